@@ -1,0 +1,50 @@
+# Two commands on a fresh machine: `make run` and `make test`. Both create .venv when it is
+# missing and reinstall only when pyproject.toml changed since the last install.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: run test lint typecheck unit clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[test]'
+	@touch $@ $(VENV)/.installed-run
+
+EXAMPLE_REGISTRY := $(VENV)/example-registry.json
+
+run: $(VENV)/.installed-run
+	@echo "== 1. extract: recorded tool outputs -> citation sources"
+	$(BIN)/attribution extract examples/tool_outputs.json
+	@echo
+	@echo "== 2. register: number the sources for this conversation"
+	$(BIN)/attribution register examples/tool_outputs.json --out $(EXAMPLE_REGISTRY)
+	@echo
+	@echo "== 3. markers: the citation markers the answer carries, checked against the registry"
+	$(BIN)/attribution markers examples/answer.md --registry $(EXAMPLE_REGISTRY)
+	@echo
+	@echo "== 4. normalize: [n] -> [citation:n], unknown numbers dropped"
+	$(BIN)/attribution normalize examples/answer.md --registry $(EXAMPLE_REGISTRY) --drop-unknown
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check attribution tests service benchmarks
+	$(BIN)/ruff format --check attribution tests service benchmarks
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+unit: $(VENV)/.installed-test
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

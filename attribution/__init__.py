@@ -1,0 +1,110 @@
+"""attribution: post-hoc citation attribution for LLM answers.
+
+Turn an agent's tool outputs into citable sources, number them per conversation, and find,
+check and rewrite the citation markers an answer carries::
+
+    from attribution import CitationRegistry, ToolOutput, extract_sources, find_markers
+
+    result = extract_sources([ToolOutput(tool_name="web_search", output=search_json)])
+    registry = CitationRegistry()
+    numbers = [registry.register_source(s) for s in result.sources]
+    markers = find_markers(answer)
+
+``extractors`` is the default extractor registry: ``@extractors.register("my_tool.v1",
+pattern="my_tool")`` adds one.
+"""
+
+from __future__ import annotations
+
+from ._context import ContextPassage, render_retrieved_context
+from ._errors import (
+    AttributionError,
+    ConfigError,
+    InputError,
+    MissingDependencyError,
+    ModelLoadError,
+    SourceError,
+)
+from ._extractors import (
+    ExtractionResult,
+    ExtractionWarning,
+    Extractor,
+    ExtractorFn,
+    ExtractorRegistry,
+    extract_sources,
+)
+from ._extractors import default_extractors as extractors
+from ._markers import (
+    MARKER_STYLES,
+    Marker,
+    MarkerStyle,
+    NormalizedText,
+    find_markers,
+    format_marker,
+    normalize_markers,
+    renumber_markers,
+)
+from ._offsets import OffsetConverter, OffsetUnit, from_units, to_units
+from ._registry import CitationRegistry, RegistryEntry, RegistrySnapshot, SourceDisplay
+from ._sources import content_key, make_source_key, source_key
+from ._urls import canonical_url, domain_of
+from ._wire import (
+    SOURCE_TYPES,
+    CitationReference,
+    CitationSource,
+    SourceType,
+    StoredCitationData,
+    ToolOutput,
+    decode_json,
+    encode_json,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MARKER_STYLES",
+    "SOURCE_TYPES",
+    "AttributionError",
+    "CitationReference",
+    "CitationRegistry",
+    "CitationSource",
+    "ConfigError",
+    "ContextPassage",
+    "ExtractionResult",
+    "ExtractionWarning",
+    "Extractor",
+    "ExtractorFn",
+    "ExtractorRegistry",
+    "InputError",
+    "Marker",
+    "MarkerStyle",
+    "MissingDependencyError",
+    "ModelLoadError",
+    "NormalizedText",
+    "OffsetConverter",
+    "OffsetUnit",
+    "RegistryEntry",
+    "RegistrySnapshot",
+    "SourceDisplay",
+    "SourceError",
+    "SourceType",
+    "StoredCitationData",
+    "ToolOutput",
+    "__version__",
+    "canonical_url",
+    "content_key",
+    "decode_json",
+    "domain_of",
+    "encode_json",
+    "extract_sources",
+    "extractors",
+    "find_markers",
+    "format_marker",
+    "from_units",
+    "make_source_key",
+    "normalize_markers",
+    "render_retrieved_context",
+    "renumber_markers",
+    "source_key",
+    "to_units",
+]

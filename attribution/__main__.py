@@ -1,0 +1,7 @@
+"""``python -m attribution`` runs the command-line interface."""
+
+from __future__ import annotations
+
+from ._cli import main
+
+raise SystemExit(main())

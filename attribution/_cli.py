@@ -1,0 +1,233 @@
+"""The ``attribution`` command line.
+
+Every command reads a file (``-`` for standard input), prints its result on standard output
+and problems on standard error, and exits 0 on success, 2 on bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import structlog
+
+from ._errors import AttributionError, InputError
+from ._extractors import extract_sources
+from ._markers import MARKER_STYLES, find_markers, normalize_markers
+from ._registry import CitationRegistry
+from ._sources import source_key
+from ._wire import ToolOutput, decode_json, encode_json
+
+__all__ = ["main"]
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    file = Path(path)
+    try:
+        return file.read_bytes()
+    except FileNotFoundError as exc:
+        raise InputError(f"{path}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise InputError(f"{path}: is a directory, not a file") from exc
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read: {exc.strerror}") from exc
+
+
+def _read_text(path: str) -> str:
+    try:
+        return _read(path).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+
+
+def _known_numbers(args: argparse.Namespace) -> frozenset[int] | None:
+    if args.registry:
+        return CitationRegistry.from_json(_read(args.registry), what=args.registry).numbers()
+    if args.known is not None:
+        try:
+            return frozenset(int(n) for n in args.known.split(",") if n.strip())
+        except ValueError as exc:
+            raise InputError(
+                f"--known takes numbers separated by commas, got {args.known!r}"
+            ) from exc
+    return None
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    calls = decode_json(_read(args.tool_outputs), list[ToolOutput], what=args.tool_outputs)
+    result = extract_sources(calls)
+    payload: object = result if args.with_warnings else result.sources
+    sys.stdout.write(encode_json(payload, indent=0 if args.compact else 2).decode() + "\n")
+    for w in result.warnings:
+        call = f" ({w.tool_request_id})" if w.tool_request_id else ""
+        print(f"warning: {w.tool_name}{call}: {w.reason}", file=sys.stderr)
+    print(
+        f"{len(result.sources)} sources from {len(calls)} tool outputs, "
+        f"{len(result.warnings)} warnings",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _cmd_register(args: argparse.Namespace) -> int:
+    calls = decode_json(_read(args.tool_outputs), list[ToolOutput], what=args.tool_outputs)
+    registry = (
+        CitationRegistry.from_json(_read(args.registry), what=args.registry)
+        if args.registry
+        else CitationRegistry()
+    )
+    before = registry.numbers()
+    result = extract_sources(calls)
+    numbers = [registry.register_source(source) for source in result.sources]
+    print(f"{'n':>4}  {'new':<3}  {'type':<14} {'title':<40} key")
+    for n, source in zip(numbers, result.sources, strict=True):
+        new = "" if n in before else "+"
+        title = (source.title or "")[:40]
+        print(f"[{n:>2}]  {new:<3}  {source.type:<14} {title:<40} {source_key(source)}")
+    for w in result.warnings:
+        print(f"warning: {w.tool_name}: {w.reason}", file=sys.stderr)
+    if args.out:
+        Path(args.out).write_bytes(registry.to_json())
+        print(f"registry of {len(registry)} sources written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_markers(args: argparse.Namespace) -> int:
+    text = _read_text(args.answer)
+    markers = find_markers(text)
+    known = _known_numbers(args)
+    if args.json:
+        sys.stdout.write(encode_json(markers, indent=2).decode() + "\n")
+    else:
+        print(f"{args.answer}: {len(markers)} markers")
+        if markers:
+            print(f"{'start':>7} {'end':>6}  {'style':<9} {'numbers':<12} marker")
+        for m in markers:
+            numbers = ",".join(map(str, m.numbers))
+            flag = ""
+            if known is not None and any(n not in known for n in m.numbers):
+                flag = "  <- unknown number"
+            print(f"{m.start:>7} {m.end:>6}  {m.style:<9} {numbers:<12} {m.text}{flag}")
+    if known is not None:
+        unknown = sorted({n for m in markers for n in m.numbers if n not in known})
+        if unknown:
+            print(f"unknown citation numbers: {', '.join(map(str, unknown))}", file=sys.stderr)
+    return 0
+
+
+def _cmd_normalize(args: argparse.Namespace) -> int:
+    text = _read_text(args.answer)
+    known = _known_numbers(args)
+    if args.drop_unknown and known is None:
+        raise InputError("--drop-unknown needs --registry or --known to tell which numbers exist")
+    result = normalize_markers(text, style=args.style, known=known, drop_unknown=args.drop_unknown)
+    sys.stdout.write(result.text)
+    if result.unknown_numbers:
+        action = "dropped" if args.drop_unknown else "kept"
+        numbers = ", ".join(map(str, result.unknown_numbers))
+        print(f"unknown citation numbers ({action}): {numbers}", file=sys.stderr)
+    return 0
+
+
+def _add_known(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--registry", metavar="REGISTRY.json", help="a citation registry; its numbers are known"
+    )
+    group.add_argument("--known", metavar="N,N,...", help="the citation numbers that exist")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``attribution`` command."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="attribution",
+        description="Post-hoc citation attribution for LLM answers.",
+    )
+    parser.add_argument("--version", action="version", version=f"attribution {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    extract = commands.add_parser(
+        "extract",
+        help="turn recorded tool outputs into citation sources",
+        description="Print the CitationSources found in a JSON list of tool outputs "
+        "({toolName, toolRequestId, parameters, output}). Warnings go to standard error.",
+    )
+    extract.add_argument("tool_outputs", metavar="TOOL_OUTPUTS.json", help="file, or - for stdin")
+    extract.add_argument(
+        "--with-warnings",
+        action="store_true",
+        help="print {sources, warnings} instead of the list of sources",
+    )
+    extract.add_argument("--compact", action="store_true", help="print JSON on one line")
+    extract.set_defaults(run=_cmd_extract)
+
+    register = commands.add_parser(
+        "register",
+        help="number the sources of tool outputs in a citation registry",
+        description="Extract the sources of a JSON list of tool outputs and register them "
+        "(find-or-create by stable source key), printing each source's [n].",
+    )
+    register.add_argument("tool_outputs", metavar="TOOL_OUTPUTS.json", help="file, or - for stdin")
+    register.add_argument(
+        "--registry", metavar="REGISTRY.json", help="start from this registry (default: empty)"
+    )
+    register.add_argument("--out", metavar="REGISTRY.json", help="write the registry here")
+    register.set_defaults(run=_cmd_register)
+
+    markers = commands.add_parser(
+        "markers",
+        help="list the citation markers in an answer",
+        description="List every citation marker ([1], [1, 2], [1-3], [citation:1], [^1], 【1】) "
+        "with its offsets (code points) and the numbers it names.",
+    )
+    markers.add_argument("answer", metavar="ANSWER.md", help="file, or - for stdin")
+    markers.add_argument("--json", action="store_true", help="print the markers as JSON")
+    _add_known(markers)
+    markers.set_defaults(run=_cmd_markers)
+
+    normalize = commands.add_parser(
+        "normalize",
+        help="rewrite an answer's markers in one style",
+        description="Print the answer with every marker rewritten in one style; every other "
+        "character is kept as it was.",
+    )
+    normalize.add_argument("answer", metavar="ANSWER.md", help="file, or - for stdin")
+    normalize.add_argument(
+        "--style", choices=MARKER_STYLES, default="citation", help="style to write (citation)"
+    )
+    normalize.add_argument(
+        "--drop-unknown", action="store_true", help="remove numbers the registry does not know"
+    )
+    _add_known(normalize)
+    normalize.set_defaults(run=_cmd_normalize)
+    return parser
+
+
+def _stderr_logger(*_args: object) -> structlog.PrintLogger:
+    return structlog.PrintLogger(sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    # The library logs through structlog; keep standard output for results. The factory looks
+    # sys.stderr up on every call rather than binding the stream that exists now.
+    structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        logger_factory=_stderr_logger,
+    )
+    args = make_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except AttributionError as exc:
+        print(f"attribution {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return status

@@ -1,0 +1,153 @@
+"""Wire types: the JSON shapes that frontends and agent stacks exchange with the engine.
+
+The JSON field names are camelCase and fixed (existing frontends parse them); Python attributes
+are snake_case and msgspec renames them. Optional fields are omitted from JSON when absent.
+Decoding is strict: an unknown field or a wrong type is an :class:`InputError` naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar, get_args
+
+import msgspec
+
+from ._errors import InputError
+
+__all__ = [
+    "SOURCE_TYPES",
+    "CitationReference",
+    "CitationSource",
+    "SourceType",
+    "StoredCitationData",
+    "ToolOutput",
+    "decode_json",
+    "encode_json",
+]
+
+SourceType = Literal[
+    "web",
+    "file",
+    "api",
+    "mcp",
+    "kb_chunk",
+    "kb_document",
+    "connector_item",
+    "web_result",
+    "chat_turn",
+    "anon_chunk",
+]
+SOURCE_TYPES: tuple[str, ...] = get_args(SourceType)
+
+
+class _Wire(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    rename="camel",
+):
+    """Base of every wire type: frozen, strict, camelCase on the wire."""
+
+
+class CitationSource(_Wire, frozen=True):
+    """One thing an answer can cite: a web page, a search result, a knowledge-base chunk, ...
+
+    ``id`` is the stable source key (``kb_chunk:42:880``, ``web_result:<canonical url>``) for
+    sources the built-in extractors produce; sources given by a caller keep their own ids.
+    """
+
+    id: str
+    """Stable identifier; references point at sources by this id."""
+    type: SourceType
+    """What kind of source this is."""
+    tool_name: str | None = None
+    """Name of the tool whose output this source came from."""
+    tool_request_id: str | None = None
+    """Id of the tool call whose output this source came from."""
+    uri: str | None = None
+    """Address of the source (a URL, or a scheme of the tool's own)."""
+    title: str | None = None
+    """Human-readable title."""
+    domain: str | None = None
+    """Host of ``uri`` without ``www.``, for display."""
+    snippet: str | None = None
+    """Short excerpt (a search result's snippet)."""
+    full_content: str | None = None
+    """Whole text of the source when the tool returned it."""
+    page_number: int | None = None
+    """Page of a paged document the text came from."""
+
+    @property
+    def text(self) -> str:
+        """The text evidence is looked for in: ``fullContent``, else ``snippet``, else ''."""
+        return self.full_content or self.snippet or ""
+
+
+class CitationReference(_Wire, frozen=True):
+    """One cited span of the answer: ``answer[start_index:end_index] == cited_text``."""
+
+    index: int
+    """Position of this reference in the answer (0-based, in reading order)."""
+    start_index: int
+    """Start offset of the cited span in the answer (half-open)."""
+    end_index: int
+    """End offset of the cited span in the answer (half-open)."""
+    cited_text: str
+    """The cited span's text."""
+    source_ids: tuple[str, ...]
+    """Ids of the sources that support the span."""
+
+
+class StoredCitationData(_Wire, frozen=True):
+    """What a frontend stores with an answer: its sources and the references into it."""
+
+    sources: tuple[CitationSource, ...] = ()
+    """Every source the references may point at."""
+    references: tuple[CitationReference, ...] = ()
+    """Cited spans of the answer, in reading order."""
+
+
+class ToolOutput(_Wire, frozen=True):
+    """One recorded tool call: what was asked and what the tool returned."""
+
+    tool_name: str
+    """Name of the tool as the agent called it (``web_search``, ``mcp.github__search``, ...)."""
+    output: Any
+    """Whatever the tool returned: an object, a list, a JSON string or plain text."""
+    tool_request_id: str | None = None
+    """Id of the call, carried into the sources it yields."""
+    parameters: dict[str, Any] = msgspec.field(default_factory=dict)
+    """Arguments the tool was called with."""
+
+
+T = TypeVar("T")
+
+
+def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
+    """Decode untrusted JSON strictly into ``type_``.
+
+    Args:
+        data: the JSON text.
+        type_: the type to decode into (a wire type, or a container of one).
+        what: a name for the data, used in the error message (a file name, say).
+
+    Returns:
+        The decoded value.
+
+    Raises:
+        InputError: the JSON is malformed, a field is unknown or missing, or a value has the
+            wrong type; the message names the field (``$[0].toolName``).
+    """
+    try:
+        return msgspec.json.decode(data, type=type_)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"{what}: {exc}") from exc
+    except msgspec.DecodeError as exc:
+        raise InputError(f"{what}: malformed JSON: {exc}") from exc
+
+
+def encode_json(value: object, *, indent: int = 0) -> bytes:
+    """Encode a wire value to JSON (``indent`` > 0 pretty-prints it)."""
+    raw = msgspec.json.encode(value)
+    return msgspec.json.format(raw, indent=indent) if indent else raw

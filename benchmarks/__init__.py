@@ -1,0 +1,1 @@
+"""Benchmarks: runnable programs that measure the engine and write reports (never tests)."""

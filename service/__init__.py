@@ -1,0 +1,2 @@
+"""The attribution HTTP service (litestar). Built by a later issue; never imported by
+``attribution``."""

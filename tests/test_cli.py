@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attribution import CitationRegistry, SourceDisplay
+from attribution._cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def test_help_on_every_command() -> None:
+    for argv in (["--help"], ["extract", "--help"], ["markers", "--help"], ["normalize", "--help"]):
+        out = subprocess.run(
+            [sys.executable, "-m", "attribution", *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0, out.stderr
+        assert "usage: attribution" in out.stdout
+
+
+def test_extract_prints_sources_of_the_bundled_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(EXAMPLES / "tool_outputs.json")]) == 0
+    captured = capsys.readouterr()
+    sources = json.loads(captured.out)
+    assert len(sources) >= 4
+    assert {s["type"] for s in sources} >= {"web_result", "kb_chunk"}
+    assert all(s["id"] and s["toolName"] for s in sources)
+    assert "0 warnings" in captured.err
+
+
+def test_extract_with_warnings_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    payload = json.dumps(
+        [
+            {"toolName": "web_search", "toolRequestId": "r1", "output": "not json {"},
+            {
+                "toolName": "web_scrape",
+                "toolRequestId": "r2",
+                "parameters": {"url": "https://a.org/x"},
+                "output": "Page text about the telescope.",
+            },
+        ]
+    ).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(payload)))
+    assert main(["extract", "-", "--with-warnings"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert [s["uri"] for s in result["sources"]] == ["https://a.org/x"]
+    assert "warning: web_search (r1)" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'[{"toolName": 1, "output": ""}]', "$[0].toolName"),
+        (b"[{not json", "malformed JSON"),
+        (b'[{"toolName": "x", "output": 1, "bogus": true}]', "unknown field `bogus`"),
+    ],
+)
+def test_extract_bad_input_exits_2_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str
+) -> None:
+    path = tmp_path / "outputs.json"
+    path.write_bytes(content)
+    assert main(["extract", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attribution extract: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_missing_file_and_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["markers", str(tmp_path / "nope.md")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["markers", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_markers_table_json_and_unknown_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("Claim one [1]. Claim two [2, 9]. `code [3]`\n", encoding="utf-8")
+    assert main(["markers", str(answer), "--known", "1,2"]) == 0
+    captured = capsys.readouterr()
+    assert "2 markers" in captured.out
+    assert "[2, 9]  <- unknown number" in captured.out
+    assert "unknown citation numbers: 9" in captured.err
+
+    assert main(["markers", str(answer), "--json"]) == 0
+    markers = json.loads(capsys.readouterr().out)
+    assert [(m["start"], m["end"], m["numbers"]) for m in markers] == [
+        (10, 13, [1]),
+        (25, 31, [2, 9]),
+    ]
+
+
+def test_normalize_with_a_registry(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reg = CitationRegistry()
+    reg.register("kb_document", "a", SourceDisplay(title="A"))
+    reg.register("kb_document", "b", SourceDisplay(title="B"))
+    reg_path = tmp_path / "registry.json"
+    reg_path.write_bytes(reg.to_json())
+    answer = tmp_path / "answer.md"
+    answer.write_text("A [1]. B [2][7]. C [7].\n", encoding="utf-8")
+    assert main(["normalize", str(answer), "--registry", str(reg_path), "--drop-unknown"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "A [citation:1]. B [citation:2]. C.\n"
+    assert "unknown citation numbers (dropped): 7" in captured.err
+
+    assert main(["normalize", str(answer), "--drop-unknown"]) == 2
+    assert "--drop-unknown needs" in capsys.readouterr().err
+
+
+def test_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_bytes(b"caf\xe9 [1]")
+    assert main(["markers", str(answer)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_register_numbers_sources_and_keeps_them_across_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reg_path = tmp_path / "registry.json"
+    outputs = str(EXAMPLES / "tool_outputs.json")
+    assert main(["register", outputs, "--out", str(reg_path)]) == 0
+    first = CitationRegistry.from_json(reg_path.read_bytes())
+    assert len(first) >= 4
+    assert "[ 1]  +" in capsys.readouterr().out
+
+    # Registering the same outputs again finds every source: nothing new, same numbers.
+    assert main(["register", outputs, "--registry", str(reg_path), "--out", str(reg_path)]) == 0
+    assert "+" not in capsys.readouterr().out.split("\n", 1)[1]
+    assert CitationRegistry.from_json(reg_path.read_bytes()).entries() == first.entries()

@@ -1,0 +1,1114 @@
+"""The built-in extractors on outputs shaped like the real tools', and on broken ones."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import attribution._extractors as extractors_module
+from attribution._extractors import (
+    ExtractionResult,
+    ExtractorRegistry,
+    Warn,
+    default_extractors,
+    extract_sources,
+)
+from attribution._sources import content_key
+from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, decode_json
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tool_outputs.json"
+
+
+def run(tool_name: str, output: Any, **parameters: Any) -> ExtractionResult:
+    """Extract one call with the default extractors."""
+    call = ToolOutput(
+        tool_name=tool_name, output=output, tool_request_id="req-1", parameters=parameters
+    )
+    return extract_sources([call])
+
+
+def reasons(result: ExtractionResult) -> list[str]:
+    return [w.reason for w in result.warnings]
+
+
+def ids(result: ExtractionResult) -> list[str]:
+    return [s.id for s in result.sources]
+
+
+def only(result: ExtractionResult) -> CitationSource:
+    assert result.warnings == (), reasons(result)
+    assert len(result.sources) == 1, ids(result)
+    return result.sources[0]
+
+
+# --- the registry itself ---------------------------------------------------------------------
+
+
+def test_default_registry_snapshot() -> None:
+    assert default_extractors.patterns() == {
+        "generic.v1": r".+",
+        "web_search.v1": (
+            r"web_search|search_web|google_search|bing_search|brave_search|brave_web_search"
+            r"|tavily_search(_results(_json)?)?|serper(_search)?|serpapi(_search)?"
+            r"|duckduckgo_search|duckduckgo_results_json|exa_search"
+        ),
+        "web_scrape.v1": (
+            r"web_scrape|scrape(_url|_page|_website)?|fetch(_url|_page|_webpage)?|browse(_page)?"
+            r"|read_url|crawl(_page)?|firecrawl_(scrape|crawl)"
+        ),
+        "wikipedia_search.v1": r"wikipedia(_search)?|search_wikipedia|wiki_search",
+        "http_client.v1": r"http_client|http_request|http_get|http_fetch|api_request|requests_get",
+        "rag.v1": (
+            r"query_rag_project|query_rag|rag_query|rag_search|retrieve|retrieve_documents"
+            r"|vector_search|search_documents|query_documents|query_index"
+        ),
+        "knowledge_base.v1": r"search_knowledge_base|kb_search|search_kb|query_knowledge_base",
+        "kb_document.v1": (
+            r"read_document|get_document|fetch_document|read_kb_document|get_kb_document"
+            r"|read_knowledge_base_document|get_knowledge_base_document"
+        ),
+        "connector.v1": (
+            r"search_connectors?|connector_search|get_connector_item|read_connector_item"
+            r"|list_connector_items|connector_[a-z0-9_]+"
+        ),
+        "chat_turn.v1": (
+            r"search_chat_history|chat_history|search_conversations?|get_chat_turns?|read_thread"
+            r"|get_thread|search_messages"
+        ),
+        "anon_upload.v1": (
+            r"search_uploads?|query_uploads?|search_attachments?|read_attachment"
+            r"|search_uploaded_files|query_uploaded_files"
+        ),
+        "mcp.v1": r"mcp\.[^.]+__.+",
+    }
+
+
+# One tool name per built-in, and the extractor that must handle it.
+TOOL_NAMES = {
+    "web_search": "web_search.v1",
+    "Tavily_Search": "web_search.v1",
+    "serper": "web_search.v1",
+    "fetch_url": "web_scrape.v1",
+    "firecrawl_scrape": "web_scrape.v1",
+    "wikipedia": "wikipedia_search.v1",
+    "http_get": "http_client.v1",
+    "query_rag_project": "rag.v1",
+    "search_knowledge_base": "knowledge_base.v1",
+    "read_document": "kb_document.v1",
+    "connector_google_drive": "connector.v1",
+    "search_connectors": "connector.v1",
+    "read_thread": "chat_turn.v1",
+    "search_uploads": "anon_upload.v1",
+    "mcp.github__search_code": "mcp.v1",
+    "my_own_tool": "generic.v1",
+    "mcp.no_double_underscore": "generic.v1",
+    "web_search_v2": "generic.v1",
+}
+
+
+@pytest.mark.parametrize(("tool_name", "extractor"), TOOL_NAMES.items())
+def test_tool_names_reach_their_extractor(tool_name: str, extractor: str) -> None:
+    found = default_extractors.find(tool_name)
+    assert found is not None
+    assert found.name == extractor
+
+
+def test_public_names_are_sorted_and_exported() -> None:
+    assert extractors_module.__all__ == sorted(extractors_module.__all__)
+    assert set(extractors_module.__all__) == {
+        "ExtractionResult",
+        "ExtractionWarning",
+        "Extractor",
+        "ExtractorFn",
+        "ExtractorRegistry",
+        "Warn",
+        "default_extractors",
+        "extract_sources",
+    }
+    for name in extractors_module.__all__:
+        assert hasattr(extractors_module, name)
+
+
+def test_user_extractor_on_a_copy_overrides_the_builtin_only_there() -> None:
+    registry = default_extractors.copy()
+
+    @registry.register("my_web_search.v1", pattern=r"web_search")
+    def my_search(call: ToolOutput, warn: Warn) -> list[CitationSource]:
+        return [CitationSource(id="api:mine", type="api", tool_name=call.tool_name)]
+
+    call = ToolOutput(tool_name="web_search", output=[{"url": "https://example.com"}])
+    assert ids(extract_sources([call], registry=registry)) == ["api:mine"]
+    assert ids(extract_sources([call])) == ["web_result:https://example.com"]
+    assert "my_web_search.v1" not in default_extractors.names()
+
+
+def test_extractor_that_raises_becomes_a_warning_and_spares_the_batch() -> None:
+    registry = default_extractors.copy()
+
+    @registry.register("broken.v1", pattern=r"broken_tool")
+    def broken(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+        raise KeyError("results")
+
+    result = extract_sources(
+        [
+            ToolOutput(tool_name="broken_tool", output={}),
+            ToolOutput(tool_name="web_search", output=[{"url": "https://example.com/a"}]),
+        ],
+        registry=registry,
+    )
+    assert ids(result) == ["web_result:https://example.com/a"]
+    assert len(result.warnings) == 1
+    assert result.warnings[0].extractor == "broken.v1"
+    assert result.warnings[0].reason == "extractor failed: KeyError: 'results'"
+
+
+def test_extractor_returning_something_else_than_sources_is_a_warning() -> None:
+    registry = ExtractorRegistry()
+
+    @registry.register("sloppy.v1", pattern=r".+")
+    def sloppy(call: ToolOutput, warn: Warn) -> list[Any]:
+        return [
+            {"id": "x", "type": "api"},
+            CitationSource(id="", type="api"),
+            CitationSource(id="web_result:https://a.org", type="web_result", uri="https://a.org"),
+        ]
+
+    result = extract_sources([ToolOutput(tool_name="t", output="x")], registry=registry)
+    assert ids(result) == ["web_result:https://a.org"]
+    assert reasons(result) == [
+        "extractor returned an invalid source (item 1): a dict, not a CitationSource",
+        "extractor returned an invalid source (item 2): its id is empty",
+    ]
+
+
+# --- web search ------------------------------------------------------------------------------
+
+SERPER = {
+    "searchParameters": {"q": "james webb telescope", "type": "search", "engine": "google"},
+    "knowledgeGraph": {"title": "James Webb Space Telescope", "type": "Space telescope"},
+    "organic": [
+        {
+            "title": "James Webb Space Telescope - Wikipedia",
+            "link": "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+            "snippet": "The James Webb Space Telescope (JWST) is a space telescope designed to "
+            "conduct infrared astronomy.",
+            "position": 1,
+        },
+        {
+            "title": "Webb - NASA Science",
+            "link": "https://science.nasa.gov/mission/webb/",
+            "snippet": "Webb is the premier space science observatory of the next decade.",
+            "sitelinks": [{"title": "Images", "link": "https://science.nasa.gov/webb/images"}],
+            "position": 2,
+        },
+    ],
+}
+
+SERPAPI = {
+    "search_metadata": {"id": "6621", "status": "Success"},
+    "organic_results": [
+        {
+            "position": 1,
+            "title": "ESA - Webb",
+            "link": "https://www.esa.int/Science_Exploration/Space_Science/Webb",
+            "displayed_link": "https://www.esa.int › Science_Exploration › Webb",
+            "snippet": "Webb launched on 25 December 2021 on an Ariane 5 from Kourou.",
+        }
+    ],
+}
+
+BRAVE = {
+    "type": "search",
+    "query": {"original": "jwst mirror"},
+    "web": {
+        "type": "search",
+        "results": [
+            {
+                "title": "Mirrors - Webb/NASA",
+                "url": "https://webb.nasa.gov/content/observatory/ote/mirrors/index.html",
+                "description": "The primary mirror is made of 18 hexagonal <strong>beryllium"
+                "</strong> segments.",
+                "profile": {"name": "NASA"},
+            }
+        ],
+    },
+}
+
+TAVILY = {
+    "query": "jwst orbit",
+    "answer": None,
+    "results": [
+        {
+            "title": "Where is Webb?",
+            "url": "https://science.nasa.gov/mission/webb/orbit",
+            "content": "Webb orbits the Sun near the second Lagrange point (L2).",
+            "raw_content": "Webb orbits the Sun near the second Lagrange point (L2), about "
+            "1.5 million km from Earth.",
+            "score": 0.93,
+        }
+    ],
+    "response_time": 1.2,
+}
+
+
+def test_serper_organic_results() -> None:
+    result = run("serper", SERPER, q="james webb telescope")
+    assert result.warnings == ()
+    assert ids(result) == [
+        "web_result:https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+        "web_result:https://science.nasa.gov/mission/webb",
+    ]
+    first = result.sources[0]
+    assert first.type == "web_result"
+    assert first.title == "James Webb Space Telescope - Wikipedia"
+    assert first.domain == "en.wikipedia.org"
+    assert first.snippet is not None
+    assert first.snippet.startswith("The James Webb Space Telescope (JWST)")
+    assert first.tool_name == "serper"
+    assert first.tool_request_id == "req-1"
+    assert first.full_content is None
+
+
+def test_serpapi_organic_results() -> None:
+    source = only(run("serpapi_search", SERPAPI))
+    assert source.id == "web_result:https://www.esa.int/Science_Exploration/Space_Science/Webb"
+    assert source.domain == "esa.int"
+
+
+def test_brave_web_results_nested() -> None:
+    source = only(run("brave_search", BRAVE))
+    assert source.uri == "https://webb.nasa.gov/content/observatory/ote/mirrors/index.html"
+    assert source.snippet is not None
+    assert "18 hexagonal" in source.snippet
+
+
+def test_tavily_raw_content_is_the_full_content() -> None:
+    source = only(run("tavily_search", TAVILY))
+    assert source.snippet == "Webb orbits the Sun near the second Lagrange point (L2)."
+    assert source.full_content is not None
+    assert source.full_content.endswith("1.5 million km from Earth.")
+
+
+def test_bare_list_and_json_string_give_the_same_sources() -> None:
+    listing = SERPER["organic"]
+    as_list = run("google_search", listing)
+    as_text = run("google_search", json.dumps(listing))
+    as_bytes = run("google_search", json.dumps(SERPER).encode())
+    assert as_list.sources == as_text.sources == as_bytes.sources
+    assert len(as_list.sources) == 2
+
+
+def test_markdown_listing() -> None:
+    text = (
+        "Here are the top results for 'jwst launch':\n\n"
+        "1. [Webb launch - ESA](https://www.esa.int/Webb/launch)\n"
+        "   Webb lifted off on 25 December 2021 from Europe's Spaceport.\n"
+        "   The launch was on an Ariane 5.\n\n"
+        "2. **[NASA's Webb Telescope Launches](https://www.nasa.gov/webb-launch/)** - "
+        "NASA's James Webb Space Telescope launched at 7:20 a.m. EST.\n"
+    )
+    result = run("web_search", text)
+    assert result.warnings == ()
+    assert [s.title for s in result.sources] == [
+        "Webb launch - ESA",
+        "NASA's Webb Telescope Launches",
+    ]
+    assert [s.snippet for s in result.sources] == [
+        "Webb lifted off on 25 December 2021 from Europe's Spaceport.\n"
+        "The launch was on an Ariane 5.",
+        "NASA's James Webb Space Telescope launched at 7:20 a.m. EST.",
+    ]
+    assert result.sources[1].id == "web_result:https://www.nasa.gov/webb-launch"
+
+
+def test_labelled_listing() -> None:
+    text = (
+        "Title: James Webb Space Telescope\n"
+        "URL: https://en.wikipedia.org/wiki/James_Webb_Space_Telescope\n"
+        "Snippet: JWST is the largest optical telescope in space.\n\n"
+        "Title: Webb's orbit\n"
+        "Link: https://science.nasa.gov/mission/webb/orbit\n"
+        "Description: It orbits L2, 1.5 million km away.\n"
+    )
+    result = run("bing_search", text)
+    assert result.warnings == ()
+    assert [(s.title, s.uri, s.snippet) for s in result.sources] == [
+        (
+            "James Webb Space Telescope",
+            "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+            "JWST is the largest optical telescope in space.",
+        ),
+        (
+            "Webb's orbit",
+            "https://science.nasa.gov/mission/webb/orbit",
+            "It orbits L2, 1.5 million km away.",
+        ),
+    ]
+
+
+def test_one_broken_result_does_not_drop_its_siblings() -> None:
+    output = {
+        "results": [
+            {"title": "Good", "url": "https://example.com/good", "snippet": "fine"},
+            {"title": "No address", "url": 17, "snippet": None},
+            "just a string",
+            None,
+            {"title": "Text only", "content": "evidence without an address"},
+            {"title": "Relative", "url": "/wiki/Thing", "snippet": "relative link"},
+            {"title": "Blank", "url": "https://example.com/blank", "snippet": "   "},
+        ]
+    }
+    result = run("web_search", output)
+    assert ids(result) == [
+        "web_result:https://example.com/good",
+        content_key("web_result", "evidence without an address"),
+        content_key("web_result", "relative link"),
+        "web_result:https://example.com/blank",  # a link without text is still a citable result
+    ]
+    assert reasons(result) == [
+        "result 2 has no url and no text; skipped",
+        "result 3 is text without a URL; skipped",
+        "result 4 is a null, not an object; skipped",
+        "result 5 has no url; kept, identified by its text",
+        "result 6 has a url that is not http(s) ('/wiki/Thing'); kept as given",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        (None, "output is empty"),
+        ("", "output is empty"),
+        ("   \n", "output is empty"),
+        ("not json {", "text output lists no results (no http(s) URL found)"),
+        ({"results": []}, "output has an empty list of results"),
+        (
+            {"error": "rate limit exceeded"},
+            "output (object) reports an error: rate limit exceeded; no sources",
+        ),
+        ({"answer": 42}, "output (object) has no list of results; no sources"),
+        (3.5, "output (number) has no list of results; no sources"),
+    ],
+)
+def test_web_search_malformed_output(output: Any, reason: str) -> None:
+    result = run("web_search", output)
+    assert result.sources == ()
+    assert reasons(result) == [reason]
+
+
+# --- scraping --------------------------------------------------------------------------------
+
+PAGE_TEXT = (
+    "Webb lifted off on 25 December 2021 on an Ariane 5 rocket from Europe's Spaceport in "
+    "Kourou, French Guiana.\n\nIts primary mirror is 6.5 metres across."
+)
+
+
+def test_scrape_object() -> None:
+    source = only(
+        run(
+            "web_scrape",
+            {"url": "https://www.esa.int/Webb", "title": "ESA - Webb", "content": PAGE_TEXT},
+        )
+    )
+    assert source.type == "web"
+    assert source.id == "web_result:https://www.esa.int/Webb"
+    assert source.full_content == PAGE_TEXT
+    assert source.title == "ESA - Webb"
+    assert source.domain == "esa.int"
+
+
+def test_firecrawl_envelope() -> None:
+    output = {
+        "success": True,
+        "data": {
+            "markdown": "# Webb\n\n" + PAGE_TEXT,
+            "metadata": {
+                "title": "Webb - NASA Science",
+                "description": "The largest space telescope.",
+                "language": "en",
+                "sourceURL": "https://science.nasa.gov/mission/webb/",
+                "statusCode": 200,
+            },
+        },
+    }
+    source = only(run("firecrawl_scrape", output, url="https://science.nasa.gov/mission/webb/"))
+    assert source.id == "web_result:https://science.nasa.gov/mission/webb"
+    assert source.title == "Webb - NASA Science"
+    assert source.snippet == "The largest space telescope."
+    assert source.full_content == "# Webb\n\n" + PAGE_TEXT
+
+
+def test_plain_text_scrape_takes_its_url_from_the_parameters() -> None:
+    source = only(run("fetch_url", PAGE_TEXT, url="https://www.esa.int/Webb#top"))
+    assert source.uri == "https://www.esa.int/Webb#top"
+    assert source.id == "web_result:https://www.esa.int/Webb"
+    assert source.full_content == PAGE_TEXT
+
+
+def test_crawl_of_several_pages_keeps_the_good_ones() -> None:
+    output = {
+        "status": "completed",
+        "data": [
+            {"markdown": "Page one text.", "metadata": {"sourceURL": "https://a.org/1"}},
+            {"markdown": "", "metadata": {"sourceURL": "https://a.org/2"}},
+            {"markdown": "Gone.", "metadata": {"sourceURL": "https://a.org/3", "statusCode": 404}},
+        ],
+    }
+    result = run("firecrawl_crawl", output)
+    assert ids(result) == ["web_result:https://a.org/1"]
+    assert reasons(result) == [
+        "page 2 has no text (content/markdown/text); skipped",
+        "page 3 https://a.org/3 returned HTTP 404; skipped",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        (None, "output is empty"),
+        (
+            {"success": False, "error": "Request timed out"},
+            "page reports an error: Request timed out; skipped",
+        ),
+        (
+            {"url": "https://a.org", "content": 12},
+            "page has no text (content/markdown/text); skipped",
+        ),
+        (["fine text", 7], "page 2 is a number, not an object or text; skipped"),
+    ],
+)
+def test_scrape_malformed_output(output: Any, reason: str) -> None:
+    result = run("scrape", output, url="https://a.org")
+    assert reason in reasons(result)
+
+
+def test_scrape_without_any_url_is_kept_by_its_text() -> None:
+    result = run("read_url", "Some page text.")
+    assert ids(result) == [content_key("web", "Some page text.")]
+    assert reasons(result) == [
+        "page has no url and the call has no url parameter; kept, identified by its text"
+    ]
+
+
+def test_one_page_with_a_list_field_is_still_one_page() -> None:
+    output = {
+        "url": "https://a.org/webb",
+        "content": "Webb text.",
+        "items": [{"url": "https://a.org/link", "text": "a link on the page"}],
+    }
+    assert ids(run("web_scrape", output)) == ["web_result:https://a.org/webb"]
+
+
+# --- search + scrape of the same page --------------------------------------------------------
+
+
+def test_search_and_scrape_of_one_page_merge_into_one_source() -> None:
+    calls = [
+        ToolOutput(
+            tool_name="web_search",
+            tool_request_id="s1",
+            output={
+                "results": [
+                    {
+                        "title": "ESA - Webb",
+                        "url": "https://www.esa.int/Science_Exploration/Space_Science/Webb/",
+                        "snippet": "Webb launched on an Ariane 5.",
+                    },
+                    {"title": "Other", "url": "https://other.org/x", "snippet": "x"},
+                ]
+            },
+        ),
+        ToolOutput(
+            tool_name="web_scrape",
+            tool_request_id="s2",
+            parameters={
+                "url": "HTTPS://WWW.ESA.INT/Science_Exploration/Space_Science/Webb"
+                "?utm_source=newsletter&utm_medium=email#launch"
+            },
+            output=PAGE_TEXT,
+        ),
+    ]
+    result = extract_sources(calls)
+    assert result.warnings == ()
+    assert ids(result) == [
+        "web_result:https://www.esa.int/Science_Exploration/Space_Science/Webb",
+        "web_result:https://other.org/x",
+    ]
+    merged = result.sources[0]
+    assert merged.snippet == "Webb launched on an Ariane 5."
+    assert merged.full_content == PAGE_TEXT
+    assert merged.title == "ESA - Webb"
+    assert merged.tool_request_id == "s1"  # the first sighting keeps its provenance
+
+
+# --- Wikipedia -------------------------------------------------------------------------------
+
+
+def test_wikipedia_langchain_text() -> None:
+    text = (
+        "Page: James Webb Space Telescope\n"
+        "Summary: The James Webb Space Telescope (JWST) is a space telescope designed to "
+        "conduct infrared astronomy.\nIt was launched on 25 December 2021.\n\n"
+        "Page: Lagrange point\n"
+        "Summary: In celestial mechanics, the Lagrange points are points of equilibrium."
+    )
+    result = run("wikipedia", text)
+    assert result.warnings == ()
+    assert [s.uri for s in result.sources] == [
+        "https://en.wikipedia.org/wiki/James_Webb_Space_Telescope",
+        "https://en.wikipedia.org/wiki/Lagrange_point",
+    ]
+    assert result.sources[0].snippet is not None
+    assert result.sources[0].snippet.endswith("It was launched on 25 December 2021.")
+    assert result.sources[0].type == "web_result"
+
+
+def test_wikipedia_mediawiki_pages_and_language() -> None:
+    output = {
+        "batchcomplete": "",
+        "query": {
+            "pages": {
+                "434221": {
+                    "pageid": 434221,
+                    "title": "Télescope spatial James-Webb",
+                    "extract": "Le télescope spatial James-Webb est un observatoire spatial.",
+                },
+                "-1": {"title": "Missing page", "missing": ""},
+            }
+        },
+    }
+    result = run("search_wikipedia", output, lang="fr")
+    assert [s.uri for s in result.sources] == [
+        "https://fr.wikipedia.org/wiki/T%C3%A9lescope_spatial_James-Webb"
+    ]
+    assert result.sources[0].full_content == (
+        "Le télescope spatial James-Webb est un observatoire spatial."
+    )
+    assert reasons(result) == ["page 2 (Missing page) has no text; skipped"]
+
+
+def test_wikipedia_search_snippets_lose_their_markup() -> None:
+    output = {
+        "query": {
+            "search": [
+                {
+                    "title": "James Webb Space Telescope",
+                    "pageid": 434221,
+                    "snippet": 'The <span class="searchmatch">James</span> Webb Space '
+                    "Telescope &amp; its mirror",
+                }
+            ]
+        }
+    }
+    source = only(run("wiki_search", output))
+    assert source.snippet == "The James Webb Space Telescope & its mirror"
+
+
+def test_wikipedia_page_objects_with_urls() -> None:
+    output = [
+        {
+            "title": "Ariane 5",
+            "summary": "Ariane 5 is a retired European heavy-lift launch vehicle.",
+            "url": "https://en.wikipedia.org/wiki/Ariane_5",
+        }
+    ]
+    source = only(run("wikipedia_search", output))
+    assert source.id == "web_result:https://en.wikipedia.org/wiki/Ariane_5"
+
+
+def test_wikipedia_no_result() -> None:
+    result = run("wikipedia", "No good Wikipedia Search Result was found")
+    assert result.sources == ()
+    assert reasons(result) == ["text output has no 'Page: <title>' entries; no sources"]
+
+
+# --- HTTP ------------------------------------------------------------------------------------
+
+
+def test_http_json_body_is_pretty_printed() -> None:
+    output = {
+        "status": 200,
+        "url": "https://api.example.org/v1/missions/jwst",
+        "headers": {"content-type": "application/json"},
+        "body": '{"name": "JWST", "launch": "2021-12-25", "mirror_m": 6.5}',
+    }
+    source = only(run("http_get", output))
+    assert source.type == "api"
+    assert source.id == "api:https://api.example.org/v1/missions/jwst"
+    assert source.full_content == (
+        '{\n  "name": "JWST",\n  "launch": "2021-12-25",\n  "mirror_m": 6.5\n}'
+    )
+    assert source.domain == "api.example.org"
+    assert source.title == "GET https://api.example.org/v1/missions/jwst"
+
+
+def test_http_body_object_url_from_parameters() -> None:
+    output = {"status_code": "200", "headers": {}, "json": {"segments": 18}}
+    source = only(run("http_request", output, url="https://api.example.org/mirror"))
+    assert source.uri == "https://api.example.org/mirror"
+    assert source.full_content == '{\n  "segments": 18\n}'
+
+
+def test_http_post_is_keyed_by_its_text() -> None:
+    source = only(run("api_request", "created", url="https://api.example.org/x", method="post"))
+    assert source.id == content_key("api", "created")
+    assert source.title == "POST https://api.example.org/x"
+
+
+def test_http_output_without_envelope_is_the_body() -> None:
+    source = only(run("requests_get", {"data": [1, 2]}, url="https://api.example.org/list"))
+    assert source.full_content == '{\n  "data": [\n    1,\n    2\n  ]\n}'
+
+
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        (
+            {"status": 404, "url": "https://api.example.org/nope", "body": "Not Found"},
+            "HTTP 404 from https://api.example.org/nope; no source",
+        ),
+        ({"status": 503, "body": ""}, "HTTP 503 from https://api.example.org/p; no source"),
+        (
+            {"status": 204, "headers": {}, "body": None},
+            "response from https://api.example.org/p has an empty body; no source",
+        ),
+        (None, "response from https://api.example.org/p has an empty body; no source"),
+    ],
+)
+def test_http_failures(output: Any, reason: str) -> None:
+    result = run("http_client", output, url="https://api.example.org/p")
+    assert result.sources == ()
+    assert reasons(result) == [reason]
+
+
+# --- RAG and knowledge base ------------------------------------------------------------------
+
+
+def test_rag_langchain_documents() -> None:
+    output = [
+        {
+            "page_content": "The primary mirror consists of 18 hexagonal beryllium segments.",
+            "metadata": {
+                "document_id": "doc-7",
+                "chunk_id": 3,
+                "source": "https://example.org/jwst-handbook.pdf",
+                "page": "12",
+                "title": "JWST Handbook",
+            },
+            "type": "Document",
+        },
+        {
+            "page_content": "Webb orbits the Sun-Earth L2 point.",
+            "metadata": {"document_id": "doc-7", "chunk_id": 4, "page": 13},
+        },
+    ]
+    result = run("query_rag_project", output, query="mirror")
+    assert result.warnings == ()
+    assert ids(result) == ["file:doc-7:3", "file:doc-7:4"]
+    first = result.sources[0]
+    assert first.type == "file"
+    assert first.page_number == 12
+    assert first.title == "JWST Handbook"
+    assert first.domain == "example.org"
+    assert first.full_content == "The primary mirror consists of 18 hexagonal beryllium segments."
+
+
+def test_rag_langchain_retrieval_chain_source_documents() -> None:
+    output = {
+        "query": "When did Webb launch?",
+        "result": "On 25 December 2021.",
+        "source_documents": [
+            {"page_content": "Launch: 25 December 2021.", "metadata": {"doc_id": 9, "id": 1}}
+        ],
+    }
+    assert ids(run("retrieve", output)) == ["file:9:1"]
+
+
+def test_rag_pinecone_matches_and_missing_ids() -> None:
+    output = {
+        "matches": [
+            {
+                "id": "c-91",
+                "score": 0.82,
+                "metadata": {"doc_id": 5, "text": "Launch: 25 December 2021."},
+            },
+            {"score": 0.5, "metadata": {"text": "No ids at all."}},
+            {"id": "c-93", "score": 0.4, "metadata": {"doc_id": 5}},
+        ],
+        "namespace": "jwst",
+    }
+    result = run("vector_search", output)
+    assert ids(result) == ["file:5:c-91", content_key("file", "No ids at all.")]
+    assert reasons(result) == ["chunk 3 has no text (text/content/chunk); skipped"]
+
+
+def test_knowledge_base_chunks_with_document_id_on_the_container() -> None:
+    output = {
+        "document_id": 42,
+        "chunks": [
+            {"chunk_id": 880, "content": "Sunshield: five layers of Kapton.", "pageNumber": 4},
+            {"chunk_id": 881, "content": "MIRI operates below 7 K."},
+        ],
+    }
+    result = run("search_knowledge_base", output)
+    assert result.warnings == ()
+    assert ids(result) == ["kb_chunk:42:880", "kb_chunk:42:881"]
+    assert result.sources[0].page_number == 4
+
+
+def test_chunk_ids_are_never_lent_from_a_listing() -> None:
+    # The container's "id" names the response, not each chunk: lending it would merge chunks.
+    output = {
+        "id": "resp-1",
+        "data": [{"document_id": 1, "text": "a"}, {"document_id": 1, "text": "b"}],
+    }
+    result = run("kb_search", output)
+    assert ids(result) == [content_key("kb_chunk", "a"), content_key("kb_chunk", "b")]
+
+
+def test_kb_document_wrapped_and_from_parameters() -> None:
+    wrapped = {"document": {"id": 42, "title": "JWST Mission Fact Sheet", "content": "Full text."}}
+    source = only(run("read_document", wrapped))
+    assert (source.id, source.type, source.title) == (
+        "kb_document:42",
+        "kb_document",
+        "JWST Mission Fact Sheet",
+    )
+    from_params = only(run("get_kb_document", "Full text.", document_id=42))
+    assert from_params.id == "kb_document:42"
+
+
+@pytest.mark.parametrize(
+    "tool_name", ["query_rag_project", "search_knowledge_base", "read_document"]
+)
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        (None, "output is empty"),
+        ([], "output is empty"),
+        ({"results": []}, "output has an empty list of "),
+        (True, "output is a boolean, not "),
+        ([{"text": "   "}], " 1 has no text ("),
+    ],
+)
+def test_record_malformed_output(tool_name: str, output: Any, reason: str) -> None:
+    result = run(tool_name, output)
+    assert result.sources == ()
+    assert len(result.warnings) == 1
+    assert reason in result.warnings[0].reason
+
+
+def test_kb_document_with_a_list_of_chunks_is_one_document() -> None:
+    output = {"id": 42, "content": "Whole text.", "chunks": [{"id": 1, "text": "Whole"}]}
+    assert ids(run("read_document", output)) == ["kb_document:42"]
+
+
+# --- connectors, chat turns, uploads ---------------------------------------------------------
+
+
+def test_connector_items() -> None:
+    output = {
+        "items": [
+            {
+                "connectorId": "google_drive",
+                "externalId": "1AbC",
+                "name": "JWST briefing.docx",
+                "webUrl": "https://docs.google.com/document/d/1AbC/edit",
+                "snippet": "Briefing on the 6.5 m mirror.",
+            },
+            {"id": "PROJ-12", "subject": "Launch checklist", "body": "Ariane 5 from Kourou."},
+            {"id": "PROJ-13", "title": "No content, no link"},
+        ]
+    }
+    result = run("search_connectors", output, connector="jira")
+    assert ids(result) == ["connector_item:google_drive:1AbC", "connector_item:jira:PROJ-12"]
+    drive, jira = result.sources
+    assert drive.snippet == "Briefing on the 6.5 m mirror."
+    assert drive.domain == "docs.google.com"
+    assert jira.full_content == "Ariane 5 from Kourou."
+    assert jira.title == "Launch checklist"
+    assert reasons(result) == ["item 3 has no url and no text; skipped"]
+
+
+def test_connector_listing_without_text_keeps_links() -> None:
+    output = [
+        {"connector_id": "notion", "id": "p1", "title": "Webb notes", "url": "https://notion.so/p1"}
+    ]
+    source = only(run("list_connector_items", output))
+    assert source.id == "connector_item:notion:p1"
+    assert source.text == ""
+
+
+def test_chat_turns_of_a_thread() -> None:
+    output = {
+        "thread_id": "t-2024-05",
+        "title": "Telescope questions",
+        "messages": [
+            {"id": "m1", "role": "user", "content": "When did Webb launch?"},
+            {
+                "id": "m2",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "On 25 December 2021."}],
+            },
+            {"id": "m3", "role": "assistant", "content": [{"type": "image_url", "url": "x"}]},
+        ],
+    }
+    result = run("read_thread", output, thread_id="t-2024-05")
+    assert ids(result) == ["chat_turn:t-2024-05:m1", "chat_turn:t-2024-05:m2"]
+    assert result.sources[1].full_content == "On 25 December 2021."
+    assert reasons(result) == ["message 3 has no text (content/text/message); skipped"]
+
+
+def test_chat_search_hits() -> None:
+    output = {
+        "hits": {
+            "total": 1,
+            "hits": [
+                {"conversationId": "c9", "messageId": "m4", "text": "L2 is 1.5 million km away."}
+            ],
+        }
+    }
+    source = only(run("search_chat_history", output))
+    assert source.id == "chat_turn:c9:m4"
+
+
+def test_upload_chunks() -> None:
+    output = [
+        {
+            "upload_id": "up_1",
+            "chunk_index": 0,
+            "filename": "webb.pdf",
+            "text": "Page one.",
+            "page": 1,
+        },
+        {
+            "upload_id": "up_1",
+            "chunk_index": 1,
+            "filename": "webb.pdf",
+            "text": "Page two.",
+            "page": 2,
+        },
+    ]
+    result = run("search_uploads", output)
+    assert result.warnings == ()
+    assert ids(result) == ["anon_chunk:up_1:0", "anon_chunk:up_1:1"]
+    assert [s.title for s in result.sources] == ["webb.pdf", "webb.pdf"]
+
+
+# --- MCP -------------------------------------------------------------------------------------
+
+
+def test_mcp_call_tool_result_blocks() -> None:
+    output = {
+        "content": [
+            {"type": "text", "text": "Found 2 files mentioning the mirror."},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "file:///repo/docs/mirror.md",
+                    "mimeType": "text/markdown",
+                    "text": "# Mirror\n18 segments.",
+                },
+            },
+            {
+                "type": "resource_link",
+                "uri": "https://github.com/spacetelescope/jwst",
+                "name": "jwst",
+                "title": "spacetelescope/jwst",
+                "description": "Python library for JWST data processing.",
+            },
+            {"type": "resource_link", "uri": "repo://docs/orbit.md", "name": "orbit.md"},
+            {
+                "type": "search_result",
+                "source": "https://webbtelescope.org/news/first-images",
+                "title": "Webb's First Images",
+                "content": [{"type": "text", "text": "Released on 12 July 2022."}],
+            },
+        ],
+        "isError": False,
+    }
+    result = run("mcp.github__search_code", output)
+    assert result.warnings == ()
+    assert [(s.type, s.id) for s in result.sources] == [
+        ("mcp", content_key("mcp", "Found 2 files mentioning the mirror.")),
+        ("mcp", "mcp:file:///repo/docs/mirror.md"),
+        ("web_result", "web_result:https://github.com/spacetelescope/jwst"),
+        ("mcp", "mcp:repo://docs/orbit.md"),
+        ("web_result", "web_result:https://webbtelescope.org/news/first-images"),
+    ]
+    text, resource, link, _, search = result.sources
+    assert text.title == "github/search_code"
+    assert resource.full_content == "# Mirror\n18 segments."
+    assert link.snippet == "Python library for JWST data processing."
+    assert link.domain == "github.com"
+    assert search.snippet == "Released on 12 July 2022."
+
+
+def test_mcp_embedded_resource_with_web_uri_stays_mcp() -> None:
+    output = {
+        "content": [
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "https://a.org/page",
+                    "text": "Page text.",
+                    "mimeType": "text/plain",
+                },
+            }
+        ]
+    }
+    source = only(run("mcp.fetch__fetch", output))
+    assert (source.type, source.id, source.domain) == ("mcp", "mcp:https://a.org/page", "a.org")
+
+
+def test_mcp_error_result() -> None:
+    output = {"content": [{"type": "text", "text": "API rate limit exceeded"}], "isError": True}
+    result = run("mcp.github__search_code", output)
+    assert result.sources == ()
+    assert reasons(result) == ["the tool reported an error (isError): API rate limit exceeded"]
+
+
+def test_mcp_bare_blocks_and_broken_blocks() -> None:
+    output = [
+        {"type": "text", "text": "ok"},
+        {"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAEC"}},
+        {"type": "text", "text": "  "},
+        {"type": "video", "url": "x"},
+        "stray",
+    ]
+    result = run("mcp.files__read", output)
+    assert ids(result) == [content_key("mcp", "ok")]
+    assert reasons(result) == [
+        "block 2 (resource file:///a.bin) has only binary data (blob); skipped",
+        "block 3 (text) is empty; skipped",
+        "block 4 has unknown type 'video'; skipped",
+        "block 5 is a string, not a content block; skipped",
+    ]
+
+
+def test_mcp_structured_content_only() -> None:
+    output = {"content": [], "structuredContent": {"temperature": 22.5}}
+    source = only(run("mcp.weather__get", output))
+    assert source.full_content == '{\n  "temperature": 22.5\n}'
+
+
+def test_mcp_plain_text_output() -> None:
+    source = only(run("mcp.fetch__fetch", "Contents of the page."))
+    assert source.full_content == "Contents of the page."
+
+
+# --- generic ---------------------------------------------------------------------------------
+
+
+def test_generic_page_object() -> None:
+    output = {"url": "https://blog.example.com/webb", "title": "Webb", "text": "Blog text."}
+    source = only(run("my_reader", output))
+    assert (source.type, source.id) == ("web", "web_result:https://blog.example.com/webb")
+
+
+def test_generic_result_listing() -> None:
+    output = {"hits": [{"link": "https://a.org/1", "summary": "one"}, {"link": "https://a.org/2"}]}
+    result = run("my_search", output)
+    assert ids(result) == ["web_result:https://a.org/1", "web_result:https://a.org/2"]
+
+
+def test_generic_text_and_json() -> None:
+    text = only(run("calculator", "6.5 / 2 = 3.25"))
+    assert (text.type, text.title, text.full_content) == ("api", "calculator", "6.5 / 2 = 3.25")
+    assert text.id == content_key("api", "6.5 / 2 = 3.25")
+    obj = only(run("calculator", {"result": 3.25}))
+    assert obj.full_content == '{\n  "result": 3.25\n}'
+
+
+@pytest.mark.parametrize("output", [None, "", " ", [], {}])
+def test_generic_empty(output: Any) -> None:
+    result = run("my_tool", output)
+    assert result.sources == ()
+    assert reasons(result) == ["output is empty; no sources"]
+
+
+# --- the example file ------------------------------------------------------------------------
+
+
+def test_example_tool_outputs_extract_cleanly() -> None:
+    calls = decode_json(EXAMPLES.read_bytes(), list[ToolOutput], what=EXAMPLES.name)
+    result = extract_sources(calls)
+    assert result.warnings == ()
+    types = [s.type for s in result.sources]
+    assert types.count("kb_chunk") == 2
+    assert "mcp" in types
+    # the scraped page (with utm parameters) is the same source as its search result
+    esa = [s for s in result.sources if s.domain == "esa.int"]
+    assert len(esa) == 1
+    assert esa[0].full_content is not None
+    assert "Ariane 5" in esa[0].full_content
+    assert len(result.sources) == len({s.id for s in result.sources})
+
+
+# --- any output, any tool --------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "url",
+                    "link",
+                    "title",
+                    "text",
+                    "content",
+                    "snippet",
+                    "results",
+                    "data",
+                    "metadata",
+                    "document_id",
+                    "chunk_id",
+                    "id",
+                    "type",
+                    "resource",
+                    "uri",
+                    "isError",
+                    "status",
+                    "body",
+                    "page",
+                    "source",
+                    "query",
+                    "pages",
+                    "web",
+                ]
+            )
+            | st.text(max_size=8),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=12,
+)
+outputs = (
+    json_values
+    | json_values.map(lambda v: json.dumps(v))
+    | json_values.map(lambda v: json.dumps(v).encode())
+)
+
+
+@given(tool_name=st.sampled_from(sorted(TOOL_NAMES)), output=outputs)
+def test_any_output_yields_valid_sources_and_never_fails(tool_name: str, output: Any) -> None:
+    call = ToolOutput(tool_name=tool_name, output=output, tool_request_id="r")
+    result = extract_sources([call])
+    for warning in result.warnings:
+        assert not warning.reason.startswith("extractor failed"), warning.reason
+    for source in result.sources:
+        assert source.id.strip()
+        assert source.type in SOURCE_TYPES
+        assert source.tool_name == tool_name
+        assert source.tool_request_id == "r"

@@ -1,0 +1,233 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attribution import InputError, find_markers, format_marker, normalize_markers, renumber_markers
+
+
+def _found(text: str) -> list[tuple[str, tuple[int, ...], str]]:
+    markers = find_markers(text)
+    for m in markers:
+        assert text[m.start : m.end] == m.text
+    return [(m.text, m.numbers, m.style) for m in markers]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Claim [1].", [("[1]", (1,), "bracket")]),
+        ("Claim [1, 2].", [("[1, 2]", (1, 2), "bracket")]),
+        ("Claim [1,2,2].", [("[1,2,2]", (1, 2), "bracket")]),
+        ("Claim [1-3].", [("[1-3]", (1, 2, 3), "bracket")]),
+        ("Claim [2–4].", [("[2–4]", (2, 3, 4), "bracket")]),
+        ("Claim [1; 4].", [("[1; 4]", (1, 4), "bracket")]),
+        ("Claim [1][2].", [("[1]", (1,), "bracket"), ("[2]", (2,), "bracket")]),
+        ("Claim [citation:1].", [("[citation:1]", (1,), "citation")]),
+        ("Claim [citation: 1, 2].", [("[citation: 1, 2]", (1, 2), "citation")]),
+        ("Claim [Citation:3]", [("[Citation:3]", (3,), "citation")]),
+        ("Claim[^1].", [("[^1]", (1,), "footnote")]),
+        ("主张【1】。", [("【1】", (1,), "cjk")]),
+        ("Claim 【1, 2】", [("【1, 2】", (1, 2), "cjk")]),
+        ("Claim 【4†source】", [("【4†source】", (4,), "cjk")]),
+        ("Launched in 2021[1].", [("[1]", (1,), "bracket")]),
+        ("Paris[1][2]", [("[1]", (1,), "bracket"), ("[2]", (2,), "bracket")]),
+        ("In Paris.[3]", [("[3]", (3,), "bracket")]),
+        ("As in the U.S.[2] today", [("[2]", (2,), "bracket")]),
+        ("Linked [[5]](https://example.com) citation", [("[5]", (5,), "bracket")]),
+        ("> Quoted claim [6].", [("[6]", (6,), "bracket")]),
+        ("| cell [7] | other |", [("[7]", (7,), "bracket")]),
+        ("End of answer [8]", [("[8]", (8,), "bracket")]),
+    ],
+)
+def test_markers_found(text: str, expected: list[tuple[str, tuple[int, ...], str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Inline `x = a[1]` code.",
+        "Double ``code with ` and [2]`` span.",
+        "```python\nvalues = [1]\nprint(values[1])\n```",
+        "~~~\n[3]\n~~~",
+        "   ```\n   indented fence [4]\n   ```",
+        "```\nunclosed fence [5]",
+        "A markdown link [1](https://example.com).",
+        "A reference link [text][1] and [another one][2]",
+        "[1]: https://example.com/source",
+        "[^1]: The footnote definition.",
+        "- [x] done\n- [ ] todo",
+        "Escaped \\[1] bracket.",
+        "Zero [0] and reversed [5-1] and huge [1-500].",
+        "Indexing a[1], my_list[3], obj.items[4], x[1].y, f[2](x), v[1] = 3",
+        "A URL https://example.com/page[3] and https://en.wikipedia.org/wiki/A_(b)[2]",
+        "Link target [see](https://example.com/a[1]/b)",
+        "Not numbers [a] [1a] [ ] [#1] [-1]",
+    ],
+)
+def test_not_markers(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_code_does_not_hide_markers_after_it() -> None:
+    text = "```\ncode [1]\n```\n\nAfter the fence [2]. Then `code [3]` and prose [4]."
+    assert [m[0] for m in _found(text)] == ["[2]", "[4]"]
+
+
+def test_footnote_definitions_keep_their_references() -> None:
+    text = "Claim one[^1] and two[^2].\n\n[^1]: First source.\n[^2]: Second source."
+    assert [m[1] for m in _found(text)] == [(1,), (2,)]
+
+
+def test_offsets_are_code_points_with_emoji_and_cjk() -> None:
+    text = "😀 emoji claim [1]. 中文声明【2】。"
+    markers = find_markers(text)
+    assert [text[m.start : m.end] for m in markers] == ["[1]", "【2】"]
+    assert markers[0].start == len("😀 emoji claim ")
+
+
+def test_format_marker() -> None:
+    assert format_marker([1, 2, 2], "bracket") == "[1, 2]"
+    assert format_marker([3], "citation") == "[citation:3]"
+    assert format_marker([1, 2], "footnote") == "[^1][^2]"
+    assert format_marker([1], "cjk") == "【1】"
+    with pytest.raises(InputError):
+        format_marker([], "bracket")
+    with pytest.raises(InputError):
+        format_marker([0], "bracket")
+    with pytest.raises(InputError):
+        format_marker([1], "latex")  # type: ignore[arg-type]
+
+
+def test_normalize_to_citation_and_back() -> None:
+    text = "A [1]. B [2, 3]. C [4-5]. D[^6]. `code [7]` E [citation:8]."
+    cited = normalize_markers(text, style="citation")
+    assert cited.text == (
+        "A [citation:1]. B [citation:2, 3]. C [citation:4, 5]. D[citation:6]. `code [7]` "
+        "E [citation:8]."
+    )
+    assert [m.text for m in cited.markers] == [cited.text[m.start : m.end] for m in cited.markers]
+    back = normalize_markers(cited.text, style="bracket")
+    assert back.text == "A [1]. B [2, 3]. C [4, 5]. D[6]. `code [7]` E [8]."
+
+
+def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
+    text = "One [1]. Two [2, 9]. Nine [9]. [9] Line start."
+    kept = normalize_markers(text, style="bracket", known={1, 2})
+    assert kept.text == text
+    assert kept.unknown_numbers == (9,)
+    assert [m.text for m in kept.unknown] == ["[2, 9]", "[9]", "[9]"]
+    dropped = normalize_markers(text, style="bracket", known={1, 2}, drop_unknown=True)
+    assert dropped.text == "One [1]. Two [2]. Nine. Line start."
+    glued = normalize_markers("so[12][13] and [9][1] x [1][9].", known={1}, drop_unknown=True)
+    assert glued.text == "so and [citation:1] x [citation:1]."
+
+
+def test_renumber() -> None:
+    text = "A [1, 2]. B[^2]. C [citation:3]. D【2】 E [4]"
+    out = renumber_markers(text, {2: 7, 3: 1})
+    assert out.text == "A [1, 7]. B[^7]. C [citation:1]. D【7】 E [4]"
+    merged = renumber_markers("A [1, 2]", {2: 1})
+    assert merged.text == "A [1]"
+
+
+# --- properties ------------------------------------------------------------------------------
+
+_words = st.sampled_from(
+    [
+        "The",
+        "telescope",
+        "launched",
+        "in",
+        "2021",
+        "e.g.",
+        "U.S.",
+        "3.5",
+        "—",
+        "中文",
+        "😀",
+        "a",
+        "is",
+    ]
+)
+_numbers = st.lists(st.integers(1, 30), min_size=1, max_size=3)
+_markers = st.one_of(
+    _numbers.map(lambda ns: format_marker(ns, "bracket")),
+    _numbers.map(lambda ns: format_marker(ns, "citation")),
+    st.integers(1, 30).map(lambda n: f"[^{n}]"),
+    _numbers.map(lambda ns: format_marker(ns, "cjk")),
+    st.tuples(st.integers(1, 9), st.integers(0, 3)).map(lambda t: f"[{t[0]}-{t[0] + t[1]}]"),
+)
+_inert = st.sampled_from(
+    [
+        "`a[1]`",
+        "[link](https://example.com/x)",
+        "https://example.com/a",
+        "[x]",
+        "\n```\nv = [2]\n```\n",
+        "a[1]",
+        "[0]",
+        "\n- item",
+        "\n# Heading",
+        "| cell |",
+        "\n\n",
+    ]
+)
+_fragment = st.one_of(_words, _markers, _inert)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> str:
+    return " ".join(draw(st.lists(_fragment, max_size=30)))
+
+
+def _outside(text: str) -> str:
+    """The text with every marker cut out."""
+    parts, cursor = [], 0
+    for m in find_markers(text):
+        parts.append(text[cursor : m.start])
+        cursor = m.end
+    return "".join(parts) + text[cursor:]
+
+
+@given(answers())
+def test_markers_are_exact_ordered_and_disjoint(text: str) -> None:
+    markers = find_markers(text)
+    for m in markers:
+        assert text[m.start : m.end] == m.text
+        assert m.numbers
+        assert all(n >= 1 for n in m.numbers)
+    for a, b in itertools.pairwise(markers):
+        assert a.end <= b.start
+
+
+@given(answers(), st.sampled_from(["bracket", "citation", "footnote", "cjk"]))
+def test_normalisation_keeps_every_other_character(text: str, style: str) -> None:
+    out = normalize_markers(text, style=style)  # type: ignore[arg-type]
+    assert _outside(out.text) == _outside(text)
+    assert [n for m in out.markers for n in m.numbers] == [
+        n for m in find_markers(text) for n in m.numbers
+    ]
+    for m in out.markers:
+        assert out.text[m.start : m.end] == m.text
+
+
+@given(answers())
+def test_bracket_citation_round_trip(text: str) -> None:
+    bracket = normalize_markers(text, style="bracket").text
+    cited = normalize_markers(bracket, style="citation").text
+    assert normalize_markers(cited, style="bracket").text == bracket
+    assert normalize_markers(cited, style="citation").text == cited
+
+
+@given(answers(), st.sets(st.integers(1, 30)))
+def test_dropping_unknown_leaves_only_known_numbers(text: str, known: set[int]) -> None:
+    out = normalize_markers(text, known=known, drop_unknown=True)
+    assert all(n in known for m in find_markers(out.text) for n in m.numbers)
+    assert set(out.unknown_numbers) == {
+        n for m in find_markers(text) for n in m.numbers if n not in known
+    }

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from attribution import (
+    SOURCE_TYPES,
+    CitationReference,
+    CitationSource,
+    InputError,
+    StoredCitationData,
+    ToolOutput,
+    decode_json,
+    encode_json,
+)
+
+
+def test_source_types_are_the_documented_set() -> None:
+    assert set(SOURCE_TYPES) == {
+        "web",
+        "file",
+        "api",
+        "mcp",
+        "kb_chunk",
+        "kb_document",
+        "connector_item",
+        "web_result",
+        "chat_turn",
+        "anon_chunk",
+    }
+
+
+def test_citation_source_uses_camel_case_and_omits_absent_fields() -> None:
+    source = CitationSource(
+        id="kb_chunk:42:880",
+        type="kb_chunk",
+        tool_name="search_knowledge_base",
+        tool_request_id="call_1",
+        full_content="Text.",
+        page_number=3,
+    )
+    assert json.loads(encode_json(source)) == {
+        "id": "kb_chunk:42:880",
+        "type": "kb_chunk",
+        "toolName": "search_knowledge_base",
+        "toolRequestId": "call_1",
+        "fullContent": "Text.",
+        "pageNumber": 3,
+    }
+
+
+def test_every_source_field_has_its_wire_name() -> None:
+    names = [f.encode_name for f in msgspec.structs.fields(CitationSource)]
+    assert names == [
+        "id",
+        "type",
+        "toolName",
+        "toolRequestId",
+        "uri",
+        "title",
+        "domain",
+        "snippet",
+        "fullContent",
+        "pageNumber",
+    ]
+
+
+def test_stored_citation_data_round_trips() -> None:
+    data = StoredCitationData(
+        sources=(CitationSource(id="s1", type="web", uri="https://example.com", title="Ex"),),
+        references=(
+            CitationReference(
+                index=0, start_index=0, end_index=5, cited_text="Hello", source_ids=("s1",)
+            ),
+        ),
+    )
+    raw = encode_json(data)
+    assert json.loads(raw)["references"][0] == {
+        "index": 0,
+        "startIndex": 0,
+        "endIndex": 5,
+        "citedText": "Hello",
+        "sourceIds": ["s1"],
+    }
+    assert decode_json(raw, StoredCitationData) == data
+
+
+def test_tool_output_accepts_any_output_shape() -> None:
+    raw = (
+        b'[{"toolName": "t", "output": "text"}, {"toolName": "t", "output": [1, {"a": null}]},'
+        b' {"toolName": "t", "toolRequestId": "r", "parameters": {"q": 1}, "output": {"x": 1}}]'
+    )
+    calls = decode_json(raw, list[ToolOutput])
+    assert [c.output for c in calls] == ["text", [1, {"a": None}], {"x": 1}]
+    assert calls[2].parameters == {"q": 1}
+    assert calls[0].parameters == {}
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b'[{"toolName": 3, "output": 1}]', "$[0].toolName"),
+        (b'[{"toolName": "t", "output": 1, "extra": 2}]', "unknown field `extra`"),
+        (b'[{"output": 1}]', "missing required field `toolName`"),
+        (b'[{"toolName": "t", "output": 1', "malformed JSON"),
+        (b'{"toolName": "t", "output": 1}', "Expected `array`"),
+    ],
+)
+def test_decoding_untrusted_json_names_the_problem(raw: bytes, message: str) -> None:
+    with pytest.raises(InputError, match=r"outputs\.json") as info:
+        decode_json(raw, list[ToolOutput], what="outputs.json")
+    assert message in str(info.value)
+
+
+def test_unknown_source_type_is_rejected() -> None:
+    with pytest.raises(InputError, match=r"\$\.type"):
+        decode_json(b'{"id": "a", "type": "webpage"}', CitationSource)
+
+
+def test_wire_types_are_frozen() -> None:
+    source = CitationSource(id="a", type="web")
+    with pytest.raises(AttributeError):
+        source.id = "b"  # type: ignore[misc]
+
+
+def test_source_text_prefers_full_content() -> None:
+    assert CitationSource(id="a", type="web", snippet="s", full_content="f").text == "f"
+    assert CitationSource(id="a", type="web", snippet="s").text == "s"
+    assert CitationSource(id="a", type="web").text == ""
