@@ -66,7 +66,6 @@ _URL = re.compile(r"""(?:https?|ftp)://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>"'`\[\]]+"""
 _LINK_DEST = re.compile(r"\]\(")
 _REF_DEFINITION = re.compile(r"^[ \t>]{0,4}\[[^\]\n]+\]:[ \t]+\S[^\n]*$", re.MULTILINE)
 _FOOTNOTE_DEFINITION = re.compile(r"^[ \t>]{0,4}\[\^[^\]\n]+\]:", re.MULTILINE)
-_IDENT_BEFORE = re.compile(r"[A-Za-z0-9_.]+$")
 # obj.items / self.cache: a dotted name whose last part is a real identifier (not "e.g.", "U.S.")
 _ATTRIBUTE = re.compile(r"[A-Za-z0-9_]\.[A-Za-z_][A-Za-z0-9_]+$")
 _URL_TRAILING = ".,;:!?*_~'\""
@@ -228,12 +227,19 @@ def _parse_numbers(spec: str) -> tuple[int, ...] | None:
     return tuple(dict.fromkeys(numbers))
 
 
+def _word_before(text: str, start: int) -> str:
+    """The run of identifier characters and dots that ends at ``start`` (may be empty)."""
+    i = start
+    while i > 0 and (text[i - 1].isascii() and (text[i - 1].isalnum() or text[i - 1] in "_.")):
+        i -= 1
+    return text[i:start]
+
+
 def _is_indexing(text: str, start: int, end: int) -> bool:
     """True when ``[n]`` glued to a word reads as array indexing rather than a citation."""
-    token = _IDENT_BEFORE.search(text, 0, start)
-    if token is None or token.end() != start:
+    word = _word_before(text, start)
+    if not word:
         return False
-    word = token.group()
     if len(word.rstrip(".")) <= 1 or "_" in word or _ATTRIBUTE.search(word):
         return True
     after = text[end : end + 2]
