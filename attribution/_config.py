@@ -1,0 +1,185 @@
+"""Typed, frozen, strict configuration of the attribution pipeline.
+
+``AttributionConfig`` groups one section per stage. Every section rejects unknown fields and
+checks its bounds in ``__post_init__``, raising :class:`ConfigError` (never ``assert``). Configs
+decode from JSON or a dict with :func:`load_config`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from ._errors import ConfigError
+from ._markers import MarkerStyle
+
+__all__ = [
+    "AttributionConfig",
+    "MatchConfig",
+    "ModelConfig",
+    "ReconcileConfig",
+    "SegmentConfig",
+    "VerifyConfig",
+    "load_config",
+]
+
+
+class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of every config section."""
+
+    def _check(self, name: str, ok: bool, requirement: str) -> None:
+        if not ok:
+            value = getattr(self, name)
+            raise ConfigError(
+                f"{type(self).__name__}.{name} = {value!r} is out of bounds: {requirement}"
+            )
+
+
+class ModelConfig(_Section):
+    """Which models to load and how to run them."""
+
+    models_dir: str | None = None
+    """Folder holding ``manifest.json``; None: $ATTRIBUTION_MODELS_DIR, else the repo's models/."""
+    embedder: str = "all-minilm-l6-v2-int8"
+    """Sentence embedder: a manifest name or a path to an ``.onnx`` file."""
+    verifier: str | None = None
+    """NLI / support cross-encoder: a manifest name or ``.onnx`` path; None: feature verifier."""
+    feature_weights: str = "feature-verifier"
+    """Weights of the feature verifier: a manifest name or a path to its JSON file."""
+    intra_op_threads: int | None = None
+    """ONNX Runtime threads per session; None: the number of cores."""
+    batch_size: int = 32
+    """Sequences per inference batch."""
+
+    def __post_init__(self) -> None:
+        self._check(
+            "intra_op_threads",
+            self.intra_op_threads is None or 1 <= self.intra_op_threads <= 256,
+            "1..256 or null",
+        )
+        self._check("batch_size", 1 <= self.batch_size <= 1024, "1..1024")
+
+
+class SegmentConfig(_Section):
+    """How the answer is cut into claims."""
+
+    min_words: int = 3
+    """A segment with fewer words is not a claim."""
+    max_claim_chars: int = 1000
+    """A sentence longer than this is cut at clause boundaries into several claims."""
+    table_cells: bool = True
+    """Treat table body cells as separate segments (header rows are never claims)."""
+
+    def __post_init__(self) -> None:
+        self._check("min_words", 1 <= self.min_words <= 50, "1..50")
+        self._check("max_claim_chars", 50 <= self.max_claim_chars <= 100_000, "50..100000")
+
+
+class MatchConfig(_Section):
+    """How sources are cut into passages and candidates found for each claim."""
+
+    passage_sentences: int = 3
+    """Sentences per passage."""
+    passage_overlap: int = 1
+    """Sentences shared by consecutive passages of one source."""
+    passage_max_chars: int = 800
+    """A passage is cut at this length even inside its sentence window."""
+    top_k: int = 5
+    """Candidate passages kept per claim."""
+    lexical_weight: float = 0.35
+    """Weight of the lexical score in the fused relevance score (the rest is embedding cosine)."""
+    prefilter_per_claim: int = 12
+    """When sources are large, only the lexically best passages per claim are embedded."""
+    embed_all_below: int = 400
+    """Embed every passage when a request has at most this many (no lexical pre-filter)."""
+    exact_index_max: int = 50_000
+    """Above this many passages the FAISS index is approximate (HNSW) instead of exact."""
+    min_passage_similarity: float = 0.15
+    """A candidate with a fused relevance score below this is dropped."""
+    min_top_mean: float = 0.20
+    """If the mean fused score of a claim's top candidates is below this: no relevant source."""
+
+    def __post_init__(self) -> None:
+        self._check("passage_sentences", 1 <= self.passage_sentences <= 50, "1..50")
+        self._check(
+            "passage_overlap",
+            0 <= self.passage_overlap < self.passage_sentences,
+            "0..passage_sentences-1",
+        )
+        self._check("passage_max_chars", 100 <= self.passage_max_chars <= 20_000, "100..20000")
+        self._check("top_k", 1 <= self.top_k <= 100, "1..100")
+        self._check("lexical_weight", 0.0 <= self.lexical_weight <= 1.0, "0..1")
+        self._check("prefilter_per_claim", 1 <= self.prefilter_per_claim <= 1000, "1..1000")
+        self._check("embed_all_below", 0 <= self.embed_all_below <= 1_000_000, "0..1000000")
+        self._check("exact_index_max", 1 <= self.exact_index_max, ">= 1")
+        self._check("min_passage_similarity", -1.0 <= self.min_passage_similarity <= 1.0, "-1..1")
+        self._check("min_top_mean", -1.0 <= self.min_top_mean <= 1.0, "-1..1")
+
+
+class VerifyConfig(_Section):
+    """How (claim, passage) pairs are scored and turned into verdicts."""
+
+    support_threshold: float | None = None
+    """Score at or above which a claim is supported; None: the verifier's own calibrated one."""
+    partial_margin: float = 0.15
+    """Scores within this margin below the support threshold are 'partially supported'."""
+    pair_passages: bool = True
+    """Also score the best two passages joined, for claims that need two sources together."""
+    evidence_sentences: int = 2
+    """Sentences of a passage quoted as evidence at most."""
+
+    def __post_init__(self) -> None:
+        self._check(
+            "support_threshold",
+            self.support_threshold is None or 0.0 <= self.support_threshold <= 1.0,
+            "0..1 or null",
+        )
+        self._check("partial_margin", 0.0 <= self.partial_margin <= 1.0, "0..1")
+        self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
+
+
+class ReconcileConfig(_Section):
+    """What is done with the markers the model wrote and the ones it left out."""
+
+    marker_style: MarkerStyle | None = None
+    """Rewrite every marker in this style (``citation``: [n] -> [citation:n]); None: keep."""
+    fill_missing: bool = True
+    """Add markers to supported claims that carry none."""
+    drop_unknown: bool = False
+    """Remove markers naming numbers the registry does not know."""
+    placement: Literal["before_punctuation", "after_punctuation"] = "before_punctuation"
+    """Where an added marker goes relative to the sentence's final punctuation."""
+    max_sources_per_claim: int = 3
+    """Sources cited at most by one added marker."""
+
+    def __post_init__(self) -> None:
+        self._check("max_sources_per_claim", 1 <= self.max_sources_per_claim <= 20, "1..20")
+
+
+class AttributionConfig(_Section):
+    """Configuration of the whole pipeline; every section has sane defaults."""
+
+    model: ModelConfig = ModelConfig()
+    segment: SegmentConfig = SegmentConfig()
+    match: MatchConfig = MatchConfig()
+    verify: VerifyConfig = VerifyConfig()
+    reconcile: ReconcileConfig = ReconcileConfig()
+
+
+def load_config(data: bytes | str | dict[str, Any]) -> AttributionConfig:
+    """An :class:`AttributionConfig` from JSON text or a dict.
+
+    Raises:
+        ConfigError: an unknown field, a wrong type, or a value out of bounds (named).
+    """
+    try:
+        if isinstance(data, dict):
+            return msgspec.convert(data, AttributionConfig)
+        return msgspec.json.decode(data, type=AttributionConfig)
+    except ConfigError:
+        raise
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"configuration: {exc}") from exc
+    except msgspec.DecodeError as exc:
+        raise ConfigError(f"configuration: malformed JSON: {exc}") from exc
