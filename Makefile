@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck unit clean
+.PHONY: run test lint typecheck unit clean fit-verifier bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ unit: $(VENV)/.installed-test
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# Fit the feature verifier's weights on the development data (../shared/data/attribution).
+fit-verifier: $(VENV)/.installed-run
+	$(BIN)/python -m benchmarks.fit_feature_verifier
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

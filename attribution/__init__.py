@@ -10,12 +10,29 @@ check and rewrite the citation markers an answer carries::
     numbers = [registry.register_source(s) for s in result.sources]
     markers = find_markers(answer)
 
+The whole pipeline — segment the answer into claims, match them to passages, verify, check the
+markers and fill the missing ones::
+
+    from attribution import Attributor, AttributionConfig
+
+    result = Attributor.from_config(AttributionConfig()).attribute(answer, tool_outputs)
+
 ``extractors`` is the default extractor registry: ``@extractors.register("my_tool.v1",
 pattern="my_tool")`` adds one.
 """
 
 from __future__ import annotations
 
+from ._attributor import Attributor
+from ._config import (
+    AttributionConfig,
+    MatchConfig,
+    ModelConfig,
+    ReconcileConfig,
+    SegmentConfig,
+    VerifyConfig,
+    load_config,
+)
 from ._context import ContextPassage, render_retrieved_context
 from ._errors import (
     AttributionError,
@@ -46,8 +63,19 @@ from ._markers import (
 )
 from ._offsets import OffsetConverter, OffsetUnit, from_units, to_units
 from ._registry import CitationRegistry, RegistryEntry, RegistrySnapshot, SourceDisplay
+from ._result import (
+    AttributionResult,
+    AttributionSummary,
+    ClaimResult,
+    ClaimVerdict,
+    EvidenceQuote,
+    MarkerCheck,
+    MarkerVerdict,
+    NumberedSource,
+)
 from ._sources import content_key, make_source_key, source_key
 from ._urls import canonical_url, domain_of
+from ._verify import FeatureVerifier, FeatureWeights, NliVerifier, Pair, Verifier, VerifierOutput
 from ._wire import (
     SOURCE_TYPES,
     CitationReference,
@@ -64,32 +92,53 @@ __version__ = "0.1.0"
 __all__ = [
     "MARKER_STYLES",
     "SOURCE_TYPES",
+    "AttributionConfig",
     "AttributionError",
+    "AttributionResult",
+    "AttributionSummary",
+    "Attributor",
     "CitationReference",
     "CitationRegistry",
     "CitationSource",
+    "ClaimResult",
+    "ClaimVerdict",
     "ConfigError",
     "ContextPassage",
+    "EvidenceQuote",
     "ExtractionResult",
     "ExtractionWarning",
     "Extractor",
     "ExtractorFn",
     "ExtractorRegistry",
+    "FeatureVerifier",
+    "FeatureWeights",
     "InputError",
     "Marker",
+    "MarkerCheck",
     "MarkerStyle",
+    "MarkerVerdict",
+    "MatchConfig",
     "MissingDependencyError",
+    "ModelConfig",
     "ModelLoadError",
+    "NliVerifier",
     "NormalizedText",
+    "NumberedSource",
     "OffsetConverter",
     "OffsetUnit",
+    "Pair",
+    "ReconcileConfig",
     "RegistryEntry",
     "RegistrySnapshot",
+    "SegmentConfig",
     "SourceDisplay",
     "SourceError",
     "SourceType",
     "StoredCitationData",
     "ToolOutput",
+    "Verifier",
+    "VerifierOutput",
+    "VerifyConfig",
     "__version__",
     "canonical_url",
     "content_key",
@@ -101,6 +150,7 @@ __all__ = [
     "find_markers",
     "format_marker",
     "from_units",
+    "load_config",
     "make_source_key",
     "normalize_markers",
     "render_retrieved_context",

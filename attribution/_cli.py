@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import structlog
 
 from ._errors import AttributionError, InputError
@@ -19,7 +20,7 @@ from ._extractors import extract_sources
 from ._markers import MARKER_STYLES, find_markers, normalize_markers
 from ._registry import CitationRegistry
 from ._sources import source_key
-from ._wire import ToolOutput, decode_json, encode_json
+from ._wire import CitationSource, ToolOutput, decode_json, encode_json
 
 __all__ = ["main"]
 
@@ -94,6 +95,76 @@ def _cmd_register(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_bytes(registry.to_json())
         print(f"registry of {len(registry)} sources written to {args.out}", file=sys.stderr)
+    return 0
+
+
+_VERDICT_MARK = {
+    "supported": "ok",
+    "partially_supported": "partial",
+    "unsupported": "UNSUPPORTED",
+    "contradicted": "CONTRADICTED",
+}
+
+
+def _cmd_attribute(args: argparse.Namespace) -> int:
+    from ._attributor import Attributor
+    from ._config import AttributionConfig, ReconcileConfig, load_config
+
+    answer = _read_text(args.answer)
+    items: list[CitationSource] | list[ToolOutput]
+    if args.tool_outputs:
+        items = decode_json(_read(args.tool_outputs), list[ToolOutput], what=args.tool_outputs)
+    else:
+        items = decode_json(_read(args.sources), list[CitationSource], what=args.sources)
+    registry = (
+        CitationRegistry.from_json(_read(args.registry), what=args.registry)
+        if args.registry
+        else None
+    )
+    config = load_config(_read(args.config)) if args.config else AttributionConfig()
+    if args.style or args.no_fill:
+        reconcile = msgspec.structs.replace(
+            config.reconcile,
+            marker_style=args.style or config.reconcile.marker_style,
+            fill_missing=config.reconcile.fill_missing and not args.no_fill,
+        )
+        config = msgspec.structs.replace(
+            config, reconcile=ReconcileConfig(**msgspec.structs.asdict(reconcile))
+        )
+    result = Attributor(config).attribute(answer, items, registry)
+    if args.json:
+        data = encode_json(result, indent=2)
+        if args.json == "-":
+            sys.stdout.write(data.decode() + "\n")
+            return 0
+        Path(args.json).write_bytes(data + b"\n")
+    out = sys.stdout
+    print(result.answer.rstrip("\n"), file=out)
+    print("\n--- claims", file=out)
+    for c in result.claims:
+        cited = f" cites {list(c.cited)}" if c.cited else ""
+        added = f" +added {list(c.added)}" if c.added else ""
+        text = c.text if len(c.text) <= 70 else c.text[:67] + "..."
+        print(
+            f"{c.index:>3} {_VERDICT_MARK[c.verdict]:<12} {c.score:.2f}  {text!r}{cited}{added}",
+            file=out,
+        )
+    if result.markers:
+        print("\n--- markers", file=out)
+        for m in result.markers:
+            hint = f" -> try [{m.suggested}]" if m.suggested is not None else ""
+            print(f"  {m.marker:<14} [{m.number}] {m.verdict}{hint}", file=out)
+    s = result.summary
+    print(
+        f"\n{s.claims} claims: {s.supported} supported, {s.partially_supported} partially, "
+        f"{s.unsupported} unsupported, {s.contradicted} contradicted; markers: "
+        f"{s.markers_checked} checked, {s.markers_wrong} wrong source, {s.markers_unknown} "
+        f"unknown, {s.markers_unsupported} unsupported, {s.markers_added} added "
+        f"({result.verifier}, {sum(result.timings_ms.values()):.0f} ms)",
+        file=out,
+    )
+    for w in result.warnings:
+        print(f"warning: {w.tool_name}: {w.reason}", file=sys.stderr)
     return 0
 
 
@@ -180,6 +251,28 @@ def make_parser() -> argparse.ArgumentParser:
     )
     register.add_argument("--out", metavar="REGISTRY.json", help="write the registry here")
     register.set_defaults(run=_cmd_register)
+
+    attribute = commands.add_parser(
+        "attribute",
+        help="check and fill the citations of an answer",
+        description="Segment the answer into claims, find the passages that support each, "
+        "check the markers it carries and add the missing ones. Prints the annotated answer "
+        "and a verdict per claim; --json writes the full result.",
+    )
+    attribute.add_argument("--answer", required=True, metavar="ANSWER.md", help="the answer")
+    given = attribute.add_mutually_exclusive_group(required=True)
+    given.add_argument("--tool-outputs", metavar="OUTPUTS.json", help="recorded tool outputs")
+    given.add_argument("--sources", metavar="SOURCES.json", help="a JSON list of CitationSource")
+    attribute.add_argument(
+        "--registry", metavar="REGISTRY.json", help="the conversation's citation registry"
+    )
+    attribute.add_argument("--config", metavar="CONFIG.json", help="an AttributionConfig")
+    attribute.add_argument(
+        "--json", metavar="OUT.json", help="write the result as JSON (- for stdout)"
+    )
+    attribute.add_argument("--style", choices=MARKER_STYLES, help="rewrite markers in this style")
+    attribute.add_argument("--no-fill", action="store_true", help="do not add missing markers")
+    attribute.set_defaults(run=_cmd_attribute)
 
     markers = commands.add_parser(
         "markers",

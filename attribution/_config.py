@@ -36,7 +36,7 @@ class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             )
 
 
-class ModelConfig(_Section):
+class ModelConfig(_Section, frozen=True):
     """Which models to load and how to run them."""
 
     models_dir: str | None = None
@@ -61,7 +61,7 @@ class ModelConfig(_Section):
         self._check("batch_size", 1 <= self.batch_size <= 1024, "1..1024")
 
 
-class SegmentConfig(_Section):
+class SegmentConfig(_Section, frozen=True):
     """How the answer is cut into claims."""
 
     min_words: int = 3
@@ -76,7 +76,7 @@ class SegmentConfig(_Section):
         self._check("max_claim_chars", 50 <= self.max_claim_chars <= 100_000, "50..100000")
 
 
-class MatchConfig(_Section):
+class MatchConfig(_Section, frozen=True):
     """How sources are cut into passages and candidates found for each claim."""
 
     passage_sentences: int = 3
@@ -112,12 +112,12 @@ class MatchConfig(_Section):
         self._check("lexical_weight", 0.0 <= self.lexical_weight <= 1.0, "0..1")
         self._check("prefilter_per_claim", 1 <= self.prefilter_per_claim <= 1000, "1..1000")
         self._check("embed_all_below", 0 <= self.embed_all_below <= 1_000_000, "0..1000000")
-        self._check("exact_index_max", 1 <= self.exact_index_max, ">= 1")
+        self._check("exact_index_max", self.exact_index_max >= 1, ">= 1")
         self._check("min_passage_similarity", -1.0 <= self.min_passage_similarity <= 1.0, "-1..1")
         self._check("min_top_mean", -1.0 <= self.min_top_mean <= 1.0, "-1..1")
 
 
-class VerifyConfig(_Section):
+class VerifyConfig(_Section, frozen=True):
     """How (claim, passage) pairs are scored and turned into verdicts."""
 
     support_threshold: float | None = None
@@ -139,7 +139,7 @@ class VerifyConfig(_Section):
         self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
 
 
-class ReconcileConfig(_Section):
+class ReconcileConfig(_Section, frozen=True):
     """What is done with the markers the model wrote and the ones it left out."""
 
     marker_style: MarkerStyle | None = None
@@ -157,7 +157,7 @@ class ReconcileConfig(_Section):
         self._check("max_sources_per_claim", 1 <= self.max_sources_per_claim <= 20, "1..20")
 
 
-class AttributionConfig(_Section):
+class AttributionConfig(_Section, frozen=True):
     """Configuration of the whole pipeline; every section has sane defaults."""
 
     model: ModelConfig = ModelConfig()

@@ -1,0 +1,147 @@
+"""Which segments are claims: the rules, as data and small pure functions.
+
+A segment is *not* a claim when it is only code, a question, a greeting or pleasantry, a bare
+connective or a short lead-in to a list, or shorter than ``min_words`` words. The rules are
+conservative: a sentence that states something stays a claim even when it starts with
+``Overall,`` or ``In summary,``; only whole segments match the patterns below.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["count_words", "is_pseudo_heading", "skip_reason"]
+
+# Chinese characters, kana: each counts as a word (CJK text has no blanks between words).
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+# A blank-separated token with a letter or digit in it.
+_WORD = re.compile(r"[^\s\w]*[^\W_]\S*")
+_EMPHASIS = "*_~`"
+_CLOSERS = "\"'”’»)]}" + _EMPHASIS
+
+# Greetings, pleasantries and sign-offs, matched against the whole segment (lower case, closing
+# punctuation and emphasis removed).
+_GREETING = re.compile(
+    r"""
+    (?:hi|hello|hey|greetings|howdy|good\s+(?:morning|afternoon|evening|day))
+        (?:\s+(?:there|everyone|all|again|folks))?
+    |(?:sure|certainly|of\s+course|absolutely|definitely|okay|ok|alright|all\s+right|great
+        |got\s+it|no\s+problem|gladly|yes|no|understood|perfect|excellent|awesome)
+        (?:\s*[,!.]?\s*(?:here\b.*|i\s+can\s+help.*|i'?d\s+be\s+(?:happy|glad).*|let\s+me\b.*))?
+    |(?:(?:what\s+a|that'?s\s+a|this\s+is\s+a|such\s+a)\s+)?
+        (?:great|good|excellent|interesting|fantastic|fair|nice|thoughtful)\s+question
+    |(?:thanks|thank\s+you)(?:\s+(?:so\s+much|for\b.*))?
+    |you'?re\s+(?:very\s+)?welcome
+    |i\s+hope\s+(?:this|that|it|these|the\s+above)\s+(?:helps?|is\s+helpful|was\s+helpful
+        |answers\b|clarifies\b|gives\b|makes\b).*
+    |hope\s+(?:this|that|it)\s+helps.*
+    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b.*
+    |(?:(?:i'?d|i\s+would|i'?m|i\s+am)\s+(?:be\s+)?)?(?:happy|glad|delighted)\s+to\s+(?:help
+        |assist|explain)\b.*
+    |(?:is\s+there\s+)?anything\s+else\b.*
+    |good\s+luck\b.*|happy\s+(?:reading|exploring|learning|coding)\b.*
+    |let'?s\s+(?:dive|take\s+a\s+look|look|break\s+(?:it|this)\s+down|explore|get\s+started
+        |start|begin)\b.*
+    |(?:here(?:'s|\s+is|\s+are|\s+you\s+go)|below\s+(?:is|are)|the\s+following\s+(?:is|are))
+        \b(?!.*\d)(?!.*:\s*\S).*
+    |i\s+(?:found|gathered|searched\s+for|looked\s+up)\s+(?:the\s+following|some|a\s+few|several
+        |this|these|what)\b(?!.*\d).{0,60}
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+# A segment that is nothing but one of these (and punctuation) links or introduces; it says
+# nothing itself.
+_CONNECTIVES = frozenset(
+    " ".join(entry.split())
+    for entry in """
+    however|moreover|furthermore|additionally|also|besides|therefore|thus|hence|consequently
+    |meanwhile|nevertheless|nonetheless|still|instead|otherwise|similarly|likewise|finally|first
+    |firstly|second|secondly|third|thirdly|next|then|lastly|in summary|in short|in brief
+    |in conclusion|to summarize|to summarise|to sum up|summary|overall|in addition|for example
+    |for instance|in particular|notably|specifically|importantly|that said|in other words
+    |as a result|on the other hand|by contrast|in contrast|key facts|key points|key takeaways
+    |takeaways|highlights|details|background|note|notes|tl;dr|tldr|bottom line|the bottom line
+    |short answer|the short answer|long answer|the long answer|answer|conclusion|overview
+    |in a nutshell|of note|for context|what's more|all in all|ultimately|in practice|in general
+    |generally|in fact|indeed|basically|essentially|simply put|put simply|as follows
+    |first of all|last but not least|after that|afterwards|for reference|fun fact|pros|cons
+    |advantages|disadvantages|benefits|drawbacks|example|examples|caveats|caveat|summary of facts
+    |key details|main points|quick facts|facts|at a glance|timeline|context|why it matters
+    """.split("|")
+)
+_CONNECTIVE_PUNCT = ",:;.!-–—… "
+# A lead-in ending with ':' introduces what follows (a list, a table, code); short ones, or ones
+# that say so, are not claims themselves.
+_LEAD_IN_WORDS = re.compile(
+    r"\b(?:following|follows|below|these|this|here|include|includes|including|summary|key|main)\b"
+)
+_MAX_LEAD_IN_WORDS = 6
+_MAX_ANNOUNCED_LEAD_IN_WORDS = 12
+
+
+def count_words(text: str) -> int:
+    """Words of ``text``: blank-separated tokens holding a letter or digit; a CJK character counts
+    as one word (and separates the words around it).
+
+    Args:
+        text: a segment's text with its markers blanked out.
+
+    Returns:
+        The number of words.
+    """
+    cjk = len(_CJK.findall(text))
+    if cjk:
+        text = _CJK.sub(" ", text)
+    return cjk + len(_WORD.findall(text))
+
+
+def _normalised(clean: str) -> str:
+    return clean.replace("’", "'").replace("‘", "'").strip(_EMPHASIS + " ").lower()
+
+
+def is_pseudo_heading(clean: str) -> bool:
+    """True for a paragraph that is only bold text without final punctuation (``**Design**``);
+    ``**Key facts:**`` is a lead-in instead.
+
+    Args:
+        clean: the paragraph's clean text.
+
+    Returns:
+        Whether it reads as a heading.
+    """
+    for mark in ("**", "__"):
+        if len(clean) > 2 * len(mark) and clean.startswith(mark) and clean.endswith(mark):
+            inner = clean[len(mark) : -len(mark)].strip()
+            return bool(inner) and mark not in inner and inner[-1] not in ".!?:。！？："
+    return False
+
+
+def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
+    """Why a prose segment is not a claim, or None when it is one.
+
+    Args:
+        clean: the segment's clean text (markers removed, whitespace normalised).
+        words: its :func:`count_words`.
+        min_words: the fewest words a claim has.
+
+    Returns:
+        ``"question"``, ``"greeting"``, ``"connective"``, ``"too_short"`` or None.
+    """
+    text = _normalised(clean)
+    ending = text.rstrip(_CLOSERS + " ")
+    if ending.endswith(("?", "？")):
+        return "question"
+    bare = ending.rstrip(".!。！ ")
+    if _GREETING.fullmatch(bare):
+        return "greeting"
+    if bare.rstrip(_CONNECTIVE_PUNCT) in _CONNECTIVES:
+        return "connective"
+    if ending.endswith((":", "：")) and (
+        words <= _MAX_LEAD_IN_WORDS
+        or (words <= _MAX_ANNOUNCED_LEAD_IN_WORDS and _LEAD_IN_WORDS.search(text))
+    ):
+        return "connective"
+    if words < min_words:
+        return "too_short"
+    return None

@@ -1,0 +1,218 @@
+"""End-to-end behaviour of the pipeline with the real models (embedder, FAISS, spaCy, verifier)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attribution import (
+    AttributionConfig,
+    Attributor,
+    CitationRegistry,
+    CitationSource,
+    InputError,
+    ReconcileConfig,
+    ToolOutput,
+    decode_json,
+    find_markers,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SOURCES = [
+    CitationSource(
+        id="eiffel",
+        type="web",
+        uri="https://example.org/eiffel",
+        title="Eiffel Tower",
+        full_content=(
+            "The Eiffel Tower is a wrought-iron lattice tower in Paris, France. "
+            "It was completed in 1889 as the entrance arch to the World's Fair. "
+            "The tower is 330 metres tall."
+        ),
+    ),
+    CitationSource(
+        id="everest",
+        type="web",
+        uri="https://example.org/everest",
+        title="Mount Everest",
+        full_content=(
+            "Mount Everest is Earth's highest mountain above sea level. "
+            "Its elevation of 8,849 metres was measured in 2020 by Chinese and Nepali surveyors. "
+            "It lies in the Mahalangur Himal sub-range of the Himalayas."
+        ),
+    ),
+    CitationSource(
+        id="wall",
+        type="web",
+        uri="https://example.org/wall",
+        title="Great Wall",
+        full_content=(
+            "The Great Wall of China is a series of fortifications built across northern China. "
+            "Its total length, including all branches, is 21,196 kilometres."
+        ),
+    ),
+    CitationSource(
+        id="curie-physics",
+        type="kb_chunk",
+        title="Marie Curie (1)",
+        full_content="In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie "
+        "and Henri Becquerel for their work on radiation.",
+    ),
+    CitationSource(
+        id="curie-chemistry",
+        type="kb_chunk",
+        title="Marie Curie (2)",
+        full_content="In 1911 Marie Curie received the Nobel Prize in Chemistry for the "
+        "discovery of the elements polonium and radium.",
+    ),
+]
+
+ANSWER = (
+    "The Eiffel Tower in Paris was completed in 1889 [1]. "
+    "Mount Everest rises 8,849 metres above sea level [3]. "
+    "The Great Wall of China is about 21,196 kilometres long. "
+    "Bananas are the main export of Iceland [2]. "
+    "Marie Curie won the Nobel Prize in Physics in 1903 and the Nobel Prize in Chemistry in 1911."
+)
+
+
+@pytest.fixture(scope="module")
+def attributor() -> Attributor:
+    return Attributor(AttributionConfig())
+
+
+@pytest.fixture(scope="module")
+def result(attributor: Attributor):  # type: ignore[no-untyped-def]
+    return attributor.attribute(ANSWER, SOURCES)
+
+
+def _claim(result, start: str):  # type: ignore[no-untyped-def]
+    return next(c for c in result.claims if c.text.startswith(start))
+
+
+def test_every_claim_span_is_exact(result) -> None:  # type: ignore[no-untyped-def]
+    assert [c.text for c in result.claims] == [ANSWER[c.start : c.end] for c in result.claims]
+    assert len(result.claims) == 5
+    for c in result.claims:
+        assert result.answer[c.output_start : c.output_end].startswith(c.text[:20])
+    for ref in result.citations.references:
+        assert result.answer[ref.start_index : ref.end_index] == ref.cited_text
+
+
+def test_a_correct_citation_is_supported(result) -> None:  # type: ignore[no-untyped-def]
+    claim = _claim(result, "The Eiffel Tower")
+    assert claim.verdict == "supported"
+    check = next(m for m in result.markers if m.claim_index == claim.index)
+    assert (check.number, check.verdict, check.source_id) == (1, "supported", "eiffel")
+
+
+def test_a_wrong_citation_gets_the_right_source_suggested(result) -> None:  # type: ignore[no-untyped-def]
+    claim = _claim(result, "Mount Everest")
+    check = next(m for m in result.markers if m.claim_index == claim.index)
+    assert check.verdict == "wrong_source"
+    assert (check.suggested, check.suggested_source_id) == (2, "everest")
+
+
+def test_a_missing_citation_is_filled_in(result) -> None:  # type: ignore[no-untyped-def]
+    claim = _claim(result, "The Great Wall")
+    assert claim.verdict == "supported"
+    assert claim.added == (3,)
+    assert "about 21,196 kilometres long [3]." in result.answer
+    assert any(ref.source_ids == ("wall",) for ref in result.citations.references)
+
+
+def test_evidence_quotes_point_into_the_source(result) -> None:  # type: ignore[no-untyped-def]
+    by_id = {s.id: s for s in SOURCES}
+    quotes = [q for c in result.claims for q in c.evidence]
+    assert quotes
+    for q in quotes:
+        text = by_id[q.source_id].full_content
+        assert text is not None
+        assert text[q.start : q.end] == q.text
+    wall = _claim(result, "The Great Wall").evidence
+    assert any("21,196" in q.text for q in wall)
+
+
+def test_an_unsupported_claim_is_flagged(result) -> None:  # type: ignore[no-untyped-def]
+    claim = _claim(result, "Bananas")
+    assert claim.verdict in ("unsupported", "partially_supported")
+    check = next(m for m in result.markers if m.claim_index == claim.index)
+    assert check.verdict == "unsupported"
+    assert claim.added == ()
+
+
+def test_a_claim_needing_two_sources(result) -> None:  # type: ignore[no-untyped-def]
+    claim = _claim(result, "Marie Curie")
+    assert claim.verdict == "supported"
+    assert set(claim.source_ids) <= {"curie-physics", "curie-chemistry"}
+    assert set(claim.added) <= {4, 5}
+    assert claim.added
+
+
+def test_numbers_that_disagree_are_not_supported(attributor: Attributor) -> None:
+    result = attributor.attribute("Mount Everest is 9,500 metres high [1].", SOURCES[1:2])
+    (claim,) = result.claims
+    assert claim.verdict != "supported"
+    assert result.markers[0].verdict == "unsupported"
+
+
+def test_unknown_numbers_and_normalisation(attributor: Attributor) -> None:
+    config = AttributionConfig(
+        reconcile=ReconcileConfig(marker_style="citation", drop_unknown=True)
+    )
+    result = Attributor(
+        config,
+        embedder=attributor.embedder,
+        verifier=attributor.verifier,
+        segmenter=attributor.segmenter,
+    ).attribute("The Eiffel Tower was completed in 1889 [1][7].", SOURCES)
+    verdicts = {m.number: m.verdict for m in result.markers}
+    assert verdicts == {1: "supported", 7: "unknown_number"}
+    assert result.answer == "The Eiffel Tower was completed in 1889 [citation:1]."
+    assert [m.text for m in find_markers(result.answer)] == ["[citation:1]"]
+
+
+def test_registry_numbers_are_used(attributor: Attributor) -> None:
+    registry = CitationRegistry()
+    for s in reversed(SOURCES):  # numbered in another order than given
+        registry.register_source(s)
+    result = attributor.attribute("The Eiffel Tower was completed in 1889.", SOURCES, registry)
+    assert result.claims[0].added == (5,)
+    assert {n.source_id: n.number for n in result.numbering}["eiffel"] == 5
+
+
+def test_code_greetings_and_questions_are_not_claims(attributor: Attributor) -> None:
+    answer = "Hello! Here is what I found.\n\n```\nx = [1]\n```\n\nIs that clear?\n"
+    result = attributor.attribute(answer, SOURCES)
+    assert result.claims == ()
+    assert result.answer == answer
+
+
+def test_bundled_example_end_to_end(attributor: Attributor) -> None:
+    answer = (ROOT / "examples" / "answer.md").read_text(encoding="utf-8")
+    outputs = decode_json((ROOT / "examples" / "tool_outputs.json").read_bytes(), list[ToolOutput])
+    result = attributor.attribute(answer, outputs)
+    verdicts = {(m.marker, m.number): m.verdict for m in result.markers}
+    assert verdicts[("[1]", 1)] == "supported"
+    assert verdicts[("[citation:5]", 5)] == "supported"
+    assert verdicts[("[4]", 4)] == "wrong_source"  # the launch is on the ESA page, not [4]
+    assert verdicts[("[9]", 9)] == "unknown_number"
+    assert result.summary.markers_added >= 1
+    assert json.loads(result.citations and __import__("attribution").encode_json(result))["summary"]
+
+
+def test_bad_input(attributor: Attributor) -> None:
+    with pytest.raises(InputError, match="all CitationSource or all ToolOutput"):
+        attributor.attribute("x", [SOURCES[0], ToolOutput(tool_name="t", output="x")])  # type: ignore[list-item]
+    with pytest.raises(InputError, match="answer must be a string"):
+        attributor.attribute(None, SOURCES)  # type: ignore[arg-type]
+
+
+def test_no_sources_means_nothing_is_supported(attributor: Attributor) -> None:
+    result = attributor.attribute("The Eiffel Tower was completed in 1889 [1].", [])
+    assert result.claims[0].verdict == "unsupported"
+    assert result.markers[0].verdict == "unknown_number"
+    assert result.citations.references == ()

@@ -1,0 +1,372 @@
+"""The cross-encoder adapter and ONNX sessions, on small real ONNX graphs built here.
+
+No trained cross-encoder exists yet, so the graphs are a stand-in built with ``onnx.helper``:
+a seeded embedding table (plus a token-type table) averaged over the attention mask and
+projected to logits. They are real ONNX models run by onnxruntime; the tests are about the
+adapter around the model (tokenization, truncation, batching, labels, softmax), and a NumPy
+re-implementation of the same graph checks the numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from numpy.typing import NDArray
+from onnx import TensorProto, helper, numpy_helper
+from tokenizers import Tokenizer
+
+from attribution import InputError, MissingDependencyError, ModelLoadError
+from attribution._config import ModelConfig
+from attribution._models import ENV_BY_KIND, OnnxCrossEncoder, load_verifier, make_session
+
+REPO = Path(__file__).resolve().parents[1]
+TOKENIZER = REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json"
+NLI = ("entailment", "neutral", "contradiction")
+VOCAB, WIDTH = 30522, 8
+
+PAIRS = [
+    ("The James Webb Space Telescope launched on 25 December 2021.", "Webb launched in 2021."),
+    ("Bananas are a good source of potassium.", "Webb launched in 2021."),
+    ("", "An empty passage."),
+    ("A passage with an empty claim.", ""),
+    ("Water boils at 100 degrees Celsius at sea level.", "Water boils at 90 degrees."),
+]
+
+
+class Weights:
+    """The stand-in classifier's parameters, seeded."""
+
+    def __init__(self, n_labels: int, seed: int = 7) -> None:
+        rng = np.random.default_rng(seed)
+        self.tokens = rng.normal(size=(VOCAB, WIDTH)).astype(np.float32)
+        self.types = rng.normal(size=(2, WIDTH)).astype(np.float32)
+        self.projection = rng.normal(size=(WIDTH, n_labels)).astype(np.float32)
+        self.bias = rng.normal(size=(n_labels,)).astype(np.float32)
+
+    def reference(self, ids: Sequence[int], types: Sequence[int] | None) -> NDArray[np.float32]:
+        """Label probabilities of one unpadded sequence, computed with NumPy."""
+        hidden = self.tokens[list(ids)]
+        if types is not None:
+            hidden = hidden + self.types[list(types)]
+        logits = hidden.mean(axis=0) @ self.projection + self.bias
+        exp = np.exp(logits - logits.max())
+        probs: NDArray[np.float32] = (exp / exp.sum()).astype(np.float32)
+        return probs
+
+
+def build_classifier(
+    path: Path,
+    weights: Weights,
+    *,
+    token_types: bool = True,
+    inputs: Sequence[str] = ("input_ids", "attention_mask"),
+    output: str = "logits",
+) -> Path:
+    """Write a sequence classifier: masked mean of token (+ type) embeddings, then a projection."""
+    n_labels = weights.bias.shape[0]
+    names = [*inputs, "token_type_ids"] if token_types else list(inputs)
+    graph_inputs = [
+        helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"]) for n in names
+    ]
+    ids_name, mask_name = inputs[0], inputs[-1]
+    nodes = [
+        helper.make_node("Gather", ["token_table", ids_name], ["tok"]),
+        helper.make_node("Cast", [mask_name], ["maskf"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["maskf", "axis2"], ["mask3"]),
+    ]
+    hidden = "tok"
+    if token_types:
+        nodes += [
+            helper.make_node("Gather", ["type_table", "token_type_ids"], ["typ"]),
+            helper.make_node("Add", ["tok", "typ"], ["hidden"]),
+        ]
+        hidden = "hidden"
+    nodes += [
+        helper.make_node("Mul", [hidden, "mask3"], ["masked"]),
+        helper.make_node("ReduceSum", ["masked", "axis1"], ["total"], keepdims=0),
+        helper.make_node("ReduceSum", ["mask3", "axis1"], ["count"], keepdims=0),
+        helper.make_node("Div", ["total", "count"], ["pooled"]),
+        helper.make_node("MatMul", ["pooled", "projection"], ["scores"]),
+        helper.make_node("Add", ["scores", "bias"], [output]),
+    ]
+    initializers = [
+        numpy_helper.from_array(weights.tokens, "token_table"),
+        numpy_helper.from_array(weights.projection, "projection"),
+        numpy_helper.from_array(weights.bias, "bias"),
+        numpy_helper.from_array(np.array([1], dtype=np.int64), "axis1"),
+        numpy_helper.from_array(np.array([2], dtype=np.int64), "axis2"),
+    ]
+    if token_types:
+        initializers.append(numpy_helper.from_array(weights.types, "type_table"))
+    graph = helper.make_graph(
+        nodes,
+        "stand_in_classifier",
+        graph_inputs,
+        [helper.make_tensor_value_info(output, TensorProto.FLOAT, ["batch", n_labels])],
+        initializers,
+    )
+    # IR 8 / opset 17: what every onnxruntime this project supports reads (onnx writes newer).
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def weights() -> Weights:
+    return Weights(n_labels=3)
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory: pytest.TempPathFactory, weights: Weights) -> Path:
+    return build_classifier(tmp_path_factory.mktemp("nli") / "model.onnx", weights)
+
+
+@pytest.fixture(scope="module")
+def model(model_path: Path) -> OnnxCrossEncoder:
+    return OnnxCrossEncoder.from_path(model_path, TOKENIZER, NLI, max_length=64, threads=1)
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Tokenizer:
+    """The tokenizer as saved, without its fixed 128-token padding and truncation."""
+    tokenizer = Tokenizer.from_file(str(TOKENIZER))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+# -- what comes out -----------------------------------------------------------------------------
+
+
+def test_probabilities_match_the_graph_computed_by_hand(
+    model: OnnxCrossEncoder, weights: Weights, tokenizer: Tokenizer
+) -> None:
+    probs = model.predict(PAIRS)
+    assert probs.shape == (len(PAIRS), 3)
+    assert probs.dtype == np.float32
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-6)
+    for row, (passage, claim) in zip(probs, PAIRS, strict=True):
+        encoding = tokenizer.encode(passage, claim)  # premise first, hypothesis second
+        assert np.allclose(row, weights.reference(encoding.ids, encoding.type_ids), atol=1e-5)
+
+
+def test_empty_input_and_bad_pairs(model: OnnxCrossEncoder) -> None:
+    empty = model.predict([])
+    assert empty.shape == (0, 3)
+    assert empty.dtype == np.float32
+    with pytest.raises(InputError, match="pair 0 is not a"):
+        model.predict([("only one",)])  # type: ignore[list-item]
+    with pytest.raises(InputError, match="item 1 is a int"):
+        model.predict([("a", "b"), ("c", 4)])  # type: ignore[list-item]
+
+
+def test_same_pair_scores_the_same_alone_and_in_any_batch(
+    model: OnnxCrossEncoder, model_path: Path
+) -> None:
+    together = model.predict(PAIRS)
+    alone = np.vstack([model.predict([pair]) for pair in PAIRS])
+    reversed_back = model.predict(PAIRS[::-1])[::-1]
+    small = OnnxCrossEncoder.from_path(model_path, TOKENIZER, NLI, 64, batch_size=2)
+    for other in (alone, reversed_back, small.predict(PAIRS)):
+        assert np.allclose(together, other, atol=1e-6)
+
+
+# -- labels -------------------------------------------------------------------------------------
+
+
+def test_label_roles(model: OnnxCrossEncoder, tmp_path: Path) -> None:
+    assert (model.labels, model.support_index, model.contradiction_index) == (NLI, 0, 2)
+    binary = build_classifier(tmp_path / "binary.onnx", Weights(n_labels=2))
+    supported = OnnxCrossEncoder.from_path(binary, TOKENIZER, ("unsupported", "Supported"))
+    assert (supported.support_index, supported.contradiction_index) == (1, None)
+    assert supported.predict(PAIRS).shape == (len(PAIRS), 2)
+    refuted = OnnxCrossEncoder.from_path(binary, TOKENIZER, ("SUPPORTS", "REFUTES"))
+    assert (refuted.support_index, refuted.contradiction_index) == (0, 1)
+
+
+def test_labels_without_support_or_with_two(model_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match=r"none of its labels \['yes', 'no', 'maybe'\]"):
+        OnnxCrossEncoder.from_path(model_path, TOKENIZER, ("yes", "no", "maybe"))
+    with pytest.raises(ModelLoadError, match="more than one"):
+        OnnxCrossEncoder.from_path(model_path, TOKENIZER, ("entailment", "supported", "neutral"))
+
+
+def test_label_count_must_match_the_graph(model_path: Path) -> None:
+    wrong = OnnxCrossEncoder.from_path(model_path, TOKENIZER, ("unsupported", "supported"))
+    with pytest.raises(ModelLoadError, match=r"output logits has shape \['batch', 3\]"):
+        wrong.predict(PAIRS)
+
+
+# -- truncation ---------------------------------------------------------------------------------
+
+
+def test_long_passage_keeps_every_claim_token(
+    model: OnnxCrossEncoder, tokenizer: Tokenizer
+) -> None:
+    passage = " ".join(["the observatory measured the spectrum of a remote galaxy"] * 40)
+    claim = "Webb launched on 25 December 2021 from Kourou."
+    claim_ids = tokenizer.encode(claim, add_special_tokens=False).ids
+    (encoding,) = model.encode_pairs([passage], [claim])
+    assert len(encoding.ids) == model.max_length == 64
+    second = [i for i, t in zip(encoding.ids, encoding.type_ids, strict=True) if t == 1]
+    assert second == [*claim_ids, 102]  # the whole claim, then [SEP]
+    assert encoding.ids[: 1 + 10] == tokenizer.encode(passage).ids[: 1 + 10]  # passage start
+    # The claim reaches the model: two claims after the same long passage score differently
+    # (had the pair been cut from the right, both would have lost their claim entirely).
+    other = "Bananas are a good source of potassium and fibre."
+    first, second_probs = model.predict([(passage, claim), (passage, other)])
+    assert not np.allclose(first, second_probs, atol=1e-4)
+
+
+def test_claim_longer_than_half_the_window_is_cut_too(model: OnnxCrossEncoder) -> None:
+    passage = " ".join(["galaxy"] * 100)
+    claim = " ".join(["telescope"] * 100)
+    (encoding,) = model.encode_pairs([passage], [claim])
+    assert len(encoding.ids) == 64
+    budget = 64 - 3
+    assert encoding.type_ids.count(0) - 2 == budget // 2  # [CLS] passage [SEP]
+    assert encoding.type_ids.count(1) - 1 == budget - budget // 2  # claim [SEP]
+
+
+def test_short_pairs_are_encoded_as_the_tokenizer_encodes_pairs(
+    model: OnnxCrossEncoder, tokenizer: Tokenizer
+) -> None:
+    for encoding, (passage, claim) in zip(
+        model.encode_pairs([p for p, _ in PAIRS], [c for _, c in PAIRS]), PAIRS, strict=True
+    ):
+        native = tokenizer.encode(passage, claim)
+        assert (encoding.ids, encoding.type_ids) == (native.ids, native.type_ids)
+
+
+# -- graphs of other shapes ---------------------------------------------------------------------
+
+
+def test_graph_without_token_type_ids(tmp_path: Path, tokenizer: Tokenizer) -> None:
+    weights = Weights(n_labels=3, seed=11)
+    path = build_classifier(tmp_path / "m.onnx", weights, token_types=False)
+    model = OnnxCrossEncoder.from_path(path, TOKENIZER, NLI, max_length=64)
+    (probs,) = model.predict(PAIRS[:1])
+    encoding = tokenizer.encode(*PAIRS[0])
+    assert np.allclose(probs, weights.reference(encoding.ids, None), atol=1e-5)
+
+
+def test_graph_with_other_inputs_is_refused(tmp_path: Path) -> None:
+    path = build_classifier(
+        tmp_path / "m.onnx", Weights(3), token_types=False, inputs=("ids", "attention_mask")
+    )
+    model = OnnxCrossEncoder.from_path(path, TOKENIZER, NLI)
+    with pytest.raises(ModelLoadError, match=r"has inputs \['ids', 'attention_mask'\]"):
+        model.predict(PAIRS)
+
+
+def test_graph_with_another_output_is_refused(tmp_path: Path) -> None:
+    path = build_classifier(tmp_path / "m.onnx", Weights(3), output="scores_out")
+    with pytest.raises(ModelLoadError, match=r"has outputs \['scores_out'\].*reads 'logits'"):
+        OnnxCrossEncoder.from_path(path, TOKENIZER, NLI).predict(PAIRS)
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+def test_from_path_reports_missing_files(model_path: Path, tmp_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match=r"nope.json not found; check the path given to"):
+        OnnxCrossEncoder.from_path(model_path, tmp_path / "nope.json", NLI)
+    with pytest.raises(ModelLoadError, match=r"nope.onnx not found"):
+        OnnxCrossEncoder.from_path(tmp_path / "nope.onnx", TOKENIZER, NLI)
+
+
+def _export_folder(folder: Path, model_path: Path) -> Path:
+    """A folder laid out as ``optimum`` exports one: model, tokenizer, config with labels."""
+    folder.mkdir()
+    (folder / "model.onnx").symlink_to(model_path)
+    (folder / "tokenizer.json").symlink_to(TOKENIZER)
+    labels = {"id2label": {"0": "entailment", "1": "neutral", "2": "contradiction"}}
+    (folder / "config.json").write_text(json.dumps(labels))
+    return folder
+
+
+def test_from_config_with_an_exported_folder(
+    model_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _export_folder(tmp_path / "export", model_path)
+    monkeypatch.setenv(ENV_BY_KIND["cross_encoder"], str(folder / "model.onnx"))
+    model = OnnxCrossEncoder.from_config(ModelConfig(batch_size=4))
+    assert (model.labels, model.batch_size, model.max_length) == (NLI, 4, 512)
+    assert model.predict(PAIRS).shape == (len(PAIRS), 3)
+
+
+def test_a_file_that_is_not_a_model(tmp_path: Path) -> None:
+    (tmp_path / "bad.onnx").write_bytes(b"not a protobuf")
+    with pytest.raises(ModelLoadError, match=r"ONNX model .*bad.onnx cannot be loaded"):
+        make_session(tmp_path / "bad.onnx", threads=1)
+
+
+def test_a_file_that_is_not_a_tokenizer(model_path: Path, tmp_path: Path) -> None:
+    (tmp_path / "tokenizer.json").write_text("{}")
+    model = OnnxCrossEncoder.from_path(model_path, tmp_path / "tokenizer.json", NLI)
+    with pytest.raises(ModelLoadError, match=r"tokenizer .*tokenizer.json cannot be loaded"):
+        model.predict(PAIRS)
+
+
+def test_missing_cpu_provider(model_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxruntime  # type: ignore[import-untyped]
+
+    monkeypatch.setattr(onnxruntime, "get_available_providers", lambda: ["CUDAExecutionProvider"])
+    with pytest.raises(ModelLoadError, match=r"no CPUExecutionProvider.*pip install onnxruntime"):
+        make_session(model_path, threads=1)
+
+
+def test_missing_onnxruntime(model_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import fails as if not installed
+    with pytest.raises(MissingDependencyError, match="onnxruntime is not installed"):
+        make_session(model_path, threads=1)
+
+
+def test_session_threads(model_path: Path) -> None:
+    session = make_session(model_path, threads=2)
+    assert [node.name for node in session.get_inputs()] == [
+        "input_ids",
+        "attention_mask",
+        "token_type_ids",
+    ]
+    ids = np.array([[101, 102]], dtype=np.int64)
+    (logits,) = session.run(
+        None, {"input_ids": ids, "attention_mask": ids * 0 + 1, "token_type_ids": ids * 0}
+    )
+    assert logits.shape == (1, 3)
+
+
+# -- what the pipeline loads --------------------------------------------------------------------
+
+
+def test_load_verifier_uses_the_configured_cross_encoder(
+    model_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from attribution._verify import NliVerifier, Pair
+
+    folder = _export_folder(tmp_path / "export", model_path)
+    monkeypatch.delenv(ENV_BY_KIND["cross_encoder"], raising=False)
+    verifier = load_verifier(ModelConfig(verifier=str(folder / "model.onnx")))
+    assert isinstance(verifier, NliVerifier)
+    output = verifier.score([Pair(claim=c, passage=p) for p, c in PAIRS])
+    assert len(output.support) == len(PAIRS)
+    assert output.contradiction is not None
+
+
+def test_load_verifier_without_feature_weights_fails_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ENV_BY_KIND.values():
+        monkeypatch.delenv(name, raising=False)
+    directory = tmp_path / "models"
+    directory.mkdir()
+    (directory / "manifest.json").write_bytes((REPO / "models" / "manifest.json").read_bytes())
+    with pytest.raises(ModelLoadError, match=r"feature-verifier/weights\.json not found"):
+        load_verifier(ModelConfig(models_dir=str(directory)))

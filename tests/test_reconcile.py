@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attribution._reconcile import Edit, apply_edits, insertion_edit
+
+
+def test_edits_and_offset_mapping() -> None:
+    text = "Claim one [1]. Claim two. Three"
+    edited = apply_edits(text, [Edit(10, 13, "[citation:1]"), Edit(24, 24, " [2]")])
+    assert edited.text == "Claim one [citation:1]. Claim two [2]. Three"
+    start, end = 15, 25  # "Claim two."
+    out = edited.text[
+        edited.map(start, after_insertions=False) : edited.map(end, after_insertions=True)
+    ]
+    assert out == "Claim two [2]."
+    assert edited.map(len(text), after_insertions=True) == len(edited.text)
+
+
+@given(
+    st.text(alphabet="abc. ", min_size=1, max_size=30),
+    st.lists(
+        st.tuples(st.integers(0, 30), st.integers(0, 3), st.text("xyz", max_size=3)), max_size=4
+    ),
+)
+def test_text_outside_edits_is_kept_and_mapped(text: str, raw: list[tuple[int, int, str]]) -> None:
+    edits: list[Edit] = []
+    cursor = 0
+    for start, length, replacement in sorted(raw):
+        a = max(cursor, min(start, len(text)))
+        b = min(len(text), a + length)
+        edits.append(Edit(a, b, replacement))
+        cursor = b + 1
+        if cursor > len(text):
+            break
+    edited = apply_edits(text, edits)
+    untouched = [i for i in range(len(text)) if not any(e.start <= i < e.end for e in edits)]
+    for i in untouched:
+        j = edited.map(i, after_insertions=True)
+        assert edited.text[j] == text[i]
+
+
+def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> None:
+    assert insertion_edit(
+        "Earth is round.", 0, 15, [3], style="bracket", before_punctuation=True
+    ) == Edit(14, 14, " [3]")
+    assert insertion_edit(
+        "Earth is round.", 0, 15, [3], style="bracket", before_punctuation=False
+    ) == Edit(15, 15, " [3]")
+    assert insertion_edit(
+        "Earth is round", 0, 14, [1, 2], style="citation", before_punctuation=True
+    ) == Edit(14, 14, " [citation:1, 2]")
+    url = "Docs are at https://example.com/a."
+    edit = insertion_edit(url, 0, len(url), [2], style="bracket", before_punctuation=True)
+    assert (
+        url[: edit.start] + edit.replacement + url[edit.start :]
+    ) == "Docs are at https://example.com/a [2]."
+    code = "Run `make test`"
+    edit = insertion_edit(code, 0, len(code), [1], style="footnote", before_punctuation=True)
+    assert code[: edit.start] + edit.replacement == "Run `make test`[^1]"

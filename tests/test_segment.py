@@ -1,0 +1,676 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attribution import InputError, find_markers
+from attribution._config import SegmentConfig
+from attribution._markers import _fenced_code
+from attribution._segment import Segment, Segmenter
+
+# One segmenter for the module: its spaCy pipeline is built once, on first use.
+SEGMENTER = Segmenter()
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "answer.md"
+
+
+def _segments(answer: str, config: SegmentConfig | None = None) -> list[Segment]:
+    segmenter = SEGMENTER if config is None else Segmenter(config)
+    segments = segmenter.segment(answer)
+    _check_invariants(answer, segments)
+    return segments
+
+
+def _check_invariants(answer: str, segments: list[Segment]) -> None:
+    """Offsets exact, in order, no overlap, stripped; every marker attached exactly once."""
+    previous_end = 0
+    for i, s in enumerate(segments):
+        assert s.index == i
+        assert answer[s.start : s.end] == s.text
+        assert s.text
+        assert s.text == s.text.strip()
+        assert s.start >= previous_end
+        previous_end = s.end
+        assert s.is_claim == (s.skip_reason is None)
+        for m in s.markers:
+            assert s.start <= m.start
+            assert m.end <= s.end
+    attached = [m for s in segments for m in s.markers]
+    assert attached == find_markers(answer)
+    for a, b in _fenced_code(answer):
+        for s in segments:
+            if s.is_claim:
+                assert s.end <= a or s.start >= b, "a claim overlaps a code fence"
+
+
+def _texts(answer: str, config: SegmentConfig | None = None) -> list[str]:
+    return [s.text for s in _segments(answer, config)]
+
+
+def _one(answer: str, config: SegmentConfig | None = None) -> Segment:
+    segments = _segments(answer, config)
+    assert len(segments) == 1, [s.text for s in segments]
+    return segments[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The bundled example
+
+
+def test_example_answer() -> None:
+    answer = EXAMPLE.read_text(encoding="utf-8")
+    segments = _segments(answer)
+    rows = [(s.block, s.skip_reason, [m.text for m in s.markers]) for s in segments]
+    expected = [
+        ("heading", "heading", [], "The James Webb Space Telescope"),
+        ("paragraph", "greeting", [], "Hello!"),
+        ("paragraph", "greeting", [], "Here is a short overview of the telesco"),
+        ("paragraph", None, ["[1]"], "The James Webb Space Telescope (JWST) is"),
+        ("paragraph", None, ["[4]"], "It lifted off on 25 December 2021 on an "),
+        ("heading", "heading", [], "Design and orbit"),
+        ("list_item", None, ["[citation:5]"], "Its primary mirror is 6.5 m across and m"),
+        ("list_item", None, [], "Webb orbits the Sun near the second Lagr"),
+        ("list_item", None, ["[2, 3]"], "The telescope observes the Universe main"),
+        ("list_item", None, ["[9]"], "It was the first telescope ever launched"),
+        ("paragraph", None, ["[^4]"], "The first full-colour images were releas"),
+        ("paragraph", None, ["[7]", "[8]"], "A mission overview by Gardner et al. app"),
+        ("paragraph", "code", [], "```python\nmirror_segments = [18]  # co"),
+        ("paragraph", "question", [], "Would you like to know more about its in"),
+    ]
+    assert rows == [row[:3] for row in expected]
+    for segment, row in zip(segments, expected, strict=True):
+        assert segment.text.startswith(row[3])
+    items = [s for s in segments if s.block == "list_item"]
+    assert {s.context for s in items} == {"Design and orbit"}
+    assert segments[11].text == "A mission overview by Gardner et al. appeared in 2023 [7][8]."
+    assert segments[11].clean_text == "A mission overview by Gardner et al. appeared in 2023."
+    assert [s.index for s in SEGMENTER.claims(answer)] == [3, 4, 6, 7, 8, 9, 10, 11]
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "Dr. Smith met Mr. Jones in the U.S. in 2020. They talked.",
+            ["Dr. Smith met Mr. Jones in the U.S. in 2020.", "They talked."],
+        ),
+        (
+            "Fruits, e.g. apples, i.e. red ones, are sweet. Yes.",
+            ["Fruits, e.g. apples, i.e. red ones, are sweet.", "Yes."],
+        ),
+        (
+            "Apple Inc. beat Acme Corp. vs. Initech this year. Next.",
+            ["Apple Inc. beat Acme Corp. vs. Initech this year.", "Next."],
+        ),
+        (
+            "See Fig. 3 and No. 5 for the details. Next.",
+            ["See Fig. 3 and No. 5 for the details.", "Next."],
+        ),
+        ("No. That is not right.", ["No.", "That is not right."]),
+        (
+            "Gardner et al. (2023) described it. Gardner et al. described it too.",
+            ["Gardner et al. (2023) described it.", "Gardner et al. described it too."],
+        ),
+        (
+            "Apples, pears, etc. are fruit. Apples, pears, etc. The next one starts here.",
+            ["Apples, pears, etc. are fruit.", "Apples, pears, etc.", "The next one starts here."],
+        ),
+        (
+            "It rose by 3.5 percent to $1.25 billion. Next.",
+            ["It rose by 3.5 percent to $1.25 billion.", "Next."],
+        ),
+        (
+            "Python 3.11 and v1.2.3 were released. Next.",
+            ["Python 3.11 and v1.2.3 were released.", "Next."],
+        ),
+        (
+            "Visit https://example.com/a.b/c.html?x=1.5 for details. Next.",
+            ["Visit https://example.com/a.b/c.html?x=1.5 for details.", "Next."],
+        ),
+        (
+            "Read [the docs](https://docs.example.com/v1.2/index.html) today. Next.",
+            ["Read [the docs](https://docs.example.com/v1.2/index.html) today.", "Next."],
+        ),
+        (
+            "It rose... and then it fell again. It fell… and rose. Next.",
+            ["It rose... and then it fell again.", "It fell… and rose.", "Next."],
+        ),
+        (
+            "J. P. Gardner led the team. Next.",
+            ["J. P. Gardner led the team.", "Next."],
+        ),
+        (
+            "Call `os.path.join()` or `a.b? c!` here. Next.",
+            ["Call `os.path.join()` or `a.b? c!` here.", "Next."],
+        ),
+        (
+            'He left. "Then what," she asked. **Bold** text. (A remark.) End.',
+            ["He left.", '"Then what," she asked.', "**Bold** text.", "(A remark.)", "End."],
+        ),
+        (
+            "第一句话在这里。第二句话也在这里！第三句话呢？",
+            ["第一句话在这里。", "第二句话也在这里！", "第三句话呢？"],
+        ),
+        (
+            "東京は日本の首都です【1】。大阪は大きい都市です。",
+            ["東京は日本の首都です【1】。", "大阪は大きい都市です。"],
+        ),
+    ],
+)
+def test_sentences(answer: str, expected: list[str]) -> None:
+    assert _texts(answer) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Markers
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "It launched on March 10 [3]. It landed later.",
+            [("It launched on March 10 [3].", ["[3]"]), ("It landed later.", [])],
+        ),
+        (
+            "It launched on March 10. [3] It landed later.",
+            [("It launched on March 10. [3]", ["[3]"]), ("It landed later.", [])],
+        ),
+        (
+            "It launched on March 10.[3][4] It landed later.",
+            [("It launched on March 10.[3][4]", ["[3]", "[4]"]), ("It landed later.", [])],
+        ),
+        (
+            "It launched on March 10.[^3] It landed[citation:4] later.【5】",
+            [
+                ("It launched on March 10.[^3]", ["[^3]"]),
+                ("It landed[citation:4] later.【5】", ["[citation:4]", "【5】"]),
+            ],
+        ),
+        (
+            "[1] A claim that opens with its marker. Another claim here.",
+            [("[1] A claim that opens with its marker.", ["[1]"]), ("Another claim here.", [])],
+        ),
+        (
+            "A claim whose marker is on the next line.\n[2]",
+            [("A claim whose marker is on the next line.\n[2]", ["[2]"])],
+        ),
+        (
+            "The mirror [1, 2] is gold-coated. Paris[3] is in France.",
+            [
+                ("The mirror [1, 2] is gold-coated.", ["[1, 2]"]),
+                ("Paris[3] is in France.", ["[3]"]),
+            ],
+        ),
+    ],
+)
+def test_markers_attach_to_the_sentence_they_follow(
+    answer: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert [(s.text, [m.text for m in s.markers]) for s in _segments(answer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "clean"),
+    [
+        ("Launched in 2021 [1].", "Launched in 2021."),
+        ("Launched in 2021. [1][2]", "Launched in 2021."),
+        ("[1] Launched in   2021\n  from Kourou.", "Launched in 2021 from Kourou."),
+        ("The mirror [1, 2], coated in gold, is big.", "The mirror, coated in gold, is big."),
+        ("Paris[1]is glued to its marker.", "Paris is glued to its marker."),
+    ],
+)
+def test_clean_text(answer: str, clean: str) -> None:
+    assert _one(answer).clean_text == clean
+
+
+def test_markers_in_code_are_not_markers_and_markers_after_code_are() -> None:
+    answer = "```\nx = [1]\n```\n\nUse `a[2]` in the loop [3]."
+    code, sentence = _segments(answer)
+    assert code.markers == ()
+    assert code.skip_reason == "code"
+    assert [m.text for m in sentence.markers] == ["[3]"]
+
+
+def test_markers_only_paragraph() -> None:
+    seg = _segments("A claim in its own paragraph.\n\n[3][4]")[1]
+    assert (seg.text, seg.skip_reason) == ("[3][4]", "too_short")
+    assert [m.text for m in seg.markers] == ["[3]", "[4]"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Claim rules
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("Hello!", "greeting"),
+        ("Hi there.", "greeting"),
+        ("Sure!", "greeting"),
+        ("Great question.", "greeting"),
+        ("That's a great question!", "greeting"),
+        ("I hope this helps.", "greeting"),
+        ("Let me know if you have any other questions about the telescope.", "greeting"),
+        ("Feel free to ask about the instruments.", "greeting"),
+        ("Here is a short overview of the telescope.", "greeting"),
+        ("Here's what I found:", "greeting"),
+        ("I found the following information about Webb:", "greeting"),
+        ("Is the mirror made of gold?", "question"),
+        ("Is the mirror made of gold? [1]", "question"),
+        ("However,", "connective"),
+        ("In summary:", "connective"),
+        ("Key facts:", "connective"),
+        ("**Key facts:**", "connective"),
+        ("The main points are as follows:", "connective"),
+        ("Very big.", "too_short"),
+        ("Webb [1][2].", "too_short"),
+        ("`make test`", "code"),
+        ("`make test` [1].", "code"),
+        ("**Design and orbit**", "heading"),
+        ("Webb is big.", None),
+        ("Overall, the telescope is a success.", None),
+        ("In summary, Webb launched in 2021.", None),
+        ("No, the telescope did not land on the Moon.", None),
+        ("Here is the launch date: 25 December 2021.", None),
+        ("Run `make test` to check the whole suite.", None),
+        ("According to NASA, the telescope carries four instruments built in three places:", None),
+        ("東京は日本の首都です。", None),
+        ("谢谢。", "too_short"),
+    ],
+)
+def test_claim_rules(answer: str, reason: str | None) -> None:
+    seg = _one(answer)
+    assert (seg.skip_reason, seg.is_claim) == (reason, reason is None)
+
+
+def test_min_words_is_configurable() -> None:
+    assert _one("Webb is very big.").is_claim
+    assert _one("Webb is very big.", SegmentConfig(min_words=5)).skip_reason == "too_short"
+    assert _one("Webb is big.", SegmentConfig(min_words=1)).is_claim
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown blocks
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        pytest.param(
+            "# One\n\n### Three ###\n\n###### Six\n\nSetext one\n===\n\nSetext two\n---\n\n"
+            "#hashtag is not a heading here.",
+            [
+                ("One", "heading", "heading"),
+                ("Three", "heading", "heading"),
+                ("Six", "heading", "heading"),
+                ("Setext one", "heading", "heading"),
+                ("Setext two", "heading", "heading"),
+                ("#hashtag is not a heading here.", None, "paragraph"),
+            ],
+            id="headings",
+        ),
+        pytest.param(
+            "First paragraph is here.\n\n---\n\n***\n\n<!-- a comment\nspanning lines -->\n\n\n"
+            "Second <!-- inline --> paragraph is here.",
+            [
+                ("First paragraph is here.", None, "paragraph"),
+                ("Second <!-- inline --> paragraph is here.", None, "paragraph"),
+            ],
+            id="rules-comments-blank-lines",
+        ),
+        pytest.param(
+            "Install it with:\n\n```sh\npip install attribution. It works.\n```\n\n"
+            "~~~\nunclosed tilde fence",
+            [
+                ("Install it with:", "connective", "paragraph"),
+                ("```sh\npip install attribution. It works.\n```", "code", "paragraph"),
+                ("~~~\nunclosed tilde fence", "code", "paragraph"),
+            ],
+            id="fenced-code",
+        ),
+        pytest.param(
+            "A paragraph before some code.\n\n    x = compute(1)  [2]\n    y = x.value\n\n"
+            "- An item that goes on.\n\n    A second paragraph of the item.\n",
+            [
+                ("A paragraph before some code.", None, "paragraph"),
+                ("x = compute(1)  [2]\n    y = x.value", "code", "paragraph"),
+                ("An item that goes on.", None, "list_item"),
+                ("A second paragraph of the item.", None, "list_item"),
+            ],
+            id="indented-code-and-item-paragraphs",
+        ),
+        pytest.param(
+            "Call `a.b(). Then c()` from the shell. `only code here`",
+            [
+                ("Call `a.b(). Then c()` from the shell.", None, "paragraph"),
+                ("`only code here`", "code", "paragraph"),
+            ],
+            id="inline-code",
+        ),
+        pytest.param(
+            "- An item with code below it:\n\n  ```\n  code [9]\n  ```\n- The next item is here.",
+            [
+                ("An item with code below it:", "connective", "list_item"),
+                ("```\n  code [9]\n  ```", "code", "list_item"),
+                ("The next item is here.", None, "list_item"),
+            ],
+            id="fence-inside-a-list",
+        ),
+    ],
+)
+def test_blocks(answer: str, expected: list[tuple[str, str | None, str]]) -> None:
+    assert [(s.text, s.skip_reason, s.block) for s in _segments(answer)] == expected
+
+
+def test_markers_in_indented_code_are_attached_to_it() -> None:
+    code = _segments("Some text is here.\n\n    x = compute(1)  [2]")[1]
+    assert (code.skip_reason, [m.text for m in code.markers]) == ("code", ["[2]"])
+
+
+def test_list_items_are_split_apart() -> None:
+    answer = (
+        "- Dash item one is here.\n* Star item two is here.\n+ Plus item three is here.\n\n"
+        "1. Ordered one is here.\n2) Ordered two is here. It has a second sentence [2].\n"
+        "   It goes on lazily on this line.\n"
+        "   - A nested item is here.\n"
+        "     - A deeper nested item is here.\n"
+        "3. Ordered three is here.\n"
+        "- [x] A checked task is done."
+    )
+    segments = _segments(answer)
+    assert [s.text for s in segments] == [
+        "Dash item one is here.",
+        "Star item two is here.",
+        "Plus item three is here.",
+        "Ordered one is here.",
+        "Ordered two is here.",
+        "It has a second sentence [2].",
+        "It goes on lazily on this line.",
+        "A nested item is here.",
+        "A deeper nested item is here.",
+        "Ordered three is here.",
+        "A checked task is done.",
+    ]
+    assert {s.block for s in segments} == {"list_item"}
+    assert all(s.is_claim for s in segments)
+    assert segments[7].context == (
+        "Ordered two is here. It has a second sentence. It goes on lazily on this line."
+    )
+    assert segments[8].context == "A nested item is here."
+
+
+def test_list_context_is_the_lead_in_or_the_heading() -> None:
+    answer = (
+        "## Design\n\nWebb carries four science instruments [1]:\n\n- NIRCam is the main imager.\n"
+        "- MIRI covers the mid-infrared.\n\nA plain paragraph sits here.\n\n"
+        "- An item after a paragraph without a colon.\n\n**Key facts:**\n\n- The orbit is at L2."
+    )
+    segments = _segments(answer)
+    by_text = {s.text: s for s in segments}
+    lead_in = "Webb carries four science instruments:"
+    assert by_text["NIRCam is the main imager."].context == lead_in
+    assert by_text["MIRI covers the mid-infrared."].context == lead_in
+    assert by_text["An item after a paragraph without a colon."].context == "Design"
+    assert by_text["The orbit is at L2."].context == "Key facts:"
+    assert by_text["Webb carries four science instruments [1]:"].skip_reason == "connective"
+    assert by_text["A plain paragraph sits here."].context is None
+
+
+def test_tables() -> None:
+    answer = (
+        "| Name | Launch date | Notes |\n"
+        "|:-----|:-----------:|------:|\n"
+        "|  JWST [1] | 2021 |  Launched on an Ariane 5 rocket [2]   |\n"
+        "| Hubble | 1990 | Carried by the \\| Space Shuttle Discovery |"
+    )
+    segments = _segments(answer)
+    assert [(s.text, s.skip_reason, s.context) for s in segments] == [
+        ("Name", "table_header", None),
+        ("Launch date", "table_header", None),
+        ("Notes", "table_header", None),
+        ("JWST [1]", "too_short", "Name"),
+        ("2021", "too_short", "Launch date"),
+        ("Launched on an Ariane 5 rocket [2]", None, "Notes"),
+        ("Hubble", "too_short", "Name"),
+        ("1990", "too_short", "Launch date"),
+        ("Carried by the \\| Space Shuttle Discovery", None, "Notes"),
+    ]
+    assert {s.block for s in segments} == {"table_cell"}
+    assert segments[-1].clean_text == "Carried by the | Space Shuttle Discovery"
+    assert "-----" not in "".join(s.text for s in segments)
+
+
+def test_table_rows_when_cells_are_not_split() -> None:
+    answer = "| Name | Notes |\n|---|---|\n| JWST | Launched on an Ariane 5 rocket [2] |"
+    segments = _segments(answer, SegmentConfig(table_cells=False))
+    row = segments[-1]
+    assert row.text == "JWST | Launched on an Ariane 5 rocket [2]"
+    assert (row.is_claim, row.context, row.block) == (True, "Name | Notes", "table_cell")
+
+
+def test_blockquotes_keep_exact_offsets() -> None:
+    answer = "> The first quoted line\n> goes on here [1].\n>\n> > A nested quote is here."
+    first, second = _segments(answer)
+    assert first.text == "The first quoted line\n> goes on here [1]."
+    assert first.clean_text == "The first quoted line goes on here."
+    assert (first.block, second.block) == ("blockquote", "blockquote")
+    assert second.text == "A nested quote is here."
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Sources:\n[1] https://www.nasa.gov/webb\n[2] https://www.esa.int/Webb",
+        "**References**\n\n1. [NASA](https://www.nasa.gov/webb)\n2. ESA, *Webb*, 2022.",
+        "## Sources\n- [1] NASA - https://www.nasa.gov/webb\n- [2] ESA",
+        "[1] https://www.nasa.gov/webb\n\n[2]: https://www.esa.int/Webb",
+    ],
+)
+def test_trailing_reference_list(tail: str) -> None:
+    answer = "Webb launched in 2021 [1]. It orbits L2 [2].\n\n" + tail
+    segments = _segments(answer)
+    assert [s.is_claim for s in segments[:2]] == [True, True]
+    assert segments[2:]
+    assert {s.skip_reason for s in segments[2:]} == {"reference_list"}
+
+
+def test_reference_like_lines_inside_the_answer_stay_prose() -> None:
+    answer = "Sources: NASA confirmed the launch date [1].\n\nThe mirror is 6.5 m wide [2]."
+    assert all(s.is_claim for s in _segments(answer))
+
+
+# ---------------------------------------------------------------------------------------------
+# Long sentences
+
+
+def test_long_sentences_are_cut_at_clause_boundaries() -> None:
+    config = SegmentConfig(max_claim_chars=100)
+    clause = "the mirror segments were aligned with great care by the engineers in the lab"
+    answer = f"First {clause}; then {clause}, and finally {clause} [1]."
+    segments = _segments(answer, config)
+    assert all(len(s.text) <= 100 for s in segments[:-1])
+    assert len(segments[-1].text) <= 100 + len(" [1]")
+    assert segments[0].text.endswith(";")
+    assert segments[1].text.endswith(",")
+    assert [m.text for m in segments[-1].markers] == ["[1]"]
+
+
+def test_long_sentences_without_clauses_are_cut_at_blanks_or_hard() -> None:
+    config = SegmentConfig(max_claim_chars=50)
+    words = " ".join(["telescope"] * 30) + "."
+    assert all(len(s.text) <= 50 for s in _segments(words, config))
+    cjk = "望远镜" * 40 + "。"
+    pieces = _segments(cjk, config)
+    assert len(pieces) == 3
+    assert "".join(s.text for s in pieces) == cjk
+
+
+# ---------------------------------------------------------------------------------------------
+# Text of every kind
+
+
+def test_crlf_tabs_emoji_cjk_and_combining_marks() -> None:
+    answer = (
+        "# Café\u0301 🚀\r\n\r\nThe first line\tis here [1].\r\nA second 😀 sentence is here."
+        "\r\n\r\n- An item with CJK 東京 in it [2]\r\n- 東京は日本の首都です。"
+    )
+    segments = _segments(answer)
+    assert [s.text for s in segments] == [
+        "Café\u0301 🚀",
+        "The first line\tis here [1].",
+        "A second 😀 sentence is here.",
+        "An item with CJK 東京 in it [2]",
+        "東京は日本の首都です。",
+    ]
+    assert segments[1].clean_text == "The first line is here."
+
+
+def test_empty_and_blank_answers() -> None:
+    assert _segments("") == []
+    assert _segments(" \n\r\n\t\n") == []
+
+
+def test_rejects_non_strings() -> None:
+    with pytest.raises(InputError, match="string"):
+        SEGMENTER.segment(b"bytes")  # type: ignore[arg-type]
+
+
+def test_claims_are_the_claim_segments() -> None:
+    answer = "Hello! Webb launched in 2021 [1]. Want more?"
+    claims = SEGMENTER.claims(answer)
+    assert [(c.index, c.text) for c in claims] == [(1, "Webb launched in 2021 [1].")]
+
+
+def test_pipeline_is_built_lazily_and_spacy_is_not_imported_eagerly() -> None:
+    segmenter = Segmenter()
+    assert "nlp" not in vars(segmenter)
+    segmenter.segment("One sentence here.")
+    nlp = segmenter.nlp
+    segmenter.segment("Another sentence here.")
+    assert segmenter.nlp is nlp
+    code = "import sys, attribution._segment; print('spacy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+
+
+_SENTENCES = [
+    "Dr. Smith met Mr. Jones in the U.S. in 2020",
+    "The value rose to 3.5 percent, i.e. a record",
+    "Python 3.11 and v1.2.3 shipped on time",
+    "J. P. Gardner et al. wrote the overview",
+    "See Fig. 3 and No. 5 for details",
+    "Visit https://example.com/a.b for more",
+    "Call `os.path.join()` to build paths",
+    "The rocket 🚀 launched from Kourou",
+    "東京は日本の首都です",
+    "Was it launched in 2021",
+    "Hello",
+    "Café\u0301 prices went up… slowly",
+]
+_MARKERS = ["[1]", "[2, 3]", "[^4]", "[citation:5]", "【6】", "[7][8]"]
+
+
+@st.composite
+def _sentence(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(_SENTENCES))
+    end = draw(st.sampled_from([".", "!", "?", "。", ":", ""]))
+    marker = draw(st.sampled_from(["", *_MARKERS]))
+    where = draw(st.sampled_from(["before", "after", "glued", "start"]))
+    if not marker:
+        return text + end
+    if where == "before":
+        return f"{text} {marker}{end}"
+    if where == "after":
+        return f"{text}{end} {marker}"
+    if where == "glued":
+        return f"{text}{end}{marker}"
+    return f"{marker} {text}{end}"
+
+
+_paragraph = st.lists(_sentence(), min_size=1, max_size=4).map(" ".join)
+
+
+@st.composite
+def _block(draw: st.DrawFn) -> str:
+    kind = draw(
+        st.sampled_from(
+            ["paragraph", "list", "heading", "table", "fence", "quote", "rule", "comment", "code"]
+        )
+    )
+    if kind == "paragraph":
+        lines = draw(st.lists(_paragraph, min_size=1, max_size=3))
+        return "\n".join(lines)
+    if kind == "list":
+        items = draw(
+            st.lists(
+                st.tuples(
+                    st.sampled_from(["- ", "* ", "1. ", "2) "]),
+                    st.sampled_from(["", "  ", "    "]),
+                    _paragraph,
+                ),
+                min_size=1,
+                max_size=4,
+            )
+        )
+        return "\n".join(f"{indent}{bullet}{text}" for bullet, indent, text in items)
+    if kind == "heading":
+        return "#" * draw(st.integers(1, 6)) + " " + draw(_sentence())
+    if kind == "table":
+        cells = st.lists(_sentence(), min_size=2, max_size=2)
+        rows = draw(st.lists(cells, min_size=1, max_size=3))
+        body = "\n".join(f"| {a} | {b} |" for a, b in rows)
+        return f"| Name | Value [9] |\n|---|:---:|\n{body}"
+    if kind == "fence":
+        return "```python\nvalues = [1]  # not a marker. Not a sentence!\n```"
+    if kind == "quote":
+        return "\n".join("> " + line for line in draw(st.lists(_paragraph, min_size=1, max_size=2)))
+    if kind == "rule":
+        return "---"
+    if kind == "comment":
+        return "<!-- a comment -->"
+    return "    indented = code[1]"
+
+
+@st.composite
+def _answer(draw: st.DrawFn) -> str:
+    blocks = draw(st.lists(_block(), min_size=1, max_size=6))
+    separators = draw(
+        st.lists(
+            st.sampled_from(["\n\n", "\n", "\r\n\r\n", "\n\n\n"]),
+            min_size=len(blocks),
+            max_size=len(blocks),
+        )
+    )
+    text = "".join(b + sep for b, sep in zip(blocks, separators, strict=True))
+    if draw(st.booleans()):
+        text += "Sources:\n[1] https://example.com/one\n[2] https://example.com/two\n"
+    return text
+
+
+@given(_answer())
+def test_segments_of_generated_markdown_keep_every_invariant(answer: str) -> None:
+    segments = _segments(answer)
+    for s in segments:
+        if s.is_claim:
+            assert "```" not in s.text
+            assert s.clean_text
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("ab .!?;:,-*#|>`[]1^\n\r\t😀東。é\u0301")), max_size=200)
+)
+def test_arbitrary_text_keeps_the_offset_invariants(answer: str) -> None:
+    _segments(answer)

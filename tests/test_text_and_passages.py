@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attribution import CitationSource
+from attribution._config import MatchConfig
+from attribution._lexical import LexicalIndex
+from attribution._passages import make_passages, source_text
+from attribution._text import content_terms, entity_terms, number_terms, sentence_spans, stem
+
+
+def _sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("One. Two! Three?", ["One.", "Two!", "Three?"]),
+        (
+            "Dr. Smith met Mr. Jones in the U.S. Army.",
+            ["Dr. Smith met Mr. Jones in the U.S. Army."],
+        ),
+        ("J. P. Gardner wrote it. Next.", ["J. P. Gardner wrote it.", "Next."]),
+        ("Pi is 3.14 today. Version 1.2.3 is out.", ["Pi is 3.14 today.", "Version 1.2.3 is out."]),
+        ("See e.g. Table 2 for details. Then go.", ["See e.g. Table 2 for details.", "Then go."]),
+        ('He said "hi." Then left [12]. End', ['He said "hi."', "Then left [12].", "End"]),
+        ("Para one\n\nPara two", ["Para one", "Para two"]),
+        ("Items:\n- first\n- second", ["Items:", "- first", "- second"]),
+        ("中文句子。第二句。", ["中文句子。", "第二句。"]),
+        ("  ", []),
+    ],
+)
+def test_sentence_spans(text: str, expected: list[str]) -> None:
+    assert _sentences(text) == expected
+
+
+_pieces = st.sampled_from([*"ab .!?\n\t3,ÉD。", "Dr.", " e.g. ", "😀"])
+
+
+@given(st.lists(_pieces, max_size=40).map("".join))
+def test_sentence_spans_are_exact_ordered_and_trimmed(text: str) -> None:
+    spans = sentence_spans(text)
+    for a, b in spans:
+        assert 0 <= a < b <= len(text)
+        assert text[a:b] == text[a:b].strip()
+    for (_, b), (c, _) in itertools.pairwise(spans):
+        assert b <= c
+
+
+def test_terms_numbers_and_names() -> None:
+    assert content_terms("The mirrors were launched") == ["mirror", "launch"]
+    assert stem("studies") == "study"
+    assert stem("telescopes") == "telescope"
+    assert number_terms("about 1.5 million km, 1,500,000 and 6.50 m") == {"1.5", "1500000", "6.5"}
+    assert {"webb", "nasa", "l2"} <= entity_terms("It was built by NASA. The Webb orbits L2.")
+    assert "it" not in entity_terms("It was built by NASA.")
+
+
+def test_passages_have_exact_offsets_and_overlap() -> None:
+    text = " ".join(f"Sentence number {i} is here." for i in range(10))
+    source = CitationSource(id="s", type="web", full_content=text, snippet="short")
+    passages = make_passages([source], MatchConfig(passage_sentences=3, passage_overlap=1))
+    assert source_text(source) == (text, "fullContent")
+    assert [p.text.count("Sentence") for p in passages] == [3, 3, 3, 3, 2][: len(passages)]
+    for p in passages:
+        assert text[p.start : p.end] == p.text
+        assert all(p.start <= a < b <= p.end for a, b in p.sentences)
+    assert passages[0].sentences[-1] == passages[1].sentences[0]  # one sentence of overlap
+
+
+def test_snippet_is_used_without_full_content_and_empty_sources_give_nothing() -> None:
+    sources = [
+        CitationSource(id="a", type="web_result", snippet="Only a snippet here."),
+        CitationSource(id="b", type="web_result", full_content="   "),
+    ]
+    passages = make_passages(sources)
+    assert [(p.source_id, p.field, p.text) for p in passages] == [
+        ("a", "snippet", "Only a snippet here.")
+    ]
+
+
+def test_long_sentences_are_cut() -> None:
+    text = "word " * 1000
+    passages = make_passages(
+        [CitationSource(id="s", type="web", full_content=text)], MatchConfig(passage_max_chars=200)
+    )
+    assert all(len(p.text) <= 200 for p in passages)
+    assert all(text[p.start : p.end] == p.text for p in passages)
+
+
+def test_lexical_index() -> None:
+    index = LexicalIndex(["the webb telescope mirror", "a cat sat on the mat", "webb webb"])
+    scores = index.bm25(content_terms("Webb mirror"))
+    assert set(scores) == {0, 2}
+    assert scores[0] > scores[2]
+    assert index.coverage(content_terms("Webb mirror"), index.term_sets[0]) == pytest.approx(1.0)
+    assert index.coverage(content_terms("Webb mirror"), index.term_sets[1]) == 0.0
+    assert 0 < index.coverage(content_terms("Webb mirror"), index.term_sets[2]) < 1
