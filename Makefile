@@ -22,17 +22,11 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 EXAMPLE_REGISTRY := $(VENV)/example-registry.json
 
 run: $(VENV)/.installed-run
-	@echo "== 1. extract: recorded tool outputs -> citation sources"
-	$(BIN)/attribution extract examples/tool_outputs.json
-	@echo
-	@echo "== 2. register: number the sources for this conversation"
+	@echo "== 1. register: the sources in examples/tool_outputs.json, numbered for the conversation"
 	$(BIN)/attribution register examples/tool_outputs.json --out $(EXAMPLE_REGISTRY)
 	@echo
-	@echo "== 3. markers: the citation markers the answer carries, checked against the registry"
-	$(BIN)/attribution markers examples/answer.md --registry $(EXAMPLE_REGISTRY)
-	@echo
-	@echo "== 4. normalize: [n] -> [citation:n], unknown numbers dropped"
-	$(BIN)/attribution normalize examples/answer.md --registry $(EXAMPLE_REGISTRY) --drop-unknown
+	@echo "== 2. attribute: check the markers of examples/answer.md, fill the missing ones, flag the rest"
+	$(BIN)/attribution attribute --answer examples/answer.md --tool-outputs examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check attribution tests service benchmarks

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -131,7 +132,11 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         config = msgspec.structs.replace(
             config, reconcile=ReconcileConfig(**msgspec.structs.asdict(reconcile))
         )
-    result = Attributor(config).attribute(answer, items, registry)
+    attributor = Attributor(config)
+    started = time.perf_counter()
+    attributor.warm_up()
+    load_ms = (time.perf_counter() - started) * 1000
+    result = attributor.attribute(answer, items, registry)
     if args.json:
         data = encode_json(result, indent=2)
         if args.json == "-":
@@ -160,7 +165,8 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         f"{s.unsupported} unsupported, {s.contradicted} contradicted; markers: "
         f"{s.markers_checked} checked, {s.markers_wrong} wrong source, {s.markers_unknown} "
         f"unknown, {s.markers_unsupported} unsupported, {s.markers_added} added "
-        f"({result.verifier}, {sum(result.timings_ms.values()):.0f} ms)",
+        f"\nverifier {result.verifier}; models loaded in {load_ms:.0f} ms, "
+        f"attributed in {sum(result.timings_ms.values()):.0f} ms",
         file=out,
     )
     for w in result.warnings:

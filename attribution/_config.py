@@ -89,9 +89,9 @@ class MatchConfig(_Section, frozen=True):
     """Candidate passages kept per claim."""
     lexical_weight: float = 0.35
     """Weight of the lexical score in the fused relevance score (the rest is embedding cosine)."""
-    prefilter_per_claim: int = 12
+    prefilter_per_claim: int = 8
     """When sources are large, only the lexically best passages per claim are embedded."""
-    embed_all_below: int = 400
+    embed_all_below: int = 48
     """Embed every passage when a request has at most this many (no lexical pre-filter)."""
     exact_index_max: int = 50_000
     """Above this many passages the FAISS index is approximate (HNSW) instead of exact."""

@@ -41,6 +41,7 @@ from attribution._match import Matcher
 from attribution._models import load_embedder
 from attribution._passages import make_passages
 from attribution._verify import FeatureWeights
+from benchmarks._logs import quiet_logs
 from benchmarks.datasets import load_verification
 
 REPO = Path(__file__).resolve().parents[1]
@@ -233,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="weights file to write")
     parser.add_argument("--limit", type=int, help="at most this many examples per dataset")
     args = parser.parse_args(argv)
+    quiet_logs()
     if not args.data_root.is_dir():
         parser.error(f"--data-root {args.data_root} is not a directory")
 

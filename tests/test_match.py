@@ -1,0 +1,95 @@
+"""The matcher with the real embedder and FAISS."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attribution import CitationSource, MatchConfig
+from attribution._match import EmbeddingCache, Matcher
+from attribution._models import load_embedder
+from attribution._passages import make_passages
+
+TOPICS = [
+    "The Eiffel Tower in Paris was completed in 1889 and is 330 metres tall.",
+    "Mount Everest is the highest mountain on Earth at 8,849 metres.",
+    "Photosynthesis converts light energy into chemical energy in plants.",
+    "The Great Wall of China is over 21,000 kilometres long.",
+    "Honey bees communicate the location of flowers with a waggle dance.",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder():  # type: ignore[no-untyped-def]
+    return load_embedder()
+
+
+def _sources(n_filler: int = 0) -> list[CitationSource]:
+    filler = " ".join(
+        f"Filler sentence number {i} talks about unrelated municipal budgets."
+        for i in range(n_filler)
+    )
+    return [
+        CitationSource(id=f"s{i}", type="web", full_content=f"{filler} {text}".strip())
+        for i, text in enumerate(TOPICS)
+    ]
+
+
+def test_each_claim_finds_its_source(embedder) -> None:  # type: ignore[no-untyped-def]
+    passages = make_passages(_sources())
+    result = Matcher(embedder).match(
+        ["Everest is 8,849 m high.", "Bees dance to show where flowers are."], passages
+    )
+    assert [passages[c[0].passage].source_id for c in result.candidates] == ["s1", "s4"]
+    top = result.candidates[0][0]
+    assert top.relevance == pytest.approx(0.65 * top.cosine + 0.35 * top.lexical)
+    assert result.no_relevant_source == [False, False]
+
+
+def test_the_relevance_gate_reports_no_source(embedder) -> None:  # type: ignore[no-untyped-def]
+    passages = make_passages(_sources())
+    config = MatchConfig(min_top_mean=0.5)
+    result = Matcher(embedder, config).match(["Quantum chromodynamics describes quarks."], passages)
+    assert result.no_relevant_source == [True]
+    assert result.candidates == [[]]
+
+
+def test_cached_embeddings_are_not_recomputed(embedder) -> None:  # type: ignore[no-untyped-def]
+    cache = EmbeddingCache()
+    matcher = Matcher(embedder, cache=cache)
+    passages = make_passages(_sources())
+    first = matcher.match(["Everest is 8,849 m high."], passages)
+    misses = cache.misses
+    second = matcher.match(["Everest is 8,849 m high."], passages)
+    assert cache.misses == misses  # everything came from the cache
+    assert cache.hits >= len(passages)
+    assert np.allclose(first.claim_vectors, second.claim_vectors)
+
+
+def test_large_requests_use_the_lexical_prefilter(embedder) -> None:  # type: ignore[no-untyped-def]
+    passages = make_passages(_sources(n_filler=30))
+    config = MatchConfig(embed_all_below=10, prefilter_per_claim=4)
+    result = Matcher(embedder, config).match(["Everest is 8,849 metres high."], passages)
+    assert len(result.passage_vectors) <= 4
+    assert len(passages) > 10
+    assert passages[result.candidates[0][0].passage].source_id == "s1"
+
+
+def test_cited_sources_are_embedded_even_when_they_rank_low(embedder) -> None:  # type: ignore[no-untyped-def]
+    passages = make_passages(_sources(n_filler=30))
+    config = MatchConfig(embed_all_below=10, prefilter_per_claim=2)
+    result = Matcher(embedder, config).match(
+        ["Everest is 8,849 metres high."], passages, cited={0: [3]}
+    )
+    best = result.best_in_source(0, 3)
+    assert best
+    assert all(passages[c.passage].source_index == 3 for c in best)
+
+
+def test_approximate_index_above_the_exact_limit(embedder) -> None:  # type: ignore[no-untyped-def]
+    passages = make_passages(_sources(n_filler=5))
+    exact = Matcher(embedder).match(["Everest is 8,849 metres high."], passages)
+    approx = Matcher(embedder, MatchConfig(exact_index_max=2)).match(
+        ["Everest is 8,849 metres high."], passages
+    )
+    assert approx.candidates[0][0].passage == exact.candidates[0][0].passage
