@@ -144,3 +144,61 @@ def test_register_numbers_sources_and_keeps_them_across_runs(
     assert main(["register", outputs, "--registry", str(reg_path), "--out", str(reg_path)]) == 0
     assert "+" not in capsys.readouterr().out.split("\n", 1)[1]
     assert CitationRegistry.from_json(reg_path.read_bytes()).entries() == first.entries()
+
+
+def test_attribute_prints_verdicts_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "result.json"
+    argv = [
+        "attribute",
+        "--answer",
+        str(EXAMPLES / "answer.md"),
+        "--tool-outputs",
+        str(EXAMPLES / "tool_outputs.json"),
+        "--style",
+        "citation",
+        "--json",
+        str(out),
+    ]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "[citation:1]" in printed
+    assert "wrong_source -> try [2]" in printed
+    assert "unknown_number" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["summary"]["claims"] == 8
+    assert result["summary"]["markersAdded"] >= 1
+    refs = result["citations"]["references"]
+    assert all(result["answer"][r["startIndex"] : r["endIndex"]] == r["citedText"] for r in refs)
+
+
+def test_attribute_json_to_stdout_and_bad_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sources = tmp_path / "sources.json"
+    sources.write_text(
+        json.dumps([{"id": "a", "type": "web", "fullContent": "Paris is the capital of France."}]),
+        encoding="utf-8",
+    )
+    answer = tmp_path / "answer.md"
+    answer.write_text("Paris is the capital of France.\n", encoding="utf-8")
+    assert (
+        main(["attribute", "--answer", str(answer), "--sources", str(sources), "--json", "-"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["answer"] == "Paris is the capital of France [1].\n"
+
+    config = tmp_path / "config.json"
+    config.write_text('{"match": {"top_k": 0}}', encoding="utf-8")
+    argv = [
+        "attribute",
+        "--answer",
+        str(answer),
+        "--sources",
+        str(sources),
+        "--config",
+        str(config),
+    ]
+    assert main(argv) == 2
+    assert "MatchConfig.top_k = 0 is out of bounds" in capsys.readouterr().err
