@@ -17,6 +17,7 @@ import numpy as np
 from ._config import AttributionConfig
 from ._errors import InputError
 from ._extractors import ExtractionWarning, extract_sources
+from ._lexical import LexicalIndex
 from ._markers import Marker, MarkerStyle, _protected_spans, find_markers
 from ._match import EmbeddingCache, Matcher, MatchResult
 from ._passages import Passage, make_passages, source_text
@@ -231,7 +232,8 @@ class Attributor:
             claims,
             per_source,
             pair_support,
-            match,
+            match.lexical,
+            match.no_relevant_source,
             passages,
             sources,
             numbers,
@@ -239,6 +241,58 @@ class Attributor:
         )
         lap("reconcile")
         return msgspec.structs.replace(result, warnings=warnings, timings_ms=timings)
+
+    def check_claims(
+        self, claims: Sequence[str], sources: Sequence[CitationSource]
+    ) -> list[ClaimResult]:
+        """Score each claim text as a whole against the sources (no segmentation, no markers).
+
+        What benchmarks and the verification API need: the same matching and verification as
+        :meth:`attribute`, for claims given one by one. Sources are numbered 1, 2, ... in order.
+
+        Returns:
+            One :class:`ClaimResult` per claim (offsets into the claim text itself).
+        """
+        from ._segment import Segment
+
+        sources, _ = self._sources(sources)
+        segments = [
+            Segment(
+                index=i,
+                start=0,
+                end=len(text),
+                text=text,
+                clean_text=" ".join(text.split()),
+                block="paragraph",
+                is_claim=True,
+                skip_reason=None,
+                markers=(),
+                context=None,
+            )
+            for i, text in enumerate(claims)
+        ]
+        checked = [_Claim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
+        passages = make_passages(sources, self.config.match)
+        match = self.matcher.match([s.clean_text for s in segments], passages)
+        per_source, pair_support = self._verify(checked, match, passages)
+        numbers = list(range(1, len(sources) + 1))
+        results: list[ClaimResult] = []
+        for i, claim in enumerate(checked):
+            result = self._reconcile(
+                claim.segment.text,
+                [],
+                [claim],
+                [per_source[i]],
+                [pair_support[i]],
+                match.lexical,
+                [match.no_relevant_source[i]],
+                passages,
+                sources,
+                numbers,
+                CitationRegistry(),
+            )
+            results.append(msgspec.structs.replace(result.claims[0], index=i))
+        return results
 
     def _verify(
         self, claims: Sequence[_Claim], match: MatchResult, passages: Sequence[Passage]
@@ -288,7 +342,8 @@ class Attributor:
         claims: Sequence[_Claim],
         per_source: list[dict[int, _Support]],
         pair_support: list[_Support | None],
-        match: MatchResult,
+        lexical: LexicalIndex,
+        no_relevant_source: Sequence[bool],
         passages: Sequence[Passage],
         sources: Sequence[CitationSource],
         numbers: Sequence[int],
@@ -342,7 +397,7 @@ class Attributor:
                 verdict = "unsupported"
                 reason = (
                     "no relevant source"
-                    if match.no_relevant_source[i] and not supports
+                    if no_relevant_source[i] and not supports
                     else "no source supports the claim"
                 )
 
@@ -388,7 +443,7 @@ class Attributor:
             final_sources = tuple(dict.fromkeys(by_number[n] for n in (*cited_ok, *added)))
             evidence_from = final_sources or supporting
             evidence = self._evidence(
-                claim, i, evidence_from, per_source[i], pair, match, passages, sources, numbers
+                claim, evidence_from, per_source[i], pair, lexical, passages, sources, numbers
             )
             claim_rows.append(
                 {
@@ -520,11 +575,10 @@ class Attributor:
     def _evidence(
         self,
         claim: _Claim,
-        claim_index: int,
         source_indices: Sequence[int],
         supports: dict[int, _Support],
         pair: _Support | None,
-        match: MatchResult,
+        lexical: LexicalIndex,
         passages: Sequence[Passage],
         sources: Sequence[CitationSource],
         numbers: Sequence[int],
@@ -546,7 +600,7 @@ class Attributor:
                 for a, b in best_sentences(
                     passage,
                     claim.segment.clean_text,
-                    match.lexical,
+                    lexical,
                     self.config.verify.evidence_sentences,
                 ):
                     quotes.append(

@@ -1,0 +1,67 @@
+"""What every benchmark task receives: the engine, the data, the limits, a progress bar."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sized
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from attribution import Attributor
+
+__all__ = ["DATASET_NAMES", "HarnessContext", "progress"]
+
+DATASET_NAMES = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
+T = TypeVar("T")
+
+
+def progress(items: Iterable[T], desc: str, total: int | None = None) -> Iterator[T]:
+    """Yield ``items`` while drawing a progress bar on stderr (a line per 10% when not a TTY)."""
+    if total is None and isinstance(items, Sized):
+        total = len(items)
+    tty = sys.stderr.isatty()
+    started = time.perf_counter()
+    last_tenth = -1
+    n = 0
+    for n, item in enumerate(items, 1):
+        yield item
+        elapsed = time.perf_counter() - started
+        rate = n / elapsed if elapsed > 0 else 0.0
+        if total:
+            eta = (total - n) / rate if rate else 0.0
+            line = f"{desc}: {n}/{total} ({rate:.1f}/s, {eta:.0f} s left)"
+            tenth = n * 10 // total
+        else:
+            line, tenth = f"{desc}: {n} ({rate:.1f}/s)", n // 100
+        if tty:
+            width = 24
+            filled = int(width * n / total) if total else 0
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {line}   ")
+            sys.stderr.flush()
+        elif tenth != last_tenth:
+            last_tenth = tenth
+            print(line, file=sys.stderr)
+    if tty and n:
+        sys.stderr.write("\n")
+
+
+@dataclass
+class HarnessContext:
+    """Everything a task needs; tasks add notes for the report instead of printing."""
+
+    attributor: Attributor
+    """The engine under test (its models are shared with the baselines)."""
+    data_root: Path
+    """Root of the labelled datasets (either half, same layout)."""
+    datasets: tuple[str, ...] = DATASET_NAMES
+    """The datasets to run on."""
+    limit: int | None = None
+    """At most this many examples per dataset (None: all)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines for the report: missing datasets, label mappings, caveats."""
+
+    def take(self, items: list[T]) -> list[T]:
+        """The first ``limit`` items (all without a limit); deterministic."""
+        return items if self.limit is None else items[: self.limit]
