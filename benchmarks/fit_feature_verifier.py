@@ -154,13 +154,26 @@ def choose_threshold(examples: Sequence[Example], scores: NDArray[np.float64]) -
     return best_t
 
 
-def build_examples(data_root: Path, limit: int | None) -> list[Example]:
-    """Feature rows for every labelled example (see the module docstring)."""
+def build_examples(
+    data_root: Path,
+    limit: int | None,
+    *,
+    matcher: Matcher | None = None,
+    datasets: Sequence[str] = DATASETS,
+) -> list[Example]:
+    """Feature rows for every labelled example (see the module docstring).
+
+    Args:
+        data_root: the labelled data.
+        limit: at most this many examples per dataset.
+        matcher: the matcher to embed with (its cache is reused); a new one when None.
+        datasets: which of :data:`DATASETS` to read.
+    """
     config = AttributionConfig()
-    embedder = load_embedder(config.model)
-    matcher = Matcher(embedder, config.match)
+    if matcher is None:
+        matcher = Matcher(load_embedder(config.model), config.match)
     examples: list[Example] = []
-    for dataset in DATASETS:
+    for dataset in (d for d in DATASETS if d in datasets):
         loaded = load_verification(data_root, dataset)
         skip = SKIP_GROUPS.get(dataset, frozenset())
         rows = [

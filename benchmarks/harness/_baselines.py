@@ -49,7 +49,9 @@ class BaselineScores:
         """Source indices the baseline cites for the claim."""
         values = self.lexical if baseline == "lexical-overlap" else self.cosine
         threshold = BASELINE_THRESHOLDS[baseline]
-        return {p.source_index for p, v in zip(self.passages, values, strict=True) if v >= threshold}
+        return {
+            p.source_index for p, v in zip(self.passages, values, strict=True) if v >= threshold
+        }
 
 
 class Baselines:

@@ -63,5 +63,12 @@ class HarnessContext:
     """Lines for the report: missing datasets, label mappings, caveats."""
 
     def take(self, items: list[T]) -> list[T]:
-        """The first ``limit`` items (all without a limit); deterministic."""
-        return items if self.limit is None else items[: self.limit]
+        """``limit`` items spread evenly over ``items`` (all without a limit); deterministic.
+
+        Evenly spaced rather than the first ones: data files are often sorted by label or
+        sub-source, and a smoke run should still see both classes.
+        """
+        if self.limit is None or len(items) <= self.limit:
+            return items
+        step = len(items) / self.limit
+        return [items[int(i * step)] for i in range(self.limit)]

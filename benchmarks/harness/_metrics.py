@@ -67,7 +67,9 @@ def best_threshold(scores: Sequence[float], labels: Sequence[bool]) -> float:
     return best_t
 
 
-def summarise(scores: Sequence[float], labels: Sequence[bool], threshold: float) -> dict[str, float]:
+def summarise(
+    scores: Sequence[float], labels: Sequence[bool], threshold: float
+) -> dict[str, float]:
     """n, balanced accuracy at ``threshold``, ROC AUC, and the positive rate."""
     s = np.asarray(scores, dtype=np.float64)
     return {

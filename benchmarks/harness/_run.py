@@ -1,0 +1,158 @@
+"""Run the harness's tasks and write ``accuracy.json``, ``speed.json``, ``report.md`` and plots."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from attribution import Attributor
+from benchmarks.foundation import commit
+
+from ._context import HarnessContext
+
+__all__ = ["ACCURACY_TASKS", "TASKS", "clean_json", "run_harness"]
+
+# name -> (module, function); each accuracy task returns {dataset: {key: value}} to merge.
+ACCURACY_TASKS: dict[str, tuple[str, str]] = {
+    "verification": ("._verification", "run"),
+    "markers": ("._markers_task", "run"),
+    "filling": ("._filling", "run"),
+    "localisation": ("._localisation", "run"),
+    "spans": ("._spans", "run"),
+}
+TASKS = (*ACCURACY_TASKS, "speed")
+
+
+def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _models(attributor: Attributor) -> dict[str, str]:
+    """Name -> sha256 of every model file the engine used."""
+    from attribution._models import resolve_model
+
+    out: dict[str, str] = {}
+    embedder = resolve_model(None, "embedder", attributor.config.model)
+    out[embedder.spec.name] = _sha256(embedder.path)
+    verifier = attributor.verifier
+    if verifier.name.startswith("feature-verifier"):
+        weights = resolve_model(None, "feature_weights", attributor.config.model)
+        out[weights.spec.name] = _sha256(weights.path)
+    else:
+        out[verifier.name] = "see model manifest"
+    return out
+
+
+def _task(name: str) -> Callable[..., Any] | None:
+    module, function = ACCURACY_TASKS[name]
+    try:
+        mod = importlib.import_module(module, __package__)
+    except ModuleNotFoundError:
+        return None
+    fn: Callable[..., Any] = getattr(mod, function)
+    return fn
+
+
+def run_harness(
+    *,
+    data_root: Path,
+    out: Path,
+    datasets: tuple[str, ...],
+    tasks: tuple[str, ...],
+    limit: int | None,
+    quick_speed: bool,
+    attributor: Attributor | None = None,
+) -> dict[str, Any]:
+    """Run the chosen tasks and write the reports into ``out``; returns accuracy.json's dict."""
+    attributor = attributor or Attributor()
+    ctx = HarnessContext(attributor=attributor, data_root=data_root, datasets=datasets, limit=limit)
+    started = time.perf_counter()
+    attributor.warm_up()
+    accuracy: dict[str, Any] = {
+        "commit": commit(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
+        "python": platform.python_version(),
+        "models": _models(attributor),
+        "verifier": attributor.verifier.name,
+        "data_root": str(data_root),
+        "limit": limit,
+        "datasets": {},
+        "seconds": {},
+    }
+    for name in tasks:
+        if name == "speed":
+            continue
+        fn = _task(name)
+        if fn is None:
+            ctx.notes.append(f"task {name}: not available in this version; skipped")
+            continue
+        print(f"== {name}", file=sys.stderr)
+        t0 = time.perf_counter()
+        _merge(accuracy["datasets"], fn(ctx))
+        accuracy["seconds"][name] = round(time.perf_counter() - t0, 1)
+    speed: dict[str, Any] | None = None
+    if "speed" in tasks:
+        try:
+            from ._speed import run_speed
+        except ModuleNotFoundError:
+            ctx.notes.append("task speed: not available in this version; skipped")
+        else:
+            print("== speed", file=sys.stderr)
+            t0 = time.perf_counter()
+            speed = run_speed(ctx, quick=quick_speed)
+            speed.update({"commit": accuracy["commit"], "machine": accuracy["machine"]})
+            accuracy["seconds"]["speed"] = round(time.perf_counter() - t0, 1)
+    accuracy["notes"] = ctx.notes
+    accuracy["seconds"]["total"] = round(time.perf_counter() - started, 1)
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "accuracy.json").write_text(json.dumps(clean_json(accuracy), indent=2) + "\n")
+    plots: list[Path] = []
+    if speed is not None:
+        (out / "speed.json").write_text(json.dumps(clean_json(speed), indent=2) + "\n")
+        try:
+            from ._plots import plot_speed
+        except ModuleNotFoundError:
+            ctx.notes.append("plots: matplotlib is not installed; pip install 'attribution[bench]'")
+        else:
+            plots = plot_speed(speed, out)
+    from ._report import write_report
+
+    write_report(out / "report.md", accuracy, speed, plots)
+    return accuracy
+
+
+def clean_json(value: Any) -> Any:
+    """``value`` with NaN and infinities as null (JSON has no NaN) and NumPy scalars as numbers."""
+    if isinstance(value, dict):
+        return {str(k): clean_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean_json(v) for v in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        return value
+    if hasattr(value, "item"):  # a NumPy scalar
+        value = value.item()
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    return value
