@@ -1,0 +1,54 @@
+"""A smoke run of every benchmark task, so the harness can never rot (real engine, real data)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.__main__ import main
+from benchmarks.datasets import default_data_root
+
+ROOT = default_data_root()
+pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason=f"no attribution data at {ROOT}")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bench")
+    assert main(["--data-root", str(ROOT), "--limit", "2", "--quick-speed", "--out", str(out)]) == 0
+    return out
+
+
+def test_accuracy_json_has_the_documented_shape(report: Path) -> None:
+    data = json.loads((report / "accuracy.json").read_text(encoding="utf-8"))
+    assert {"commit", "machine", "models", "datasets"} <= set(data)
+    assert set(data["models"]) >= {"all-minilm-l6-v2-int8"}
+    assert set(data["datasets"]) == {"expertqa", "attributionbench", "wice", "lfqa", "faithbench"}
+    for figures in data["datasets"].values():
+        assert figures["n"] == 2
+        assert {"balanced_accuracy", "roc_auc", "baselines"} <= set(figures)
+        assert set(figures["baselines"]) == {
+            "embedding-threshold@0.5",
+            "embedding-threshold@0.6",
+            "embedding-threshold@0.7",
+            "lexical-overlap",
+        }
+
+
+def test_report_and_speed_outputs(report: Path) -> None:
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "## Claim verification" in text
+    assert "expertqa" in text
+    if (report / "speed.json").exists():
+        speed = json.loads((report / "speed.json").read_text(encoding="utf-8"))
+        assert speed["workloads"]
+        assert "## Speed and scale" in text
+
+
+def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--datasets", "nope"])
+    assert info.value.code == 2
+    assert "unknown dataset nope" in capsys.readouterr().err
