@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import msgspec
 import numpy as np
@@ -43,6 +44,7 @@ from attribution._passages import make_passages
 from attribution._verify import FeatureWeights
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import load_verification
+from benchmarks.datasets._types import DatasetName
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
@@ -174,7 +176,7 @@ def build_examples(
         matcher = Matcher(load_embedder(config.model), config.match)
     examples: list[Example] = []
     for dataset in (d for d in DATASETS if d in datasets):
-        loaded = load_verification(data_root, dataset)
+        loaded = load_verification(data_root, cast("DatasetName", dataset))
         skip = SKIP_GROUPS.get(dataset, frozenset())
         rows = [
             e for e in loaded.examples if e.label is not None and e.evidence and e.group not in skip

@@ -180,6 +180,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     skipped: dict[str, int] = {}
 
     def skip(reason: str) -> None:
+        """Count a claim left out, by reason."""
         skipped[reason] = skipped.get(reason, 0) + 1
 
     claims: list[WiCEClaim] = []
@@ -207,7 +208,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
             ranking, quoted = _engine_rankings(ctx, record.claim, sentences, record.evidence, need)
             rankings = {"engine": ranking, "engine-quotes-only": quoted}
             rankings.update(_baseline_rankings(ctx, record.claim, record.evidence))
-        except Exception as exc:  # noqa: BLE001 - one odd row must not end a long run
+        except Exception as exc:  # one odd row must not end a long run
             skip(f"error: {type(exc).__name__}")
             continue
         by_label[record.raw_label] = by_label.get(record.raw_label, 0) + 1
@@ -221,6 +222,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     n = len(quoted_counts)
 
     def share(values: list[bool]) -> float | None:
+        """The share of True values, rounded; None when there is none."""
         return round(sum(values) / len(values), 4) if values else None
 
     report: dict[str, Any] = {

@@ -39,7 +39,14 @@ from ._baselines import BASELINE_THRESHOLDS, Baselines
 from ._context import HarnessContext, progress
 from ._metrics import balanced_accuracy, confusion
 
-__all__ = ["CHECKED_SYSTEMS", "NumberedSources", "expertqa_sources", "run", "strip_markers"]
+__all__ = [
+    "CHECKED_SYSTEMS",
+    "NumberedSources",
+    "expertqa_sources",
+    "is_checked_system",
+    "run",
+    "strip_markers",
+]
 
 CHECKED_SYSTEMS = ("rr_", "post_hoc_")
 """System name prefixes whose claims quote the evidence they cite."""
@@ -55,7 +62,8 @@ DEFINITION = (
     "supported = Complete; not supported = Incomplete or Missing; Partial, N/A and unlabelled "
     "claims are excluded. Engine: supported = verdict 'supported' (the cited source supports "
     "the claim, alone or with another cited source); not supported = 'unsupported' or "
-    "'wrong_source'; markers whose number has no quoted passage (unknown_number) are skipped. "
+    "'wrong_source'; markers whose number has no quoted passage (unknown_number) and markers "
+    "in text no expert claim covers (experts labelled only part of some answers) are skipped. "
     "Baselines: supported when the cited source has a chunk at or above the baseline's "
     "threshold for the claim text (markers removed). accuracy and balanced_accuracy compare "
     "supported/not supported; confusion is {expert label: {verdict: n}} and sums to n."
@@ -123,7 +131,7 @@ def is_checked_system(system: str) -> bool:
 
 @dataclass
 class _Tally:
-    """Per-verdict-system predictions and the shared expert labels."""
+    """One system's calls on the markers: supported or not, and the verdict as named."""
 
     predicted: list[bool]
     verdicts: list[str]
@@ -137,7 +145,10 @@ def _scores(tally: _Tally, labels: Sequence[bool], raw: Sequence[str]) -> dict[s
         "accuracy": _round(correct / n if n else math.nan),
         "balanced_accuracy": _round(balanced_accuracy(tally.predicted, labels)),
         "predicted_supported_rate": _round(sum(tally.predicted) / n if n else math.nan),
-        "confusion": confusion(tally.verdicts, list(raw)),
+        "confusion": {
+            label: dict(sorted(row.items()))
+            for label, row in sorted(confusion(tally.verdicts, list(raw)).items())
+        },
     }
 
 
@@ -200,7 +211,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
                 None,
             )
             if owner is None:
-                skipped["marker outside every labelled claim"] += 1
+                skipped["marker in text no expert claim covers"] += 1
                 continue
             claim = claims[owner]
             if claim.label is None:

@@ -11,7 +11,9 @@ from numpy.typing import NDArray
 __all__ = ["balanced_accuracy", "best_threshold", "confusion", "f1", "roc_auc", "summarise"]
 
 
-def roc_auc(scores: Sequence[float] | NDArray[np.float64], labels: Sequence[bool]) -> float:
+def roc_auc(
+    scores: Sequence[float] | NDArray[np.float64], labels: Sequence[bool] | NDArray[np.bool_]
+) -> float:
     """Area under the ROC curve, ties counted half; nan when a class is absent."""
     s = np.asarray(scores, dtype=np.float64)
     y = np.asarray(labels, dtype=bool)
@@ -31,7 +33,9 @@ def roc_auc(scores: Sequence[float] | NDArray[np.float64], labels: Sequence[bool
     return float((ranks[y].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
-def balanced_accuracy(predicted: Sequence[bool], labels: Sequence[bool]) -> float:
+def balanced_accuracy(
+    predicted: Sequence[bool] | NDArray[np.bool_], labels: Sequence[bool] | NDArray[np.bool_]
+) -> float:
     """Mean of the recall of each class; nan when a class is absent."""
     p = np.asarray(predicted, dtype=bool)
     y = np.asarray(labels, dtype=bool)

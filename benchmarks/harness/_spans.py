@@ -84,6 +84,7 @@ class _SpanCounts:
     per_sample: list[float] = field(default_factory=list)
 
     def add(self, predicted: Mask, gold: Mask, countable: Mask) -> None:
+        """Count one summary's characters (only those ``countable`` marks)."""
         tp = int(np.sum(predicted & gold & countable))
         fp = int(np.sum(predicted & ~gold & countable))
         fn = int(np.sum(~predicted & gold & countable))
@@ -91,6 +92,7 @@ class _SpanCounts:
         self.per_sample.append(f1(tp, fp, fn))
 
     def report(self) -> dict[str, Any]:
+        """Micro precision, recall and F1, mean per-summary F1, and the raw counts."""
         return {
             "micro_precision": _ratio(self.tp, self.tp + self.fp),
             "micro_recall": _ratio(self.tp, self.tp + self.fn),
@@ -103,6 +105,7 @@ class _SpanCounts:
 
 
 def _ratio(a: int, b: int) -> float | None:
+    """``a / b`` rounded; None when ``b`` is 0."""
     return round(a / b, 4) if b else None
 
 
@@ -112,6 +115,7 @@ def _metric(value: float) -> float | None:
 
 
 def _mask(length: int, spans: Iterable[tuple[int, int]]) -> Mask:
+    """A boolean mask of ``length`` characters, True inside any of ``spans``."""
     mask = np.zeros(length, dtype=bool)
     for start, end in spans:
         mask[max(0, start) : max(0, min(end, length))] = True
@@ -119,6 +123,7 @@ def _mask(length: int, spans: Iterable[tuple[int, int]]) -> Mask:
 
 
 def _is_unsupported(claim: ClaimResult, partial: bool) -> bool:
+    """Whether the claim's text is predicted unsupported (``partial``: partial support too)."""
     return claim.verdict in UNSUPPORTED or (partial and claim.verdict == PARTIAL)
 
 
@@ -144,6 +149,7 @@ class _Scored:
 
 
 def _score(ctx: HarnessContext, baselines: Baselines, sample: FaithBenchSample) -> _Scored:
+    """Attribute one summary and score its claims the baselines' way."""
     source = CitationSource(id="article", type="web", full_content=sample.source)
     result = ctx.attributor.attribute(sample.summary, [source])
     claims = tuple(result.claims)
@@ -156,6 +162,7 @@ def _score(ctx: HarnessContext, baselines: Baselines, sample: FaithBenchSample) 
 
 
 def _span_detection(scored: Sequence[_Scored]) -> dict[str, Any]:
+    """Character-level figures for every gold and partial-support view, and the baselines."""
     views: dict[str, dict[str, _SpanCounts]] = {
         g: {p: _SpanCounts() for p in PARTIAL_VIEWS} for g in GOLD_VIEWS
     }
@@ -165,7 +172,9 @@ def _span_detection(scored: Sequence[_Scored]) -> dict[str, Any]:
         summary = item.sample.summary
         countable = ~np.array([ch.isspace() for ch in summary], dtype=bool)
         golds = {
-            g: _mask(len(summary), ((s.start, s.end) for s in item.sample.spans if s.label in labels))
+            g: _mask(
+                len(summary), ((s.start, s.end) for s in item.sample.spans if s.label in labels)
+            )
             for g, labels in GOLD_VIEWS.items()
         }
         for p, partial in PARTIAL_VIEWS.items():
@@ -194,6 +203,7 @@ def _span_detection(scored: Sequence[_Scored]) -> dict[str, Any]:
 
 
 def _sample_level(scored: Sequence[_Scored]) -> dict[str, Any]:
+    """Summary-level figures: the engine, every detector and the baselines, same samples."""
     gold = [not item.sample.consistent for item in scored]
     engine_scores = [1.0 - min((c.score for c in item.claims), default=1.0) for item in scored]
     engine: dict[str, Any] = {}
@@ -254,7 +264,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     for sample in progress(samples, "faithbench spans"):
         try:
             scored.append(_score(ctx, baselines, sample))
-        except Exception as exc:  # noqa: BLE001 - one odd row must not end a long run
+        except Exception as exc:  # one odd row must not end a long run
             reason = f"error: {type(exc).__name__}"
             skipped[reason] = skipped.get(reason, 0) + 1
     no_claims = sum(1 for item in scored if not item.claims)

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from attribution import CitationSource, FeatureVerifier
 from benchmarks.datasets import load_faithbench, load_verification
+from benchmarks.datasets._types import DatasetName
 
 from ._baselines import BASELINE_THRESHOLDS, Baselines
 from ._context import HarnessContext, progress
@@ -67,7 +68,7 @@ def _rows(ctx: HarnessContext, dataset: str) -> list[tuple[str, list[str], bool,
     if dataset == "faithbench":
         rows = _faithbench_rows(ctx)
         return rows or None
-    loaded = load_verification(ctx.data_root, dataset)
+    loaded = load_verification(ctx.data_root, cast("DatasetName", dataset))
     if loaded.status == "missing":
         return None
     examples = [e for e in loaded.examples if e.label is not None and e.evidence]
