@@ -56,6 +56,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--quick-speed", action="store_true", help="a tiny speed grid (smoke runs, CI)"
     )
+    parser.add_argument(
+        "--no-held-out",
+        action="store_true",
+        help="skip the second pass with weights refitted without each dataset (faster, but "
+        "then the figures on fitted-on datasets are in-sample only)",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be 1 or more")
@@ -72,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tasks=args.tasks,
         limit=args.limit,
         quick_speed=args.quick_speed,
+        held_out=not args.no_held_out,
     )
     print(f"wrote {args.out / 'report.md'} ({accuracy['seconds']['total']} s)", file=sys.stderr)
     for note in accuracy["notes"]:

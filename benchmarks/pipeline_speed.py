@@ -25,50 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-from attribution import AttributionConfig, Attributor, CitationSource
+from attribution import AttributionConfig, Attributor
 from benchmarks._logs import quiet_logs
-from benchmarks.datasets import default_data_root, load_wice
+from benchmarks.datasets import default_data_root
 from benchmarks.foundation import commit
-
-
-def make_workload(root: Path, words: int = 800) -> tuple[str, list[CitationSource]]:
-    """(answer, sources) built from WiCE (see the module docstring)."""
-    loaded = load_wice(root)
-    claims = [c for c in loaded.records if c.evidence and c.claim.strip()]
-    seen: set[str] = set()
-    picked = []
-    for c in claims:
-        article = " ".join(s for s in c.evidence if s.strip())
-        if len(article.split()) < words or article[:200] in seen:
-            continue
-        seen.add(article[:200])
-        picked.append((c, article))
-        if len(picked) == 20:
-            break
-    if len(picked) < 20:
-        raise SystemExit(
-            f"need 20 WiCE articles of {words}+ words under {root}, found {len(picked)}"
-        )
-    sources = []
-    for i, (c, article) in enumerate(picked):
-        cut = 0
-        for count, token in enumerate(article.split(" "), 1):
-            cut += len(token) + 1
-            if count >= words and token.endswith("."):
-                break
-        sources.append(
-            CitationSource(
-                id=f"wice-{i}",
-                type="web",
-                title=c.title or f"article {i}",
-                full_content=article[:cut].strip(),
-            )
-        )
-    sentences = []
-    for i, (c, _) in enumerate(picked[:10]):
-        text = c.claim.strip().rstrip(".")
-        sentences.append(f"{text} [{i + 1}]." if i % 2 == 0 else f"{text}.")
-    return " ".join(sentences), sources
+from benchmarks.harness._speed import make_workload
 
 
 def main() -> int:
@@ -79,7 +40,11 @@ def main() -> int:
     args = parser.parse_args()
     quiet_logs()
 
-    answer, sources = make_workload(args.data_root)
+    try:
+        workload = make_workload(args.data_root, claims=10, sources=20, words=800)
+    except FileNotFoundError as exc:
+        raise SystemExit(str(exc)) from exc
+    answer, sources = workload.answer, list(workload.sources)
     config = AttributionConfig()
     if args.threads:
         from attribution import ModelConfig

@@ -74,6 +74,57 @@ def _task(name: str) -> Callable[..., Any] | None:
     return fn
 
 
+def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
+    """For each fitted-on dataset, an engine whose feature weights were fitted without it.
+
+    The weights are refitted exactly as ``make fit-verifier`` fits them, on the examples of the
+    other datasets (``--limit`` applies), and share the models and embedding cache of the engine
+    under test.
+    """
+    from attribution import FeatureVerifier, FeatureWeights
+    from attribution._features import FEATURE_NAMES
+    from benchmarks.fit_feature_verifier import (
+        DATASETS,
+        best_scores,
+        build_examples,
+        choose_threshold,
+        fit_mil,
+    )
+
+    base = ctx.attributor
+    verifier = base.verifier
+    if not isinstance(verifier, FeatureVerifier):
+        return {}
+    fitted = [d for d in DATASETS if d in ctx.datasets and d in verifier.weights.fitted_on]
+    if not fitted:
+        return {}
+    examples = build_examples(ctx.data_root, ctx.limit, matcher=base.matcher, datasets=DATASETS)
+    engines: dict[str, Attributor] = {}
+    for dataset in fitted:
+        train = [e for e in examples if e.dataset != dataset]
+        if len({e.dataset for e in train}) < 1 or len({e.label for e in train}) < 2:
+            ctx.notes.append(f"{dataset}: too little other data to refit held-out weights")
+            continue
+        w, b = fit_mil(train)
+        weights = FeatureWeights(
+            features=FEATURE_NAMES,
+            weights=tuple(float(x) for x in w),
+            bias=b,
+            threshold=choose_threshold(train, best_scores(train, w, b)),
+            fitted_on={d: sum(e.dataset == d for e in train) for d in {e.dataset for e in train}},
+            notes=f"held-out weights: fitted without {dataset}",
+        )
+        engine = Attributor(
+            base.config,
+            embedder=base.embedder,
+            verifier=FeatureVerifier(weights, embedder=base.embedder),
+            segmenter=base.segmenter,
+        )
+        engine.cache = base.cache  # before the matcher is built: share the embeddings
+        engines[dataset] = engine
+    return engines
+
+
 def run_harness(
     *,
     data_root: Path,
@@ -82,9 +133,15 @@ def run_harness(
     tasks: tuple[str, ...],
     limit: int | None,
     quick_speed: bool,
+    held_out: bool = True,
     attributor: Attributor | None = None,
 ) -> dict[str, Any]:
-    """Run the chosen tasks and write the reports into ``out``; returns accuracy.json's dict."""
+    """Run the chosen tasks and write the reports into ``out``; returns accuracy.json's dict.
+
+    With ``held_out`` (the default), every accuracy task is run a second time on each dataset
+    the feature verifier was fitted on, with weights refitted without that dataset; those
+    figures land under ``datasets[NAME]["held_out"]`` and are the ones to quote.
+    """
     attributor = attributor or Attributor()
     ctx = HarnessContext(attributor=attributor, data_root=data_root, datasets=datasets, limit=limit)
     started = time.perf_counter()
@@ -111,6 +168,23 @@ def run_harness(
         t0 = time.perf_counter()
         _merge(accuracy["datasets"], fn(ctx))
         accuracy["seconds"][name] = round(time.perf_counter() - t0, 1)
+    accuracy_tasks = [t for t in tasks if t != "speed"]
+    if held_out and accuracy_tasks:
+        print("== held-out: refitting the feature verifier without each dataset", file=sys.stderr)
+        t0 = time.perf_counter()
+        for dataset, engine in _held_out_engines(ctx).items():
+            sub_ctx = HarnessContext(
+                attributor=engine, data_root=data_root, datasets=(dataset,), limit=limit
+            )
+            for name in accuracy_tasks:
+                fn = _task(name)
+                if fn is None:
+                    continue
+                print(f"== held-out {dataset}: {name}", file=sys.stderr)
+                for d, figures in fn(sub_ctx).items():
+                    target = accuracy["datasets"].setdefault(d, {}).setdefault("held_out", {})
+                    _merge(target, figures)
+        accuracy["seconds"]["held_out"] = round(time.perf_counter() - t0, 1)
     speed: dict[str, Any] | None = None
     if "speed" in tasks:
         try:

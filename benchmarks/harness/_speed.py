@@ -146,9 +146,7 @@ def _cut(text: str, words: int) -> str:
     return text[:cut].strip()
 
 
-def make_workload(
-    root: Path, *, claims: int = 10, sources: int = 20, words: int = 800
-) -> Workload:
+def make_workload(root: Path, *, claims: int = 10, sources: int = 20, words: int = 800) -> Workload:
     """An answer of ``claims`` WiCE claims against ``sources`` WiCE articles of ~``words`` words.
 
     Articles are distinct (never repeated: repeated text would be embedded once and flatter the
@@ -164,17 +162,18 @@ def make_workload(
     loaded = load_wice(root)
     rows = [c for c in loaded.records if c.evidence and c.claim.strip()]
     seen: set[str] = set()
-    articles: list[tuple[str, str]] = []  # (claim, article), distinct articles in file order
+    # (claim, article, title): distinct articles in file order
+    articles: list[tuple[str, str, str | None]] = []
     for row in rows:
         article = " ".join(s for s in row.evidence if s.strip())
         if article[:200] in seen:
             continue
         seen.add(article[:200])
-        articles.append((row.claim.strip(), article))
+        articles.append((row.claim.strip(), article, row.title))
     long = [a for a in articles if len(a[1].split()) >= words]
     short = [a for a in articles if len(a[1].split()) < words]
-    groups: list[list[tuple[str, str]]] = [[a] for a in long[:sources]]
-    pending: list[tuple[str, str]] = []
+    groups = [[a] for a in long[:sources]]
+    pending: list[tuple[str, str, str | None]] = []
     for a in short:
         if len(groups) >= sources:
             break
@@ -192,7 +191,7 @@ def make_workload(
         CitationSource(
             id=f"wice-{i}",
             type="web",
-            title=f"article {i}",
+            title=group[0][2] or f"article {i}",
             full_content=_cut(" ".join(a[1] for a in group), words),
         )
         for i, group in enumerate(groups)
