@@ -173,6 +173,8 @@ def _hits(ranking: Sequence[int], gold: Sequence[frozenset[int]], k: int) -> tup
 
 def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     """Recall@1/@3 of evidence sentences on WiCE for the engine and the two baselines."""
+    if "wice" not in ctx.datasets:
+        return {}
     loaded = load_wice(ctx.data_root)
     if loaded.status == "missing":
         ctx.notes.append(f"wice: missing (looked for {loaded.path}); evidence localisation skipped")

@@ -166,7 +166,8 @@ def run_harness(
             continue
         print(f"== {name}", file=sys.stderr)
         t0 = time.perf_counter()
-        _merge(accuracy["datasets"], fn(ctx))
+        # A task reports only on the datasets asked for, whatever it computed.
+        _merge(accuracy["datasets"], {d: v for d, v in fn(ctx).items() if d in ctx.datasets})
         accuracy["seconds"][name] = round(time.perf_counter() - t0, 1)
     accuracy_tasks = [t for t in tasks if t != "speed"]
     if held_out and accuracy_tasks:
@@ -182,6 +183,8 @@ def run_harness(
                     continue
                 print(f"== held-out {dataset}: {name}", file=sys.stderr)
                 for d, figures in fn(sub_ctx).items():
+                    if d != dataset:
+                        continue
                     target = accuracy["datasets"].setdefault(d, {}).setdefault("held_out", {})
                     _merge(target, figures)
         accuracy["seconds"]["held_out"] = round(time.perf_counter() - t0, 1)

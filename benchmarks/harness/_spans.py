@@ -253,6 +253,8 @@ def _sample_level(scored: Sequence[_Scored]) -> dict[str, Any]:
 
 def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     """Character-level span F1 and sample-level detection on FaithBench, with comparisons."""
+    if "faithbench" not in ctx.datasets:
+        return {}
     loaded = load_faithbench(ctx.data_root)
     if loaded.status == "missing":
         ctx.notes.append(f"faithbench: missing (looked for {loaded.path}); span detection skipped")
