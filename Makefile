@@ -12,11 +12,11 @@ $(BIN)/python:
 	$(PIP) install --upgrade pip
 
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(PIP) install -e '.[service]'
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test]'
+	$(PIP) install -e '.[test,service]'
 	@touch $@ $(VENV)/.installed-run
 
 EXAMPLE_REGISTRY := $(VENV)/example-registry.json
@@ -27,6 +27,11 @@ run: $(VENV)/.installed-run
 	@echo
 	@echo "== 2. attribute: check the markers of examples/answer.md, fill the missing ones, flag the rest"
 	$(BIN)/attribution attribute --answer examples/answer.md --tool-outputs examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
+
+# Serve the HTTP API (settings from ATTRIBUTION_* variables: host, port, workers, ...).
+.PHONY: serve
+serve: $(VENV)/.installed-run
+	$(BIN)/python -m service
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check attribution tests service benchmarks

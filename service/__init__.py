@@ -1,2 +1,13 @@
-"""The attribution HTTP service (litestar). Built by a later issue; never imported by
-``attribution``."""
+"""The attribution HTTP service (litestar + msgspec).
+
+``service.create_app(settings)`` builds the app; ``python -m service`` serves it with uvicorn on
+the host and port of :class:`service.Settings` (environment variables ``ATTRIBUTION_*``). The
+library (``attribution``) never imports this package.
+"""
+
+from __future__ import annotations
+
+from ._app import create_app
+from ._settings import Settings
+
+__all__ = ["Settings", "create_app"]

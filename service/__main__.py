@@ -1,0 +1,36 @@
+"""``python -m service``: serve the app with uvicorn on the settings' host and port."""
+
+from __future__ import annotations
+
+import sys
+
+import uvicorn
+
+from attribution import ConfigError
+
+from ._settings import Settings
+
+
+def main() -> int:
+    """Read the settings from the environment and serve until interrupted."""
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"attribution service: {exc}", file=sys.stderr)
+        return 2
+    uvicorn.run(
+        "service._factory:app_from_env",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level=settings.log_level,
+        access_log=False,  # the service logs every request itself, with its request id
+        log_config=None,  # create_app configures logging: JSON lines, uvicorn's included
+        timeout_graceful_shutdown=int(settings.request_timeout_s) + 5,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Request and response bodies of the HTTP API (camelCase on the wire, strict).
+
+These are the service's own wire types; engine results (``AttributionResult``,
+``ExtractionResult``) are wire types of the library already and are returned as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from attribution import CitationSource, MarkerStyle, OffsetUnit, ToolOutput
+
+from ._store import MAX_CONVERSATION_ID_CHARS
+
+__all__ = [
+    "AttributionOptions",
+    "AttributionRequest",
+    "ErrorBody",
+    "ErrorDetail",
+    "ExtractionRequest",
+    "HealthBody",
+    "VerificationPair",
+    "VerificationRequest",
+    "VerificationResponse",
+    "VerificationResult",
+]
+
+
+class _Body(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    rename="camel",
+):
+    """Base of every body: frozen, strict, camelCase on the wire."""
+
+
+class AttributionOptions(_Body, frozen=True):
+    """Per-request overrides of the engine's configuration (unset: the service's defaults)."""
+
+    marker_style: MarkerStyle | None = None
+    """Rewrite every marker in this style; unset: keep each marker's style."""
+    fill_missing: bool | None = None
+    """Add markers to supported claims that carry none."""
+    drop_unknown: bool | None = None
+    """Remove markers naming numbers the registry does not know."""
+    top_k: int | None = None
+    """Candidate passages kept per claim (1..100)."""
+    support_threshold: float | None = None
+    """Score at or above which a claim is supported (0..1); unset: the verifier's own."""
+    placement: Literal["before_punctuation", "after_punctuation"] | None = None
+    """Where an added marker goes relative to the sentence's final punctuation."""
+
+
+ConversationId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONVERSATION_ID_CHARS)]
+
+
+class AttributionRequest(_Body, frozen=True):
+    """``POST /v1/attributions``: exactly one of ``sources`` and ``toolOutputs``."""
+
+    answer: str
+    """The finished answer (markdown)."""
+    sources: tuple[CitationSource, ...] | None = None
+    """The sources the answer may cite."""
+    tool_outputs: tuple[ToolOutput, ...] | None = None
+    """Raw tool outputs to extract the sources from."""
+    conversation_id: ConversationId | None = None
+    """Number the sources in this conversation's registry (stored across requests)."""
+    options: AttributionOptions | None = None
+    """Overrides of the engine's configuration."""
+    offset_unit: OffsetUnit = "codepoint"
+    """Unit of every offset in the response: code points, UTF-16 code units or UTF-8 bytes."""
+
+
+class ExtractionRequest(_Body, frozen=True):
+    """``POST /v1/extractions``."""
+
+    tool_outputs: tuple[ToolOutput, ...]
+    """The tool outputs to extract sources from."""
+
+
+class VerificationPair(_Body, frozen=True):
+    """One claim and the passage to check it against."""
+
+    claim: str
+    passage: str
+
+
+class VerificationRequest(_Body, frozen=True):
+    """``POST /v1/verifications``."""
+
+    pairs: tuple[VerificationPair, ...]
+    """The pairs to score (at most the service's max_pairs)."""
+
+
+class VerificationResult(_Body, frozen=True):
+    """The score of one pair."""
+
+    support: float
+    """P(the passage supports the claim)."""
+    label: Literal["supported", "unsupported"]
+    """``supported`` when ``support`` reaches the threshold."""
+    contradiction: float | None = None
+    """P(the passage contradicts the claim), when the verifier can tell."""
+
+
+class VerificationResponse(_Body, frozen=True):
+    """Scores of every pair, in the request's order."""
+
+    results: tuple[VerificationResult, ...]
+    verifier: str
+    """Name of the verifier that scored the pairs."""
+    threshold: float
+    """Support score at or above which a pair is labelled supported."""
+
+
+class HealthBody(_Body, frozen=True):
+    """``GET /healthz`` and ``GET /readyz``."""
+
+    status: Literal["ok", "ready", "loading", "failed"]
+    detail: str | None = None
+
+
+class ErrorDetail(_Body, frozen=True):
+    """What went wrong."""
+
+    type: str
+    """A stable, machine-readable kind (``invalid_request``, ``limit_exceeded``, ...)."""
+    message: str
+    """In words; for a malformed body, msgspec's message naming the field."""
+
+
+class ErrorBody(_Body, frozen=True):
+    """Body of every error response."""
+
+    error: ErrorDetail

@@ -1,0 +1,91 @@
+"""Service settings: one typed struct, read from ``ATTRIBUTION_*`` environment variables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from attribution import ConfigError
+
+__all__ = ["Settings"]
+
+_PREFIX = "ATTRIBUTION_"
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything the service can be configured with; every field has a sane default."""
+
+    host: str = "127.0.0.1"
+    """Interface to listen on (ATTRIBUTION_HOST)."""
+    port: int = 8000
+    """Port to listen on (ATTRIBUTION_PORT)."""
+    workers: int = 1
+    """Server processes (ATTRIBUTION_WORKERS)."""
+    model_threads: int | None = None
+    """Threads doing model work (and ONNX Runtime intra-op threads); None: the cores."""
+    models_dir: str | None = None
+    """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
+    database_path: str = "attribution.sqlite3"
+    """SQLite file of the conversation registries (ATTRIBUTION_DATABASE_PATH)."""
+    max_body_bytes: int = 10_000_000
+    """Largest request body accepted."""
+    max_answer_chars: int = 100_000
+    """Longest answer accepted."""
+    max_sources: int = 200
+    """Most sources (or tool outputs) in one request."""
+    max_source_chars: int = 5_000_000
+    """Most source text in one request, all sources together."""
+    max_pairs: int = 256
+    """Most (claim, passage) pairs in one verification request."""
+    request_timeout_s: float = 60.0
+    """Model work taking longer than this is abandoned with 504."""
+    max_queue: int = 32
+    """Requests waiting for model work beyond this are refused with 429 and Retry-After."""
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """Lowest log level written."""
+    log_text: bool = False
+    """Whether answer and source text may appear in logs (off: PII stays out)."""
+
+    def __post_init__(self) -> None:
+        checks = [
+            ("port", 0 < self.port < 65536, "1..65535"),
+            ("workers", 1 <= self.workers <= 64, "1..64"),
+            (
+                "model_threads",
+                self.model_threads is None or 1 <= self.model_threads <= 256,
+                "1..256 or unset",
+            ),
+            ("max_body_bytes", self.max_body_bytes >= 1024, ">= 1024"),
+            ("max_answer_chars", self.max_answer_chars >= 1, ">= 1"),
+            ("max_sources", self.max_sources >= 1, ">= 1"),
+            ("max_source_chars", self.max_source_chars >= 1, ">= 1"),
+            ("max_pairs", self.max_pairs >= 1, ">= 1"),
+            ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
+            ("max_queue", self.max_queue >= 1, ">= 1"),
+        ]
+        for name, ok, requirement in checks:
+            if not ok:
+                raise ConfigError(
+                    f"setting {name} = {getattr(self, name)!r} is out of bounds: {requirement}"
+                )
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings from ``ATTRIBUTION_<FIELD>`` variables (``ATTRIBUTION_PORT=9000``).
+
+        Raises:
+            ConfigError: a value of the wrong type or out of bounds, naming the variable.
+        """
+        env = os.environ if environ is None else environ
+        raw: dict[str, str] = {}
+        for name in cls.__struct_fields__:
+            value = env.get(_PREFIX + name.upper())
+            if value is not None and value != "":
+                raw[name] = value
+        try:
+            return msgspec.convert(raw, cls, strict=False)
+        except msgspec.ValidationError as exc:
+            raise ConfigError(f"environment: {exc} (variables {_PREFIX}<FIELD>)") from exc

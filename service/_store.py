@@ -1,0 +1,610 @@
+"""Conversation registries in a database, so a restart (or a second worker) loses nothing.
+
+:class:`ConversationStore` is the interface the service codes against;
+:class:`SqliteConversationStore` is the default implementation (standard-library ``sqlite3``,
+WAL mode, one file). A PostgreSQL store can follow by implementing the same Protocol.
+
+Numbering is the in-memory :class:`attribution.CitationRegistry`'s, made durable and shared: a
+source's number is found or created by its stable source key, numbers go up from 1 and are never
+reused, and display fields missing from an entry are filled in but never overwritten. Every
+agent of a conversation (an orchestrator and its subagents, in any worker process) registers into
+the same rows, so they share one numbering.
+
+Concurrency: each find-or-create runs in a ``BEGIN IMMEDIATE`` transaction, which takes SQLite's
+single write lock *before* reading the conversation's highest number, so no other connection -
+another thread, or another process on the same file - can hand out the same number in between.
+Waiting for that lock is bounded by ``busy_timeout``. Reads need no transaction: in WAL mode
+they see the last committed state and never block writers.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol, TypeVar, cast, runtime_checkable
+
+import msgspec
+
+from attribution import (
+    SOURCE_TYPES,
+    AttributionError,
+    CitationRegistry,
+    CitationSource,
+    ConfigError,
+    InputError,
+    RegistryEntry,
+    SourceDisplay,
+    SourceType,
+)
+
+__all__ = [
+    "ConversationStore",
+    "Registration",
+    "RegistrationOutcome",
+    "SqliteConversationStore",
+    "StoreError",
+    "validate_conversation_id",
+]
+
+MAX_CONVERSATION_ID_CHARS = 200
+"""Longest conversation id accepted."""
+
+SCHEMA_VERSION = 1
+"""The schema version this code writes; :data:`_MIGRATIONS` brings older files up to it."""
+
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+# Migration n takes a database from version n - 1 to n. Statements run one by one inside one
+# transaction (``executescript`` would commit halfway), so a failed migration leaves nothing.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        f"""
+        CREATE TABLE conversations (
+            id          TEXT PRIMARY KEY NOT NULL,
+            created_at  TEXT NOT NULL DEFAULT ({_NOW})
+        )
+        """,
+        f"""
+        CREATE TABLE registry_entries (
+            conversation_id  TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+            number           INTEGER NOT NULL CHECK (number >= 1),
+            source_key       TEXT NOT NULL,
+            source_type      TEXT NOT NULL,
+            locator_json     TEXT NOT NULL,
+            display_json     TEXT NOT NULL,
+            created_at       TEXT NOT NULL DEFAULT ({_NOW}),
+            PRIMARY KEY (conversation_id, number),
+            UNIQUE (conversation_id, source_key)
+        )
+        """,
+    ),
+}
+
+T = TypeVar("T")
+
+Locator = str | int | Sequence[str | int]
+"""What identifies a source within its type (as :meth:`attribution.CitationRegistry.register`)."""
+
+
+class StoreError(AttributionError):
+    """The database failed: it stayed locked past the busy timeout, a row is corrupt, the disk
+    failed, or the store is closed. The service answers 503: retrying later may work."""
+
+
+# -- the interface ------------------------------------------------------------------------------
+
+
+class RegistrationOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What registering one source gave."""
+
+    source_id: str
+    """The registered source's id (``CitationSource.id``)."""
+    entry: RegistryEntry
+    """The source's entry in the conversation, after the registration."""
+    created: bool
+    """True when this call created the number (every source of the call sharing it says so)."""
+
+
+class Registration(msgspec.Struct, frozen=True, kw_only=True):
+    """What registering a batch of sources gave: one outcome per source, and the registry."""
+
+    outcomes: tuple[RegistrationOutcome, ...]
+    """One per source given, in the order given."""
+    registry: CitationRegistry
+    """The conversation's whole registry right after the registration."""
+
+
+@runtime_checkable  # litestar checks injected values against the annotation
+class ConversationStore(Protocol):
+    """Durable per-conversation citation registries, shared by every worker of the service.
+
+    Implementations are thread-safe, and several processes may use one database at once.
+    Conversation ids are checked with :func:`validate_conversation_id`.
+    """
+
+    def register_sources(
+        self, conversation_id: str, sources: Sequence[CitationSource]
+    ) -> CitationRegistry:
+        """Find or create every source's number in the conversation, all in one transaction.
+
+        Returns:
+            The conversation's whole registry after the registration.
+
+        Raises:
+            InputError: a bad conversation id, or a source the registry cannot key.
+        """
+        ...
+
+    def register_sources_detailed(
+        self, conversation_id: str, sources: Sequence[CitationSource]
+    ) -> Registration:
+        """Like :meth:`register_sources`, also telling each source's number and if it is new."""
+        ...
+
+    def register(
+        self,
+        conversation_id: str,
+        source_type: SourceType,
+        locator: Locator,
+        display: SourceDisplay | None = None,
+    ) -> RegistryEntry:
+        """Find or create the number of one source given by type and locator.
+
+        Returns:
+            The source's entry (its display filled in from ``display`` where it lacked fields).
+
+        Raises:
+            InputError: a bad conversation id, an unknown type or an empty locator.
+        """
+        ...
+
+    def registry(self, conversation_id: str) -> CitationRegistry:
+        """The conversation's registry; an empty one for a conversation never seen."""
+        ...
+
+    def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
+        """The entry numbered ``number`` in the conversation, or None."""
+        ...
+
+    def close(self) -> None:
+        """Release the store's connections; calling it again does nothing."""
+        ...
+
+
+def validate_conversation_id(conversation_id: str) -> str:
+    """Check a conversation id: 1 to 200 printable characters, not only spaces.
+
+    Returns:
+        The id, unchanged.
+
+    Raises:
+        InputError: the id is empty, too long, blank or holds a control character.
+    """
+    if not isinstance(conversation_id, str):
+        raise InputError(f"conversation id must be a string, not {type(conversation_id).__name__}")
+    if not 1 <= len(conversation_id) <= MAX_CONVERSATION_ID_CHARS:
+        raise InputError(
+            f"conversation id must have 1..{MAX_CONVERSATION_ID_CHARS} characters, "
+            f"not {len(conversation_id)}"
+        )
+    if not conversation_id.isprintable() or not conversation_id.strip():
+        raise InputError(
+            f"conversation id {conversation_id!r} must be printable characters, not only spaces"
+        )
+    return conversation_id
+
+
+# -- SQLite ------------------------------------------------------------------------------------
+
+
+def _source_type(value: str) -> SourceType:
+    if value not in SOURCE_TYPES:
+        raise StoreError(f"conversation store holds an unknown source type {value!r}")
+    return cast(SourceType, value)
+
+
+def _row_entry(row: sqlite3.Row | tuple[object, ...]) -> RegistryEntry:
+    """An entry from a ``(number, source_key, source_type, locator_json, display_json)`` row."""
+    number, key, source_type, locator_json, display_json = row
+    try:
+        return RegistryEntry(
+            number=cast(int, number),
+            source_key=cast(str, key),
+            source_type=_source_type(cast(str, source_type)),
+            locator=msgspec.json.decode(cast(str, locator_json), type=tuple[str, ...]),
+            display=msgspec.json.decode(cast(str, display_json), type=SourceDisplay),
+        )
+    except msgspec.DecodeError as exc:
+        raise StoreError(f"conversation store: corrupt entry [{number}] {key!r}") from exc
+
+
+def _fill(old: SourceDisplay, new: SourceDisplay) -> SourceDisplay:
+    """``old`` with the fields it lacks taken from ``new`` (never overwriting one it has)."""
+    changes = {
+        f: getattr(new, f)
+        for f in old.__struct_fields__
+        if getattr(old, f) is None and getattr(new, f) is not None
+    }
+    return msgspec.structs.replace(old, **changes) if changes else old
+
+
+_MAX_NUMBER = 2**63 - 1  # SQLite's INTEGER; a larger number cannot be bound, let alone stored
+_ENTRY_COLUMNS = "number, source_key, source_type, locator_json, display_json"
+
+
+class SqliteConversationStore:
+    """A :class:`ConversationStore` in one SQLite file (WAL mode, ``synchronous=NORMAL``).
+
+    Connections come from a small pool guarded by a lock: a call borrows one, uses it alone
+    and gives it back, so any thread (litestar's worker threads come and go) can use the store
+    and the number of open connections stays bounded by the threads using it at once. A pool
+    rather than one connection per thread, because a thread-local connection would stay open
+    after its thread ended and could not be closed by :meth:`close`.
+
+    Example::
+
+        store = SqliteConversationStore("data/attribution.sqlite3")
+        entry = store.register("conv-1", "kb_chunk", (42, 880), SourceDisplay(title="Handbook"))
+        store.resolve("conv-1", entry.number)       # the same entry, after a restart too
+        store.close()
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_s: float = 30.0,
+        max_idle_connections: int = 8,
+    ) -> None:
+        """Open (creating if needed) the database file and bring its schema up to date.
+
+        Args:
+            path: the SQLite file; its folder is created when missing.
+            busy_timeout_s: how long a write waits for another writer's lock before failing.
+            max_idle_connections: connections kept open between calls; more are closed.
+
+        Raises:
+            ConfigError: the path cannot be opened or created, the file is not a database,
+                its schema is newer than this code, or a bound is out of range.
+        """
+        if str(path) in ("", ":memory:") or str(path).startswith("file:"):
+            raise ConfigError(f"conversation store needs a file path, not {str(path)!r}")
+        if busy_timeout_s <= 0:
+            raise ConfigError(f"busy_timeout_s = {busy_timeout_s} is out of bounds: > 0")
+        if max_idle_connections < 1:
+            raise ConfigError(
+                f"max_idle_connections = {max_idle_connections} is out of bounds: >= 1"
+            )
+        self._path = Path(path)
+        self._busy_timeout_ms = int(busy_timeout_s * 1000)
+        self._max_idle = max_idle_connections
+        self._lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._abandoned: list[sqlite3.Connection] = []
+        self._closed = False
+        self._pid = os.getpid()
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            conn = self._connect()
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(
+                f"conversation store: cannot open {str(self._path)!r}: {exc}"
+            ) from exc
+        try:
+            self._migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise ConfigError(
+                f"conversation store: cannot set up {str(self._path)!r}: {exc}"
+            ) from exc
+        except BaseException:
+            conn.close()
+            raise
+        self._idle.append(conn)
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._path
+
+    # -- connections ----------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE.
+        # check_same_thread=False: the pool hands a connection to one thread at a time, but
+        # not always the same one, and close() may run on yet another.
+        conn = sqlite3.connect(
+            self._path,
+            timeout=self._busy_timeout_ms / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise ConfigError(
+                    f"conversation store: {str(self._path)!r} cannot use WAL mode "
+                    f"(journal mode {mode[0] if mode else None!r}); use a local file system"
+                )
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """Borrow a connection for the length of the block."""
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"conversation store {str(self._path)!r} is closed")
+            if self._pid != os.getpid():
+                # A forked child must not use, nor close (a close may checkpoint the WAL), its
+                # parent's connections: keep them referenced and unused, and start afresh.
+                self._abandoned.extend(self._idle)
+                self._idle = []
+                self._pid = os.getpid()
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            try:
+                conn = self._connect()
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"conversation store: cannot open {str(self._path)!r}: {exc}"
+                ) from exc
+        healthy = True
+        try:
+            yield conn
+        except BaseException:
+            healthy = not conn.in_transaction
+            raise
+        finally:
+            with self._lock:
+                keep = healthy and not self._closed and len(self._idle) < self._max_idle
+                if keep:
+                    self._idle.append(conn)
+            if not keep:
+                conn.close()
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in a ``BEGIN IMMEDIATE`` transaction: committed, or rolled back."""
+        with self._connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = work(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"conversation store {str(self._path)!r}: write failed: {exc}"
+                ) from exc
+            return result
+
+    def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` outside a transaction (each statement sees the last commit)."""
+        with self._connection() as conn:
+            try:
+                return work(conn)
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    f"conversation store {str(self._path)!r}: read failed: {exc}"
+                ) from exc
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+            current = int(row[0]) if row and row[0] is not None else 0
+            if current > SCHEMA_VERSION:
+                raise ConfigError(
+                    f"conversation store {str(self._path)!r} has schema version {current}, "
+                    f"newer than this service's {SCHEMA_VERSION}; upgrade the service"
+                )
+            for version in range(current + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[version]:
+                    conn.execute(statement)
+                conn.execute("DELETE FROM schema_version")
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    # -- registering ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _store_entry(
+        conn: sqlite3.Connection, conversation_id: str, wanted: RegistryEntry
+    ) -> tuple[RegistryEntry, bool]:
+        """Find or create ``wanted`` (its number ignored) inside the caller's write transaction."""
+        row = conn.execute(
+            f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+            "WHERE conversation_id = ? AND source_key = ?",
+            (conversation_id, wanted.source_key),
+        ).fetchone()
+        if row is not None:
+            entry = _row_entry(row)
+            filled = _fill(entry.display, wanted.display)
+            if filled is entry.display:
+                return entry, False
+            conn.execute(
+                "UPDATE registry_entries SET display_json = ? "
+                "WHERE conversation_id = ? AND number = ?",
+                (msgspec.json.encode(filled).decode(), conversation_id, entry.number),
+            )
+            return msgspec.structs.replace(entry, display=filled), False
+        # Safe only because the transaction holds the write lock since BEGIN IMMEDIATE.
+        (highest,) = conn.execute(
+            "SELECT coalesce(max(number), 0) FROM registry_entries WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchone()
+        entry = msgspec.structs.replace(wanted, number=int(highest) + 1)
+        conn.execute(
+            "INSERT INTO registry_entries "
+            "(conversation_id, number, source_key, source_type, locator_json, display_json) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                conversation_id,
+                entry.number,
+                entry.source_key,
+                entry.source_type,
+                msgspec.json.encode(list(entry.locator)).decode(),
+                msgspec.json.encode(entry.display).decode(),
+            ),
+        )
+        return entry, True
+
+    @staticmethod
+    def _all_entries(conn: sqlite3.Connection, conversation_id: str) -> list[RegistryEntry]:
+        rows = conn.execute(
+            f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+            "WHERE conversation_id = ? ORDER BY number",
+            (conversation_id,),
+        ).fetchall()
+        return [_row_entry(row) for row in rows]
+
+    def register_sources_detailed(
+        self, conversation_id: str, sources: Sequence[CitationSource]
+    ) -> Registration:
+        """Find or create every source's number in the conversation, in one transaction.
+
+        Keys, locators and display fields are derived exactly as
+        :meth:`attribution.CitationRegistry.register_source` does (by registering the batch in
+        a scratch registry first), so the store and the in-memory registry cannot disagree.
+        Sources of the batch sharing a key share a number; new keys are numbered in the order
+        first seen.
+
+        Returns:
+            Each source's entry and whether this call created its number, and the
+            conversation's whole registry after the registration.
+
+        Raises:
+            InputError: a bad conversation id, or a source the registry cannot key.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        validate_conversation_id(conversation_id)
+        scratch = CitationRegistry()
+        scratch_numbers = [scratch.register_source(source) for source in sources]
+        wanted = scratch.entries()
+
+        def work(
+            conn: sqlite3.Connection,
+        ) -> tuple[dict[int, tuple[RegistryEntry, bool]], list[RegistryEntry]]:
+            conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
+            stored = {w.number: self._store_entry(conn, conversation_id, w) for w in wanted}
+            return stored, self._all_entries(conn, conversation_id)
+
+        stored, entries = self._write(work)
+        by_number = {e.number: e for e in entries}
+        outcomes = tuple(
+            RegistrationOutcome(
+                source_id=source.id,
+                entry=by_number[stored[n][0].number],
+                created=stored[n][1],
+            )
+            for source, n in zip(sources, scratch_numbers, strict=True)
+        )
+        return Registration(outcomes=outcomes, registry=CitationRegistry(entries))
+
+    def register_sources(
+        self, conversation_id: str, sources: Sequence[CitationSource]
+    ) -> CitationRegistry:
+        """Find or create every source's number in the conversation, in one transaction.
+
+        Returns:
+            The conversation's whole registry after the registration.
+
+        Raises:
+            InputError: a bad conversation id, or a source the registry cannot key.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        return self.register_sources_detailed(conversation_id, sources).registry
+
+    def register(
+        self,
+        conversation_id: str,
+        source_type: SourceType,
+        locator: Locator,
+        display: SourceDisplay | None = None,
+    ) -> RegistryEntry:
+        """Find or create the number of one source, as :meth:`CitationRegistry.register` does.
+
+        Returns:
+            The source's entry; display fields it lacked are filled from ``display``.
+
+        Raises:
+            InputError: a bad conversation id, an unknown type or an empty locator.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        validate_conversation_id(conversation_id)
+        scratch = CitationRegistry()
+        scratch.register(source_type, locator, display)
+        (wanted,) = scratch.entries()
+
+        def work(conn: sqlite3.Connection) -> RegistryEntry:
+            conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
+            return self._store_entry(conn, conversation_id, wanted)[0]
+
+        return self._write(work)
+
+    # -- looking up -------------------------------------------------------------------------------
+
+    def registry(self, conversation_id: str) -> CitationRegistry:
+        """The conversation's registry; an empty one for a conversation never seen.
+
+        Raises:
+            InputError: a bad conversation id.
+        """
+        validate_conversation_id(conversation_id)
+        return CitationRegistry(self._read(lambda conn: self._all_entries(conn, conversation_id)))
+
+    def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
+        """The entry numbered ``number`` in the conversation, or None.
+
+        Raises:
+            InputError: a bad conversation id.
+        """
+        validate_conversation_id(conversation_id)
+        if not 1 <= number <= _MAX_NUMBER:
+            return None
+
+        def work(conn: sqlite3.Connection) -> RegistryEntry | None:
+            row = conn.execute(
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+                "WHERE conversation_id = ? AND number = ?",
+                (conversation_id, number),
+            ).fetchone()
+            return None if row is None else _row_entry(row)
+
+        return self._read(work)
+
+    # -- lifecycle --------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close every idle connection; connections in use close when their call ends.
+
+        Later calls raise :class:`StoreError`. Calling it again does nothing.
+        """
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+    def __enter__(self) -> SqliteConversationStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,535 @@
+"""The HTTP service through a real app: real models, real SQLite store, real litestar stack.
+
+One app per module (the models load once); requests go through ``AsyncTestClient``. Tests run on
+anyio's pytest plugin (bundled with anyio) on the asyncio backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from service import Settings, create_app
+from service._errors import Overloaded, WorkTimeout
+from service._work import Admission, ModelRunner
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
+TOOL_OUTPUTS: list[dict[str, Any]] = json.loads(
+    (EXAMPLES / "tool_outputs.json").read_text(encoding="utf-8")
+)
+
+SETTINGS = dict(
+    max_body_bytes=100_000,
+    max_answer_chars=4_000,
+    max_sources=10,
+    max_source_chars=20_000,
+    max_pairs=4,
+    max_queue=2,
+    model_threads=2,
+)
+
+pytestmark = pytest.mark.anyio
+
+Client = AsyncTestClient[Litestar]
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def client(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Client]:
+    db = tmp_path_factory.mktemp("service") / "conversations.sqlite3"
+    app = create_app(Settings(database_path=str(db), **SETTINGS))  # type: ignore[arg-type]
+    async with AsyncTestClient(app=app) as c:
+        for _ in range(600):
+            if (await c.get("/readyz")).status_code == 200:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail("the models did not load within 60 s")
+        yield c
+
+
+def _error(response: Any, status: int) -> dict[str, str]:
+    """The error body of a response, after checking its status and shape."""
+    assert response.status_code == status, response.text
+    assert "Traceback" not in response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"type", "message"}
+    return body["error"]  # type: ignore[no-any-return]
+
+
+def _check_references(result: dict[str, Any]) -> None:
+    answer = result["answer"]
+    for ref in result["citations"].get("references", []):
+        assert answer[ref["startIndex"] : ref["endIndex"]] == ref["citedText"]
+
+
+# -- attributions --------------------------------------------------------------------------------
+
+
+async def test_attribution_from_tool_outputs(client: Client) -> None:
+    response = await client.post(
+        "/v1/attributions",
+        json={"answer": ANSWER, "toolOutputs": TOOL_OUTPUTS},
+        headers={"X-Request-ID": "req-tool-outputs-1"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["x-request-id"] == "req-tool-outputs-1"
+    result = response.json()
+    assert result["claims"], "the example answer has claims"
+    verdicts = {c["verdict"] for c in result["claims"]}
+    assert "supported" in verdicts
+    assert verdicts <= {"supported", "partially_supported", "unsupported", "contradicted"}
+    assert result["markers"], "the example answer carries markers"
+    assert result["citations"]["references"]
+    _check_references(result)
+    for claim in result["claims"]:
+        assert ANSWER[claim["start"] : claim["end"]] == claim["text"]
+    assert result["summary"]["claims"] == len(result["claims"])
+    assert [n["number"] for n in result["numbering"]] == list(
+        range(1, len(result["numbering"]) + 1)
+    )
+
+
+async def test_attribution_from_sources_with_options(client: Client) -> None:
+    extracted = (await client.post("/v1/extractions", json={"toolOutputs": TOOL_OUTPUTS})).json()
+    response = await client.post(
+        "/v1/attributions",
+        json={
+            "answer": ANSWER,
+            "sources": extracted["sources"],
+            "options": {"markerStyle": "citation", "fillMissing": False, "topK": 3},
+        },
+    )
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert "[citation:" in result["answer"]
+    assert all(not c.get("added") for c in result["claims"]), "fillMissing false adds none"
+    assert {c["verdict"] for c in result["claims"]} & {"supported", "partially_supported"}
+    _check_references(result)
+
+
+async def test_attribution_in_a_conversation_keeps_numbers(client: Client) -> None:
+    extracted = (await client.post("/v1/extractions", json={"toolOutputs": TOOL_OUTPUTS})).json()
+    sources = extracted["sources"]
+    first = await client.post(
+        "/v1/attributions",
+        json={"answer": ANSWER, "sources": sources[2:4], "conversationId": "conv-A"},
+    )
+    assert first.status_code == 200, first.text
+    numbers_first = {n["sourceId"]: n["number"] for n in first.json()["numbering"]}
+    assert sorted(numbers_first.values()) == [1, 2]
+    broken = {"toolName": "web_search", "toolRequestId": "broken", "output": "{not json"}
+    second = await client.post(
+        "/v1/attributions",
+        json={
+            "answer": ANSWER,
+            "toolOutputs": [*TOOL_OUTPUTS, broken],
+            "conversationId": "conv-A",
+        },
+    )
+    assert second.status_code == 200, second.text
+    result = second.json()
+    numbers_second = {n["sourceId"]: n["number"] for n in result["numbering"]}
+    for source_id, number in numbers_first.items():
+        assert numbers_second[source_id] == number, "a source keeps its number in a conversation"
+    assert sorted(numbers_second.values()) == list(range(1, len(numbers_second) + 1))
+    assert any(w.get("toolRequestId") == "broken" for w in result["warnings"])
+    _check_references(result)
+
+
+OFFSET_SOURCE = {
+    "id": "tokyo-tower",
+    "type": "web",
+    "title": "東京タワー 🗼",
+    "fullContent": (
+        "東京タワー 🗼 overview. The Tokyo Tower 🗼 is 333 metres tall and stands in Minato, "
+        "Tokyo. It was completed in 1958 and is painted white and international orange 🎨."
+    ),
+}
+OFFSET_ANSWER = (
+    "# 東京 🗼 Tokyo\n\n"
+    "😀 The Tokyo Tower 🗼 is 333 metres tall and stands in Minato, Tokyo [1]. "
+    "It was completed in 1958 and is painted white and international orange 🎨."
+)
+
+
+async def _attribute_offsets(client: Client, unit: str) -> dict[str, Any]:
+    response = await client.post(
+        "/v1/attributions",
+        json={"answer": OFFSET_ANSWER, "sources": [OFFSET_SOURCE], "offsetUnit": unit},
+    )
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("unit", "codec", "width"), [("utf16", "utf-16-le", 2), ("utf8", "utf-8", 1)]
+)
+async def test_offsets_in_utf16_and_utf8(client: Client, unit: str, codec: str, width: int) -> None:
+    base = await _attribute_offsets(client, "codepoint")
+    converted = await _attribute_offsets(client, unit)
+    assert converted["answer"] == base["answer"]
+
+    def cut(text: str, start: int, end: int) -> str:
+        return text.encode(codec)[start * width : end * width].decode(codec)
+
+    source_text = OFFSET_SOURCE["fullContent"]
+    assert converted["claims"]
+    assert converted["markers"]
+    assert converted["citations"]["references"], "the claims are supported by the source"
+    evidence = [e for c in converted["claims"] for e in c.get("evidence", [])]
+    assert evidence, "supported claims quote their evidence"
+    for claim in converted["claims"]:
+        assert cut(OFFSET_ANSWER, claim["start"], claim["end"]) == claim["text"]
+        out = cut(converted["answer"], claim["outputStart"], claim["outputEnd"])
+        plain = base["claims"][claim["index"]]
+        assert out == base["answer"][plain["outputStart"] : plain["outputEnd"]]
+        for quote in claim.get("evidence", []):
+            assert cut(source_text, quote["start"], quote["end"]) == quote["text"]
+    for marker in converted["markers"]:
+        assert cut(OFFSET_ANSWER, marker["start"], marker["end"]) == marker["marker"]
+    for ref in converted["citations"]["references"]:
+        assert cut(converted["answer"], ref["startIndex"], ref["endIndex"]) == ref["citedText"]
+    # Non-ASCII text before the spans: the converted offsets really differ.
+    assert converted["claims"][0]["start"] != base["claims"][0]["start"]
+
+
+# -- extractions and verifications -------------------------------------------------------------
+
+
+async def test_extractions(client: Client) -> None:
+    broken = {"toolName": "web_search", "toolRequestId": "broken", "output": "{not json"}
+    response = await client.post("/v1/extractions", json={"toolOutputs": [*TOOL_OUTPUTS, broken]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert set(body) == {"sources", "warnings"}
+    assert len(body["sources"]) >= 4
+    assert all(s["id"] and s["type"] for s in body["sources"])
+    assert [w["toolRequestId"] for w in body["warnings"]] == ["broken"]
+
+
+async def test_verifications(client: Client) -> None:
+    response = await client.post(
+        "/v1/verifications",
+        json={
+            "pairs": [
+                {
+                    "claim": "The telescope launched on 25 December 2021.",
+                    "passage": "Webb launched on 25 December 2021 on an Ariane 5 rocket.",
+                },
+                {
+                    "claim": "The telescope is made of cheese.",
+                    "passage": "Webb launched on 25 December 2021 on an Ariane 5 rocket.",
+                },
+            ]
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["verifier"]
+    assert 0.0 <= body["threshold"] <= 1.0
+    first, second = body["results"]
+    assert first["label"] == "supported"
+    assert second["label"] == "unsupported"
+    assert first["support"] > second["support"]
+    for r in body["results"]:
+        assert r["label"] == ("supported" if r["support"] >= body["threshold"] else "unsupported")
+
+
+# -- operations ----------------------------------------------------------------------------------
+
+
+async def test_health_readiness_metrics_and_schema(client: Client) -> None:
+    health = await client.get("/healthz")
+    assert (health.status_code, health.json()) == (200, {"status": "ok"})
+    ready = await client.get("/readyz")
+    assert (ready.status_code, ready.json()) == (200, {"status": "ready"})
+    await client.post("/v1/attributions", json={"answer": ANSWER, "toolOutputs": TOOL_OUTPUTS})
+    metrics = await client.get("/metrics")
+    assert metrics.status_code == 200
+    assert metrics.headers["content-type"].startswith("text/plain")
+    text = metrics.text
+    assert (
+        'attribution_http_requests_total{route="/v1/attributions",method="POST",status="200"}'
+        in (text)
+    )
+    assert (
+        'attribution_http_request_duration_seconds_bucket{route="/v1/attributions",le="+Inf"}'
+        in (text)
+    )
+    claims = next(
+        line for line in text.splitlines() if line.startswith("attribution_claims_verified_total")
+    )
+    assert int(claims.split()[-1]) > 0
+    assert "attribution_queue_depth 0" in text
+    schema = await client.get("/schema/openapi.json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    assert {"/v1/attributions", "/v1/extractions", "/v1/verifications", "/healthz"} <= set(paths)
+
+
+async def test_request_id_is_generated_or_echoed(client: Client) -> None:
+    generated = await client.get("/healthz")
+    assert len(generated.headers["x-request-id"]) == 32
+    unsafe = await client.get("/healthz", headers={"X-Request-ID": "bad id\twith spaces"})
+    assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
+    missing = await client.get("/no/such/route", headers={"X-Request-ID": "abc-123"})
+    assert _error(missing, 404)["type"] == "not_found"
+    assert missing.headers["x-request-id"] == "abc-123"
+
+
+async def test_no_user_text_in_logs(client: Client) -> None:
+    secret = "Zanzibarian quokkas guard the telescope mirror."
+    with structlog.testing.capture_logs() as logs:
+        response = await client.post(
+            "/v1/attributions",
+            json={"answer": secret, "sources": [{**OFFSET_SOURCE, "fullContent": secret}]},
+        )
+    assert response.status_code == 200
+    assert any(e["event"] == "attribution_requested" for e in logs)
+    assert "quokkas" not in repr(logs)
+
+
+async def test_models_that_fail_to_load_leave_the_service_alive_but_not_ready(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(models_dir=str(tmp_path), database_path=str(tmp_path / "c.sqlite3"))
+    async with AsyncTestClient(app=create_app(settings)) as c:
+        for _ in range(100):
+            ready = await c.get("/readyz")
+            if ready.json()["status"] != "loading":
+                break
+            await asyncio.sleep(0.05)
+        assert ready.status_code == 503
+        assert ready.json()["status"] == "failed"
+        assert (await c.get("/healthz")).status_code == 200
+        response = await c.post("/v1/attributions", json={"answer": "x", "sources": []})
+        error = _error(response, 503)
+        assert error["type"] == "not_ready"
+        assert "failed" in error["message"]
+
+
+# -- errors --------------------------------------------------------------------------------------
+
+SOURCE = {"id": "s1", "type": "web", "fullContent": "Some text."}
+
+BAD_BODIES: list[tuple[str, bytes, int, str, tuple[str, ...]]] = [
+    ("malformed json", b'{"answer": ', 400, "invalid_request", ("malformed JSON",)),
+    ("not an object", b"[1, 2]", 400, "invalid_request", ("Expected `object`",)),
+    ("empty body", b"", 400, "invalid_request", ("malformed JSON",)),
+    (
+        "unknown field",
+        b'{"answer": "x", "sources": [], "verbose": true}',
+        400,
+        "invalid_request",
+        ("verbose",),
+    ),
+    (
+        "unknown nested field",
+        b'{"answer": "x", "sources": [{"id": "a", "type": "web", "body": "t"}]}',
+        400,
+        "invalid_request",
+        ("body", "$.sources[0]"),
+    ),
+    ("wrong type", b'{"answer": 5, "sources": []}', 400, "invalid_request", ("$.answer", "str")),
+    (
+        "lenient coercion refused",
+        b'{"answer": "x", "sources": [], "options": {"topK": "3"}}',
+        400,
+        "invalid_request",
+        ("$.options.topK",),
+    ),
+    ("missing answer", b'{"sources": []}', 400, "invalid_request", ("answer",)),
+    (
+        "bad source type",
+        b'{"answer": "x", "sources": [{"id": "a", "type": "tweet"}]}',
+        400,
+        "invalid_request",
+        ("$.sources[0].type",),
+    ),
+    (
+        "bad offset unit",
+        b'{"answer": "x", "sources": [], "offsetUnit": "utf32"}',
+        400,
+        "invalid_request",
+        ("$.offsetUnit",),
+    ),
+    ("neither sources", b'{"answer": "x"}', 400, "invalid_request", ("sources", "toolOutputs")),
+    (
+        "both sources",
+        b'{"answer": "x", "sources": [], "toolOutputs": []}',
+        400,
+        "invalid_request",
+        ("sources", "toolOutputs", "both"),
+    ),
+    (
+        "option out of bounds",
+        b'{"answer": "x", "sources": [], "options": {"topK": 0}}',
+        422,
+        "config_error",
+        ("top_k", "0"),
+    ),
+    (
+        "threshold out of bounds",
+        b'{"answer": "x", "sources": [], "options": {"supportThreshold": 2.0}}',
+        422,
+        "config_error",
+        ("support_threshold",),
+    ),
+    (
+        "conversation id too long",
+        json.dumps({"answer": "x", "sources": [], "conversationId": "c" * 201}).encode(),
+        400,
+        "invalid_request",
+        ("$.conversationId",),
+    ),
+    (
+        "blank conversation id",
+        b'{"answer": "x", "sources": [], "conversationId": "   "}',
+        400,
+        "input_error",
+        ("conversation id",),
+    ),
+    (
+        "answer too long",
+        json.dumps({"answer": "a" * 4_001, "sources": []}).encode(),
+        413,
+        "limit_exceeded",
+        ("max_answer_chars", "4001", "4000"),
+    ),
+    (
+        "too many sources",
+        json.dumps(
+            {"answer": "x", "sources": [{**SOURCE, "id": f"s{i}"} for i in range(11)]}
+        ).encode(),
+        413,
+        "limit_exceeded",
+        ("max_sources", "11", "10"),
+    ),
+    (
+        "too many tool outputs",
+        json.dumps({"answer": "x", "toolOutputs": [TOOL_OUTPUTS[0]] * 11}).encode(),
+        413,
+        "limit_exceeded",
+        ("max_sources", "11"),
+    ),
+    (
+        "too much source text",
+        json.dumps({"answer": "x", "sources": [{**SOURCE, "fullContent": "w " * 10_001}]}).encode(),
+        413,
+        "limit_exceeded",
+        ("max_source_chars", "20002", "20000"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "kind", "words"),
+    [case[1:] for case in BAD_BODIES],
+    ids=[case[0] for case in BAD_BODIES],
+)
+async def test_bad_attribution_requests(
+    client: Client, body: bytes, status: int, kind: str, words: tuple[str, ...]
+) -> None:
+    response = await client.post(
+        "/v1/attributions", content=body, headers={"Content-Type": "application/json"}
+    )
+    error = _error(response, status)
+    assert error["type"] == kind
+    for word in words:
+        assert word in error["message"]
+
+
+async def test_bad_extraction_and_verification_requests(client: Client) -> None:
+    error = _error(await client.post("/v1/extractions", json={"toolOutputs": [{}]}), 400)
+    assert "toolName" in error["message"]
+    pair = {"claim": "a", "passage": "b"}
+    error = _error(await client.post("/v1/verifications", json={"pairs": [pair] * 5}), 413)
+    assert "max_pairs" in error["message"]
+    assert "5" in error["message"]
+    error = _error(
+        await client.post("/v1/verifications", json={"pairs": [{**pair, "score": 1}]}), 400
+    )
+    assert "score" in error["message"]
+
+
+async def test_body_too_large(client: Client) -> None:
+    body = json.dumps({"answer": "x" * 150_000, "sources": []}).encode()
+    response = await client.post(
+        "/v1/attributions", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert _error(response, 413)["type"] == "body_too_large"
+
+
+async def test_method_not_allowed(client: Client) -> None:
+    assert _error(await client.get("/v1/attributions"), 405)["type"] == "method_not_allowed"
+
+
+async def test_queue_full_answers_429(client: Client) -> None:
+    admission: Admission = client.app.state.admission
+    held = 0
+    while admission.try_acquire():
+        held += 1
+    assert held == SETTINGS["max_queue"]
+    try:
+        response = await client.post("/v1/attributions", json={"answer": "x", "sources": [SOURCE]})
+        assert _error(response, 429)["type"] == "overloaded"
+        assert response.headers["retry-after"] == "1"
+        metrics = (await client.get("/metrics")).text
+        assert f"attribution_queue_depth {held}" in metrics
+    finally:
+        for _ in range(held):
+            admission.release()
+    response = await client.post("/v1/attributions", json={"answer": "x", "sources": [SOURCE]})
+    assert response.status_code == 200
+
+
+# -- the model runner: back-pressure and timeouts, with real threads ----------------------------
+
+
+def test_runner_refuses_beyond_the_queue_and_times_out() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    async def scenario() -> None:
+        release = threading.Event()
+        admission = Admission(1)
+        rejected: list[int] = []
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            runner = ModelRunner(pool, admission, 5.0, on_reject=lambda: rejected.append(1))
+            first = asyncio.ensure_future(runner.run(lambda: release.wait(5) and 42))
+            await asyncio.sleep(0.05)
+            assert admission.depth == 1
+            with pytest.raises(Overloaded) as overloaded:
+                await runner.run(lambda: 0)
+            assert overloaded.value.headers == {"Retry-After": "1"}
+            assert rejected == [1]
+            release.set()
+            assert await first == 42
+            assert admission.wait_idle(5)
+
+            slow = ModelRunner(pool, admission, 0.05)
+            stop = threading.Event()
+            with pytest.raises(WorkTimeout):
+                await slow.run(lambda: stop.wait(5))
+            # The abandoned work keeps its slot until its thread really finishes.
+            assert admission.depth == 1
+            stop.set()
+            assert admission.wait_idle(5)
+            assert admission.depth == 0
+
+    asyncio.run(scenario())
