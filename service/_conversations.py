@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
@@ -32,6 +31,7 @@ from attribution import (
     extract_sources,
 )
 
+from ._api import _Body
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore, StoreError
 
 __all__ = [
@@ -41,17 +41,6 @@ __all__ = [
     "RegisteredNumber",
     "provide_store",
 ]
-
-
-class _Body(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    omit_defaults=True,
-    rename="camel",
-):
-    """Base of these bodies: frozen, strict, camelCase on the wire."""
 
 
 class RegisterSourcesRequest(_Body, frozen=True):
