@@ -164,7 +164,7 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         f"\n{s.claims} claims: {s.supported} supported, {s.partially_supported} partially, "
         f"{s.unsupported} unsupported, {s.contradicted} contradicted; markers: "
         f"{s.markers_checked} checked, {s.markers_wrong} wrong source, {s.markers_unknown} "
-        f"unknown, {s.markers_unsupported} unsupported, {s.markers_added} added "
+        f"unknown, {s.markers_unsupported} unsupported, {s.markers_added} added"
         f"\nverifier {result.verifier}; models loaded in {load_ms:.0f} ms, "
         f"attributed in {sum(result.timings_ms.values()):.0f} ms",
         file=out,
