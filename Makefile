@@ -1,11 +1,12 @@
-# Two commands on a fresh machine: `make run` and `make test`. Both create .venv when it is
-# missing and reinstall only when pyproject.toml changed since the last install.
+# Two commands on a fresh machine: `make run` (the HTTP service on 127.0.0.1:8000) and
+# `make test`. Both create .venv when it is missing and reinstall only when pyproject.toml
+# changed since the last install. `make demo` walks the CLI through the bundled example.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck unit clean fit-verifier bench
+.PHONY: run serve demo test lint typecheck unit clean fit-verifier bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,17 +22,25 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 EXAMPLE_REGISTRY := $(VENV)/example-registry.json
 
+# The HTTP service, until Ctrl-C. Settings come from ATTRIBUTION_* variables (see
+# service/_settings.py); these defaults apply to this target only, where a variable is unset.
+# The conversation registries' SQLite file goes in .venv (make clean removes it).
+run: export ATTRIBUTION_HOST ?= 127.0.0.1
+run: export ATTRIBUTION_PORT ?= 8000
+run: export ATTRIBUTION_DATABASE_PATH ?= $(VENV)/attribution.sqlite3
 run: $(VENV)/.installed-run
+	$(BIN)/python -m service
+
+# Same as run (the name the service had before it was the main job).
+serve: run
+
+# The CLI on the bundled example: number the sources, then attribute the answer.
+demo: $(VENV)/.installed-run
 	@echo "== 1. register: the sources in examples/tool_outputs.json, numbered for the conversation"
 	$(BIN)/attribution register examples/tool_outputs.json --out $(EXAMPLE_REGISTRY)
 	@echo
 	@echo "== 2. attribute: check the markers of examples/answer.md, fill the missing ones, flag the rest"
 	$(BIN)/attribution attribute --answer examples/answer.md --tool-outputs examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
-
-# Serve the HTTP API (settings from ATTRIBUTION_* variables: host, port, workers, ...).
-.PHONY: serve
-serve: $(VENV)/.installed-run
-	$(BIN)/python -m service
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check attribution tests service benchmarks

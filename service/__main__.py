@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import uvicorn
@@ -18,6 +19,9 @@ def main() -> int:
     except ConfigError as exc:
         print(f"attribution service: {exc}", file=sys.stderr)
         return 2
+    # uvicorn shuts down gracefully on SIGTERM and then re-raises the signal, so the process
+    # would end with -15 after a clean stop; an empty handler lets it exit 0.
+    signal.signal(signal.SIGTERM, lambda *_: None)
     uvicorn.run(
         "service._factory:app_from_env",
         factory=True,

@@ -31,9 +31,11 @@ from ._conversations import ConversationController
 from ._errors import handle_exception
 from ._logging import configure_logging
 from ._metrics import Metrics
+from ._page import page_router
 from ._routes import DEPENDENCIES, api_router, health_handlers
 from ._settings import Settings
 from ._store import SqliteConversationStore
+from ._stream import stream_router
 from ._work import Admission, ModelRunner
 
 __all__ = ["create_app"]
@@ -179,7 +181,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         }
     )
     return Litestar(
-        route_handlers=[api_router, ConversationController, *health_handlers],
+        route_handlers=[
+            api_router,
+            stream_router,
+            ConversationController,
+            *health_handlers,
+            page_router,
+        ],
         dependencies=DEPENDENCIES,
         lifespan=[_lifespan],
         state=state,
