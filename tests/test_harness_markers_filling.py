@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from attribution import Attributor
-from benchmarks.datasets import default_data_root
 from benchmarks.harness import _filling, _markers_task
 from benchmarks.harness._baselines import BASELINE_THRESHOLDS
 from benchmarks.harness._context import HarnessContext
@@ -25,19 +24,6 @@ UNRELATED = (
 )
 TRUE_CLAIM = "The Eiffel Tower in Paris is 330 metres tall"
 FALSE_CLAIM = "The Great Wall of China was painted bright purple by Napoleon in 1802"
-
-
-@pytest.fixture(scope="module")
-def attributor() -> Attributor:
-    return Attributor()
-
-
-@pytest.fixture(scope="module")
-def data_root() -> Path:
-    root = default_data_root()
-    if not root.is_dir():
-        pytest.skip(f"no labelled data under {root}")
-    return root
 
 
 def _in_unit(value: float) -> bool:

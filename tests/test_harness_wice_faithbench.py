@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from attribution import Attributor
-from benchmarks.datasets import default_data_root
 from benchmarks.harness import _localisation, _spans
 from benchmarks.harness._baselines import BASELINE_THRESHOLDS
 from benchmarks.harness._context import HarnessContext
@@ -29,19 +28,6 @@ SOURCE = (
 )
 FAITHFUL = "Northwind Airlines reported a net profit of 42 million euros for 2023."
 INVENTED = "The airline also plans to open a flight school in Antarctica next spring."
-
-
-@pytest.fixture(scope="module")
-def attributor() -> Attributor:
-    return Attributor()
-
-
-@pytest.fixture(scope="module")
-def data_root() -> Path:
-    root = default_data_root()
-    if not root.is_dir():
-        pytest.skip(f"no labelled data under {root}")
-    return root
 
 
 def _context(attributor: Attributor, root: Path, limit: int | None = None) -> HarnessContext:
