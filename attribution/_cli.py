@@ -109,7 +109,7 @@ _VERDICT_MARK = {
 
 def _cmd_attribute(args: argparse.Namespace) -> int:
     from ._attributor import Attributor
-    from ._config import AttributionConfig, ReconcileConfig, load_config
+    from ._config import AttributionConfig, load_config
 
     answer = _read_text(args.answer)
     items: list[CitationSource] | list[ToolOutput]
@@ -129,9 +129,7 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
             marker_style=args.style or config.reconcile.marker_style,
             fill_missing=config.reconcile.fill_missing and not args.no_fill,
         )
-        config = msgspec.structs.replace(
-            config, reconcile=ReconcileConfig(**msgspec.structs.asdict(reconcile))
-        )
+        config = msgspec.structs.replace(config, reconcile=reconcile)
     attributor = Attributor(config)
     started = time.perf_counter()
     attributor.warm_up()

@@ -16,6 +16,7 @@ from attribution import (
     ReconcileConfig,
     ToolOutput,
     decode_json,
+    encode_json,
     find_markers,
 )
 
@@ -201,7 +202,9 @@ def test_bundled_example_end_to_end(attributor: Attributor) -> None:
     assert verdicts[("[4]", 4)] == "wrong_source"  # the launch is on the ESA page, not [4]
     assert verdicts[("[9]", 9)] == "unknown_number"
     assert result.summary.markers_added >= 1
-    assert json.loads(result.citations and __import__("attribution").encode_json(result))["summary"]
+    wire = json.loads(encode_json(result))
+    assert wire["summary"]["claims"] == len(result.claims) == 8
+    assert wire["citations"]["references"]
 
 
 def test_bad_input(attributor: Attributor) -> None:
