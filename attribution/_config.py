@@ -45,8 +45,10 @@ class ModelConfig(_Section, frozen=True):
     """Sentence embedder: a manifest name or a path to an ``.onnx`` file."""
     verifier: str | None = None
     """NLI / support cross-encoder: a manifest name or ``.onnx`` path; None: feature verifier."""
-    feature_weights: str = "feature-verifier"
-    """Weights of the feature verifier: a manifest name or a path to its JSON file."""
+    feature_weights: str = "feature-verifier-combined"
+    """Weights of the feature verifier: a manifest name or a path to its JSON file. The default
+    combines the trained cross-encoder its weights name; ``feature-verifier`` needs no
+    cross-encoder (faster, a little less accurate: docs/benchmarks.md)."""
     intra_op_threads: int | None = None
     """ONNX Runtime threads per session; None: the number of cores."""
     batch_size: int = 32

@@ -15,7 +15,7 @@ import msgspec
 from ._lexical import LexicalIndex
 from ._text import content_terms, entity_terms, negated, number_terms, stem, word_tokens
 
-__all__ = ["FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
+__all__ = ["FEATURE_NAMES", "NLI_FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
 
 # Words as entity_terms cuts them (L2, Ariane-5, O'Brien), to compare names with.
 _RAW_WORD = re.compile(r"[\w'’-]+")
@@ -32,6 +32,9 @@ FEATURE_NAMES: tuple[str, ...] = (
     "negation_mismatch",
     "claim_length",
 )
+
+NLI_FEATURE_NAMES: tuple[str, ...] = ("nli_support", "nli_contradiction")
+"""Extra features of the combined verifier: a cross-encoder's P(entailment), P(contradiction)."""
 
 
 class ClaimSignals(msgspec.Struct, frozen=True):

@@ -3,11 +3,12 @@
 A :class:`Verifier` scores (claim, passage) pairs with a support probability and, when it can
 tell, a contradiction probability. Two implementations:
 
-- :class:`FeatureVerifier` (the default; needs no NLI model): a logistic model over cheap
-  signals — embedding cosine, IDF-weighted and plain term coverage, bigram coverage, the longest
-  verbatim run, numbers, names and negation that disagree — with weights fitted on the
-  development data by ``benchmarks/fit_feature_verifier.py`` and stored in
-  ``models/feature-verifier/weights.json``.
+- :class:`FeatureVerifier`: a logistic model over cheap signals — embedding cosine,
+  IDF-weighted and plain term coverage, bigram coverage, the longest verbatim run, numbers,
+  names and negation that disagree — with weights fitted on the development data by
+  ``benchmarks/fit_feature_verifier.py``. When its weights name a cross-encoder
+  (``cross_encoder``), the cross-encoder's P(entailment) and P(contradiction) are two more
+  features (the combined verifier).
 - :class:`NliVerifier`: any ONNX sequence-classification cross-encoder (an NLI model with
   entailment / neutral / contradiction, or a binary supported / unsupported model).
 """
@@ -24,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._errors import InputError, ModelLoadError
-from ._features import FEATURE_NAMES, pair_features
+from ._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
 from ._lexical import LexicalIndex
 
 if TYPE_CHECKING:
@@ -109,6 +110,9 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """Cross-validated figures reported by the fit script."""
     notes: str = ""
     """How the weights were made."""
+    cross_encoder: str | None = None
+    """Manifest name of the cross-encoder whose scores are the features
+    :data:`NLI_FEATURE_NAMES` (present exactly when this is set)."""
 
     @classmethod
     def load(cls, path: Path) -> FeatureWeights:
@@ -126,12 +130,18 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             ) from exc
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ModelLoadError(f"feature-verifier weights {path} are malformed: {exc}") from exc
-        if tuple(weights.features) != FEATURE_NAMES or len(weights.weights) != len(FEATURE_NAMES):
+        expected = FEATURE_NAMES + (NLI_FEATURE_NAMES if weights.cross_encoder else ())
+        if tuple(weights.features) != expected or len(weights.weights) != len(expected):
             raise ModelLoadError(
                 f"feature-verifier weights {path} are for features {list(weights.features)}, "
-                f"but this version computes {list(FEATURE_NAMES)}; refit them"
+                f"but this version computes {list(expected)}; refit them"
             )
         return weights
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The features these weights apply to, in order."""
+        return FEATURE_NAMES + (NLI_FEATURE_NAMES if self.cross_encoder else ())
 
 
 def _sigmoid(x: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -140,16 +150,43 @@ def _sigmoid(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 class FeatureVerifier:
-    """The default verifier: a calibrated logistic model over support signals."""
+    """A calibrated logistic model over support signals (with a cross-encoder's, if combined)."""
 
-    def __init__(self, weights: FeatureWeights, *, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        weights: FeatureWeights,
+        *,
+        embedder: Embedder | None = None,
+        cross_encoder: OnnxCrossEncoder | None = None,
+    ) -> None:
+        """
+        Args:
+            weights: the fitted weights.
+            embedder: computes cosines for pairs that come without one.
+            cross_encoder: the model the weights' ``cross_encoder`` names (required then).
+
+        Raises:
+            ModelLoadError: the weights need a cross-encoder and none (or another one) is given.
+        """
+        if len(weights.weights) != len(weights.feature_names):
+            raise ModelLoadError(
+                f"feature weights have {len(weights.weights)} weights for "
+                f"{len(weights.feature_names)} features {list(weights.feature_names)}"
+            )
+        if weights.cross_encoder and cross_encoder is None:
+            raise ModelLoadError(
+                f"these feature weights combine the cross-encoder {weights.cross_encoder!r}; "
+                "build the FeatureVerifier with it (load_verifier does)"
+            )
         self.weights = weights
         self._w = np.asarray(weights.weights, dtype=np.float64)
         self._embedder = embedder
+        self.cross_encoder = cross_encoder if weights.cross_encoder else None
 
     @property
     def name(self) -> str:
-        return f"feature-verifier.v{self.weights.version}"
+        base = f"feature-verifier.v{self.weights.version}"
+        return f"{base}+{self.weights.cross_encoder}" if self.weights.cross_encoder else base
 
     @property
     def threshold(self) -> float:
@@ -166,7 +203,20 @@ class FeatureVerifier:
             pair_features(p.claim, p.passage, cos, lexical)
             for p, cos in zip(pairs, cosines, strict=True)
         ]
-        return np.asarray(rows, dtype=np.float64).reshape(len(pairs), len(FEATURE_NAMES))
+        x = np.asarray(rows, dtype=np.float64).reshape(len(pairs), len(FEATURE_NAMES))
+        if self.cross_encoder is None:
+            return x
+        return np.hstack([x, self._nli(pairs)])
+
+    def _nli(self, pairs: Sequence[Pair]) -> NDArray[np.float64]:
+        """P(entailment) and P(contradiction) per pair (0 where the model has no such label)."""
+        model = self.cross_encoder
+        assert model is not None
+        probs = model.predict([(p.passage, p.claim) for p in pairs]).astype(np.float64)
+        support = probs[:, model.support_index]
+        contra_index = model.contradiction_index
+        contra = probs[:, contra_index] if contra_index is not None else np.zeros(len(pairs))
+        return np.stack([support, contra], axis=1)
 
     def _cosines(self, pairs: Sequence[Pair]) -> list[float]:
         missing = [i for i, p in enumerate(pairs) if p.cosine is None]
@@ -189,7 +239,10 @@ class FeatureVerifier:
             return VerifierOutput(support=[])
         x = self.features(pairs, lexical=lexical)
         probs = _sigmoid(x @ self._w + self.weights.bias)
-        return VerifierOutput(support=[float(p) for p in probs])
+        contradiction = None
+        if self.cross_encoder is not None:
+            contradiction = [float(v) for v in x[:, len(FEATURE_NAMES) + 1]]
+        return VerifierOutput(support=[float(p) for p in probs], contradiction=contradiction)
 
 
 class NliVerifier:

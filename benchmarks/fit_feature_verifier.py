@@ -37,9 +37,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attribution import AttributionConfig, CitationSource, normalize_markers
-from attribution._features import FEATURE_NAMES, pair_features
+from attribution._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
 from attribution._match import Matcher
 from attribution._models import load_embedder
+from attribution._models._cross_encoder import OnnxCrossEncoder
 from attribution._passages import make_passages
 from attribution._verify import FeatureWeights
 from benchmarks._logs import quiet_logs
@@ -111,7 +112,7 @@ def fit_mil(examples: Sequence[Example], rounds: int = 4) -> tuple[NDArray[np.fl
     y = np.array([1.0 if e.label else 0.0 for e in examples])
     sw = sample_weights(examples)
     chosen = [int(np.argmax(e.relevance)) for e in examples]
-    weights, bias = np.zeros(len(FEATURE_NAMES)), 0.0
+    weights, bias = np.zeros(examples[0].candidates.shape[1]), 0.0
     for _ in range(rounds):
         x = np.stack([e.candidates[k] for e, k in zip(examples, chosen, strict=True)])
         weights, bias = fit_logistic(x, y, sw)
@@ -162,6 +163,7 @@ def build_examples(
     *,
     matcher: Matcher | None = None,
     datasets: Sequence[str] = DATASETS,
+    cross_encoder: OnnxCrossEncoder | None = None,
 ) -> list[Example]:
     """Feature rows for every labelled example (see the module docstring).
 
@@ -170,6 +172,8 @@ def build_examples(
         limit: at most this many examples per dataset.
         matcher: the matcher to embed with (its cache is reused); a new one when None.
         datasets: which of :data:`DATASETS` to read.
+        cross_encoder: when given, its P(entailment) and P(contradiction) of each candidate
+            are two more columns (:data:`NLI_FEATURE_NAMES`), as the combined verifier has.
     """
     config = AttributionConfig()
     if matcher is None:
@@ -202,18 +206,28 @@ def build_examples(
             )
             if not cands:
                 continue
+            texts = [passages[c.passage].text for c in cands]
             feats = [
-                pair_features(claim, passages[c.passage].text, c.cosine, match.lexical)
-                for c in cands
+                pair_features(claim, text, c.cosine, match.lexical)
+                for c, text in zip(cands, texts, strict=True)
             ]
             rel = [c.relevance for c in cands]
             if len(cands) >= 2:
                 a, b = cands[0].passage, cands[1].passage
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 cos = float(np.dot(match.claim_vectors[0], vec) / (np.linalg.norm(vec) or 1.0))
-                joined = passages[a].text + "\n" + passages[b].text
+                # the pipeline joins the two in source order (Attributor._verify)
+                first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
+                joined = passages[first].text + "\n" + passages[second].text
+                texts.append(joined)
                 feats.append(pair_features(claim, joined, cos, match.lexical))
                 rel.append((cands[0].relevance + cands[1].relevance) / 2)
+            if cross_encoder is not None:
+                probs = cross_encoder.predict([(text, claim) for text in texts])
+                contra = cross_encoder.contradiction_index
+                for feat, p in zip(feats, probs, strict=True):
+                    feat.append(float(p[cross_encoder.support_index]))
+                    feat.append(float(p[contra]) if contra is not None else 0.0)
             examples.append(
                 Example(
                     dataset=dataset,
@@ -248,13 +262,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-root", type=Path, default=DEFAULT_DATA, help="attribution data")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="weights file to write")
     parser.add_argument("--limit", type=int, help="at most this many examples per dataset")
+    parser.add_argument(
+        "--cross-encoder",
+        metavar="NAME",
+        help="combine this cross-encoder (a manifest name) as two more features",
+    )
     args = parser.parse_args(argv)
     quiet_logs()
     if not args.data_root.is_dir():
         parser.error(f"--data-root {args.data_root} is not a directory")
 
     started = time.perf_counter()
-    examples = build_examples(args.data_root, args.limit)
+    cross_encoder = (
+        OnnxCrossEncoder.from_config(None, args.cross_encoder) if args.cross_encoder else None
+    )
+    names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
+    examples = build_examples(args.data_root, args.limit, cross_encoder=cross_encoder)
     datasets = sorted({e.dataset for e in examples})
     if len(datasets) < 2:
         parser.error(f"need labelled examples from two datasets at least, found {datasets}")
@@ -282,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             balanced_accuracy(scores[mask] >= threshold, labels[mask]), 4
         )
     fitted = FeatureWeights(
-        features=FEATURE_NAMES,
+        cross_encoder=args.cross_encoder,
+        features=names,
         weights=tuple(round(float(w), 6) for w in weights),
         bias=round(bias, 6),
         threshold=round(threshold, 6),
@@ -296,9 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(fitted), indent=2) + b"\n")
-    print(
-        f"\nweights: {dict(zip(FEATURE_NAMES, np.round(weights, 3), strict=True))}", file=sys.stderr
-    )
+    print(f"\nweights: {dict(zip(names, np.round(weights, 3), strict=True))}", file=sys.stderr)
     print(f"bias {bias:.3f}, threshold {threshold:.3f}", file=sys.stderr)
     print(f"wrote {args.out} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     json.dump(metrics, sys.stdout, indent=2)

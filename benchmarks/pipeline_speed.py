@@ -29,7 +29,7 @@ from attribution import AttributionConfig, Attributor
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import default_data_root
 from benchmarks.foundation import commit
-from benchmarks.harness._speed import make_workload
+from benchmarks.harness._speed import forget_pair_scores, make_workload
 
 
 def main() -> int:
@@ -71,6 +71,7 @@ def main() -> int:
             if mode == "cold sources":
                 attributor.cache = type(attributor.cache)()
                 attributor.matcher.cache = attributor.cache
+            forget_pair_scores(attributor)  # a new answer in both modes: no pair scores reused
             t = time.perf_counter()
             result = attributor.attribute(answer, sources)
             totals.append((time.perf_counter() - t) * 1000)

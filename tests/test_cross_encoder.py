@@ -368,5 +368,5 @@ def test_load_verifier_without_feature_weights_fails_clearly(
     directory = tmp_path / "models"
     directory.mkdir()
     (directory / "manifest.json").write_bytes((REPO / "models" / "manifest.json").read_bytes())
-    with pytest.raises(ModelLoadError, match=r"feature-verifier/weights\.json not found"):
+    with pytest.raises(ModelLoadError, match=r"feature-verifier/weights-combined\.json not found"):
         load_verifier(ModelConfig(models_dir=str(directory)))

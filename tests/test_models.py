@@ -75,7 +75,13 @@ def _write(path: Path, data: bytes = b'{"w": 1}') -> str:
 
 def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> None:
     manifest = load_manifest(REPO / "models")
-    assert manifest.names() == ("all-minilm-l6-v2-int8", "feature-verifier")
+    assert manifest.names() == (
+        "all-minilm-l6-v2-int8",
+        "feature-verifier",
+        "feature-verifier-combined",
+        "support-verifier-minilm-l6-int8",
+        "support-verifier-minilm-l6-fp32",
+    )
     embedder = manifest.get("all-minilm-l6-v2-int8")
     assert embedder.kind == "embedder"
     assert embedder.file == FileRef(
@@ -121,12 +127,12 @@ def test_feature_verifier_fails_clearly_until_its_weights_exist(tmp_path: Path) 
     with pytest.raises(ModelLoadError) as caught:
         resolve_model(None, "feature_weights", config)
     message = str(caught.value)
-    assert str(directory / "feature-verifier" / "weights.json") in message
+    assert str(directory / "feature-verifier" / "weights-combined.json") in message
     assert "not found" in message
-    assert "make fit-verifier" in message
-    _write(directory / "feature-verifier" / "weights.json")
+    assert "make fit-verifier-combined" in message
+    _write(directory / "feature-verifier" / "weights-combined.json")
     resolved = resolve_model(None, "feature_weights", config)  # sha256 null: no check
-    assert resolved.path == directory / "feature-verifier" / "weights.json"
+    assert resolved.path == directory / "feature-verifier" / "weights-combined.json"
 
 
 def test_importing_the_runtime_imports_no_onnxruntime_or_tokenizers() -> None:
@@ -251,12 +257,31 @@ def test_wrong_tokenizer_sha256(tmp_path: Path) -> None:
         resolve_model("e", "embedder", ModelConfig(models_dir=str(tmp_path)))
 
 
+def test_packaged_manifest_describes_the_trained_cross_encoder() -> None:
+    manifest = load_manifest(REPO / "models")
+    for suffix, file in (("int8", "model.int8.onnx"), ("fp32", "model.onnx")):
+        spec = manifest.get(f"support-verifier-minilm-l6-{suffix}")
+        assert spec.kind == "cross_encoder"
+        assert spec.labels == ("entailment", "neutral", "contradiction")
+        assert spec.file.path == f"support-verifier/{file}"
+        assert spec.sha256 is not None
+        assert len(spec.sha256) == 64
+        assert spec.tokenizer == FileRef(path="all-minilm-l6-v2/tokenizer.json")
+        assert spec.max_length == 256
+    # the int8 file is committed and its hash matches; the default weights combine it
+    resolved = resolve_model("support-verifier-minilm-l6-int8", "cross_encoder")
+    assert resolved.path == REPO / "models" / "support-verifier" / "model.int8.onnx"
+    combined = manifest.get("feature-verifier-combined")
+    assert combined.file.path == "feature-verifier/weights-combined.json"
+    assert ModelConfig().feature_weights == "feature-verifier-combined"
+
+
 def test_unknown_name_lists_the_known_ones() -> None:
     with pytest.raises(ModelLoadError) as caught:
         resolve_model("no-such-model", "embedder")
     message = str(caught.value)
     assert "unknown model 'no-such-model'" in message
-    assert "all-minilm-l6-v2-int8, feature-verifier" in message
+    assert "all-minilm-l6-v2-int8, feature-verifier, feature-verifier-combined" in message
 
 
 def test_model_of_another_kind() -> None:

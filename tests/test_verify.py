@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -19,7 +20,7 @@ from attribution import (
     NliVerifier,
     Pair,
 )
-from attribution._features import FEATURE_NAMES
+from attribution._features import FEATURE_NAMES, NLI_FEATURE_NAMES
 from attribution._models import OnnxCrossEncoder, load_embedder, load_verifier
 
 from .test_cross_encoder import NLI, TOKENIZER, Weights, build_classifier
@@ -39,7 +40,10 @@ def verifier() -> FeatureVerifier:
 
 def test_the_fitted_weights_describe_themselves(verifier: FeatureVerifier) -> None:
     w = verifier.weights
-    assert w.features == FEATURE_NAMES
+    # the default combines the trained cross-encoder (chosen in docs/benchmarks.md)
+    assert w.features == (*FEATURE_NAMES, *NLI_FEATURE_NAMES)
+    assert w.cross_encoder == "support-verifier-minilm-l6-int8"
+    assert verifier.cross_encoder is not None
     assert 0.0 < w.threshold < 1.0
     assert sum(w.fitted_on.values()) > 1000
     assert {"expertqa.heldout_auc", "wice.cosine_auc"} <= set(w.metrics)
@@ -64,7 +68,7 @@ def test_given_cosines_are_used_and_missing_ones_need_an_embedder(
     high = verifier.score([Pair(claim="Everest is high.", passage=PASSAGE, cosine=0.9)])
     low = verifier.score([Pair(claim="Everest is high.", passage=PASSAGE, cosine=0.0)])
     assert high.support[0] > low.support[0]
-    bare = FeatureVerifier(verifier.weights)
+    bare = FeatureVerifier(verifier.weights, cross_encoder=verifier.cross_encoder)
     with pytest.raises(InputError, match="need an embedder"):
         bare.score([Pair(claim="x", passage="y")])
 
@@ -111,3 +115,66 @@ def test_the_pipeline_runs_with_an_nli_verifier(nli: NliVerifier) -> None:
     assert claim.contradiction is not None
     assert 0.0 <= claim.score <= 1.0
     assert result.markers[0].verdict in ("supported", "unsupported")
+
+
+def _combined_weights(verifier: FeatureVerifier, nli_weight: float) -> FeatureWeights:
+    base = verifier.weights
+    return FeatureWeights(
+        features=(*FEATURE_NAMES, *NLI_FEATURE_NAMES),
+        weights=(*base.weights[: len(FEATURE_NAMES)], nli_weight, -nli_weight),
+        bias=base.bias,
+        threshold=base.threshold,
+        cross_encoder="a-cross-encoder",
+    )
+
+
+def test_combined_weights_need_their_cross_encoder(
+    verifier: FeatureVerifier, nli: NliVerifier, tmp_path: Path
+) -> None:
+    weights = _combined_weights(verifier, 2.0)
+    with pytest.raises(ModelLoadError, match="combine the cross-encoder 'a-cross-encoder'"):
+        FeatureVerifier(weights)
+    path = tmp_path / "combined.json"
+    path.write_bytes(msgspec.json.encode(weights))
+    assert FeatureWeights.load(path).feature_names == (*FEATURE_NAMES, *NLI_FEATURE_NAMES)
+    # the same features without the cross-encoder's name are refused, and the other way round
+    path.write_bytes(msgspec.json.encode(msgspec.structs.replace(weights, cross_encoder=None)))
+    with pytest.raises(ModelLoadError, match="refit them"):
+        FeatureWeights.load(path)
+
+
+def test_combined_verifier_adds_the_cross_encoders_probabilities(
+    verifier: FeatureVerifier, nli: NliVerifier
+) -> None:
+    pairs = [
+        Pair(claim="Everest is 8,849 metres high.", passage=PASSAGE, cosine=0.8),
+        Pair(claim="Rust was released in 2015.", passage=PASSAGE, cosine=0.1),
+    ]
+    plain = verifier.features(pairs)[:, : len(FEATURE_NAMES)]
+    combined = FeatureVerifier(_combined_weights(verifier, 3.0), cross_encoder=nli.model)
+    assert combined.name == "feature-verifier.v1+a-cross-encoder"
+    x = combined.features(pairs)
+    assert x.shape == (2, len(FEATURE_NAMES) + 2)
+    np.testing.assert_allclose(x[:, : len(FEATURE_NAMES)], plain)
+    probs = nli.model.predict([(p.passage, p.claim) for p in pairs])
+    np.testing.assert_allclose(x[:, -2], probs[:, nli.model.support_index], rtol=1e-6)
+    np.testing.assert_allclose(x[:, -1], probs[:, nli.model.contradiction_index], rtol=1e-6)
+    out = combined.score(pairs)
+    assert out.contradiction is not None
+    np.testing.assert_allclose(out.contradiction, x[:, -1])
+    # the two extra weights move the score as the logistic model says
+    logit = x @ np.asarray(combined.weights.weights) + combined.weights.bias
+    np.testing.assert_allclose(out.support, 1 / (1 + np.exp(-logit)), rtol=1e-6)
+
+
+def test_cross_encoder_cache_returns_the_same_scores(nli: NliVerifier) -> None:
+    model = nli.model
+    model.clear_cache()
+    pairs = [(PASSAGE, "Everest is high."), ("y", "x"), (PASSAGE, "Everest is high.")]
+    first = model.predict(pairs)
+    assert len(model._cache) == 2  # the repeated pair is one entry
+    again = model.predict(list(reversed(pairs)))
+    np.testing.assert_array_equal(again, first[::-1])
+    model.clear_cache()
+    assert not model._cache
+    np.testing.assert_allclose(model.predict(pairs), first, rtol=1e-6)

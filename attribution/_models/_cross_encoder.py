@@ -9,6 +9,9 @@ long, only the passage is cut, so the claim is always scored whole.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,9 +24,15 @@ from ._manifest import FileRef, ModelSpec, locate_model
 from ._onnx import OnnxModel, Runtime, check_texts
 
 if TYPE_CHECKING:
-    from tokenizers import Encoding
+    from tokenizers import Encoding, Tokenizer
 
-__all__ = ["CONTRADICTION_LABELS", "SUPPORT_LABELS", "OnnxCrossEncoder", "pair_budget"]
+__all__ = [
+    "CONTRADICTION_LABELS",
+    "SUPPORT_LABELS",
+    "OnnxCrossEncoder",
+    "encode_pairs",
+    "pair_budget",
+]
 
 SUPPORT_LABELS = frozenset({"entailment", "entails", "supported", "support", "supports"})
 """Label names (case-insensitive) that mean "the passage supports the claim"."""
@@ -51,8 +60,15 @@ class OnnxCrossEncoder(OnnxModel):
 
     _kind = "cross_encoder"
     _output = "logits"
+    cache_size: int = 100_000
+    """Pairs whose probabilities are kept (least recently used dropped); 0 turns it off.
+
+    A pair recurs whenever the same answer is checked again against the same sources (a
+    service retry, a re-run, a benchmark's second pass); the key is a hash of both texts."""
 
     def _check_spec(self) -> None:
+        self._cache: OrderedDict[bytes, NDArray[np.float32]] = OrderedDict()
+        self._cache_lock = threading.Lock()
         self.labels: tuple[str, ...] = self.spec.labels
         support = self._label_index(SUPPORT_LABELS)
         if support is None:
@@ -124,9 +140,33 @@ class OnnxCrossEncoder(OnnxModel):
         probabilities = np.zeros((len(passages), len(self.labels)), dtype=np.float32)
         if not passages:
             return probabilities
-        for rows, logits, _mask in self._run_batches(self.encode_pairs(passages, claims)):
-            probabilities[rows] = _softmax(logits)
+        keys = [_pair_key(p, c) for p, c in zip(passages, claims, strict=True)]
+        todo: list[int] = []
+        with self._cache_lock:
+            for i, key in enumerate(keys):
+                hit = self._cache.get(key)
+                if hit is None:
+                    todo.append(i)
+                else:
+                    self._cache.move_to_end(key)
+                    probabilities[i] = hit
+        if not todo:
+            return probabilities
+        encodings = self.encode_pairs([passages[i] for i in todo], [claims[i] for i in todo])
+        for rows, logits, _mask in self._run_batches(encodings):
+            probabilities[[todo[r] for r in rows]] = _softmax(logits)
+        if self.cache_size:
+            with self._cache_lock:
+                for i in todo:
+                    self._cache[keys[i]] = probabilities[i].copy()
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
         return probabilities
+
+    def clear_cache(self) -> None:
+        """Forget every cached pair (a benchmark timing cold runs calls this)."""
+        with self._cache_lock:
+            self._cache.clear()
 
     def encode_pairs(self, passages: Sequence[str], claims: Sequence[str]) -> list[Encoding]:
         """Tokenize pairs as the model sees them: special tokens added, the passage cut to fit.
@@ -142,19 +182,7 @@ class OnnxCrossEncoder(OnnxModel):
         Returns:
             One encoding per pair, at most ``max_length`` tokens each.
         """
-        tokenizer = self._runtime.tokenizer
-        budget = self.max_length - tokenizer.num_special_tokens_to_add(True)
-        firsts = tokenizer.encode_batch(list(passages), add_special_tokens=False)
-        seconds = tokenizer.encode_batch(list(claims), add_special_tokens=False)
-        encodings = []
-        for first, second in zip(firsts, seconds, strict=True):
-            keep_first, keep_second = pair_budget(len(first.ids), len(second.ids), budget)
-            if keep_first < len(first.ids):
-                first.truncate(keep_first)
-            if keep_second < len(second.ids):
-                second.truncate(keep_second)
-            encodings.append(tokenizer.post_process(first, second))
-        return encodings
+        return encode_pairs(self._runtime.tokenizer, passages, claims, self.max_length)
 
     def _check(self, runtime: Runtime) -> None:
         shape = runtime.output.shape
@@ -176,6 +204,27 @@ class OnnxCrossEncoder(OnnxModel):
         return found[0] if found else None
 
 
+def encode_pairs(
+    tokenizer: Tokenizer, passages: Sequence[str], claims: Sequence[str], max_length: int
+) -> list[Encoding]:
+    """Pairs as a cross-encoder sees them (see :meth:`OnnxCrossEncoder.encode_pairs`).
+
+    Also how ``models/training`` tokenises its training pairs, so the two cannot drift apart.
+    """
+    budget = max_length - tokenizer.num_special_tokens_to_add(True)
+    firsts = tokenizer.encode_batch(list(passages), add_special_tokens=False)
+    seconds = tokenizer.encode_batch(list(claims), add_special_tokens=False)
+    encodings = []
+    for first, second in zip(firsts, seconds, strict=True):
+        keep_first, keep_second = pair_budget(len(first.ids), len(second.ids), budget)
+        if keep_first < len(first.ids):
+            first.truncate(keep_first)
+        if keep_second < len(second.ids):
+            second.truncate(keep_second)
+        encodings.append(tokenizer.post_process(first, second))
+    return encodings
+
+
 def pair_budget(first: int, second: int, budget: int) -> tuple[int, int]:
     """Tokens kept of each sequence of a pair so that together they fit in ``budget``.
 
@@ -192,6 +241,13 @@ def pair_budget(first: int, second: int, budget: int) -> tuple[int, int]:
     """
     keep_first = min(first, max(budget - second, budget // 2))
     return keep_first, min(second, budget - keep_first)
+
+
+def _pair_key(passage: str, claim: str) -> bytes:
+    return hashlib.blake2b(
+        passage.encode("utf-8", "surrogatepass") + b"\x00" + claim.encode("utf-8", "surrogatepass"),
+        digest_size=16,
+    ).digest()
 
 
 def _split_pairs(pairs: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:

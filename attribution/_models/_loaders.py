@@ -43,7 +43,7 @@ def load_verifier(
 
     A cross-encoder is used when ``$ATTRIBUTION_VERIFIER`` or ``config.verifier`` names one;
     otherwise the feature verifier with the weights of ``$ATTRIBUTION_FEATURE_WEIGHTS``, else
-    ``config.feature_weights``.
+    ``config.feature_weights`` (and the cross-encoder those weights name, if they combine one).
 
     Args:
         config: model configuration; None: the defaults.
@@ -62,5 +62,8 @@ def load_verifier(
     config = config if config is not None else ModelConfig()
     if config.verifier or os.environ.get(ENV_BY_KIND["cross_encoder"]):
         return NliVerifier(OnnxCrossEncoder.from_config(config))
-    weights = resolve_model(None, "feature_weights", config)
-    return FeatureVerifier(FeatureWeights.load(weights.path), embedder=embedder)
+    weights = FeatureWeights.load(resolve_model(None, "feature_weights", config).path)
+    cross_encoder = None
+    if weights.cross_encoder:
+        cross_encoder = OnnxCrossEncoder.from_config(config, weights.cross_encoder)
+    return FeatureVerifier(weights, embedder=embedder, cross_encoder=cross_encoder)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attribution import Attributor
+from attribution import Attributor, FeatureVerifier, NliVerifier
 from benchmarks.foundation import commit
 
 from ._context import HarnessContext
@@ -56,11 +56,17 @@ def _models(attributor: Attributor) -> dict[str, str]:
     embedder = resolve_model(None, "embedder", attributor.config.model)
     out[embedder.spec.name] = _sha256(embedder.path)
     verifier = attributor.verifier
-    if verifier.name.startswith("feature-verifier"):
+    cross_encoder = None
+    if isinstance(verifier, FeatureVerifier):
         weights = resolve_model(None, "feature_weights", attributor.config.model)
         out[weights.spec.name] = _sha256(weights.path)
+        cross_encoder = verifier.cross_encoder
+    elif isinstance(verifier, NliVerifier):
+        cross_encoder = verifier.model
     else:
-        out[verifier.name] = "see model manifest"
+        out[verifier.name] = "not a manifest model"
+    if cross_encoder is not None:
+        out[cross_encoder.spec.name] = _sha256(cross_encoder.resolved.path)
     return out
 
 
@@ -82,7 +88,6 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
     under test.
     """
     from attribution import FeatureVerifier, FeatureWeights
-    from attribution._features import FEATURE_NAMES
     from benchmarks.fit_feature_verifier import (
         DATASETS,
         best_scores,
@@ -98,7 +103,13 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
     fitted = [d for d in DATASETS if d in ctx.datasets and d in verifier.weights.fitted_on]
     if not fitted:
         return {}
-    examples = build_examples(ctx.data_root, ctx.limit, matcher=base.matcher, datasets=DATASETS)
+    examples = build_examples(
+        ctx.data_root,
+        ctx.limit,
+        matcher=base.matcher,
+        datasets=DATASETS,
+        cross_encoder=verifier.cross_encoder,
+    )
     engines: dict[str, Attributor] = {}
     for dataset in fitted:
         train = [e for e in examples if e.dataset != dataset]
@@ -107,7 +118,8 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
             continue
         w, b = fit_mil(train)
         weights = FeatureWeights(
-            features=FEATURE_NAMES,
+            features=verifier.weights.feature_names,
+            cross_encoder=verifier.weights.cross_encoder,
             weights=tuple(float(x) for x in w),
             bias=b,
             threshold=choose_threshold(train, best_scores(train, w, b)),
@@ -117,7 +129,9 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
         engine = Attributor(
             base.config,
             embedder=base.embedder,
-            verifier=FeatureVerifier(weights, embedder=base.embedder),
+            verifier=FeatureVerifier(
+                weights, embedder=base.embedder, cross_encoder=verifier.cross_encoder
+            ),
             segmenter=base.segmenter,
         )
         engine.cache = base.cache  # before the matcher is built: share the embeddings

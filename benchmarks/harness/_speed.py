@@ -52,6 +52,7 @@ __all__ = [
     "STAGES",
     "Workload",
     "WorkloadSpec",
+    "forget_pair_scores",
     "make_workload",
     "run_speed",
 ]
@@ -216,6 +217,24 @@ def make_workload(root: Path, *, claims: int = 10, sources: int = 20, words: int
 # -- measuring ---------------------------------------------------------------------------------
 
 
+def forget_pair_scores(attributor: Any) -> None:
+    """Empty the cross-encoder's pair cache, if the engine's verifier has one.
+
+    The sources' embeddings may be cached in use (they were registered before), but a new answer
+    brings new (claim, passage) pairs: timing runs must not reuse the previous run's scores.
+    """
+    from attribution import FeatureVerifier, NliVerifier
+
+    verifier = attributor.verifier
+    model = None
+    if isinstance(verifier, NliVerifier):
+        model = verifier.model
+    elif isinstance(verifier, FeatureVerifier):
+        model = verifier.cross_encoder
+    if model is not None:
+        model.clear_cache()
+
+
 def _reset_peak_rss() -> bool:
     """Reset the resident-set high-water mark (Linux); False where that is not possible."""
     try:
@@ -334,6 +353,7 @@ def _measure(
         # A fresh cache on both sides: neither may reuse an embedding from an earlier run.
         attributor.cache = EmbeddingCache()
         attributor.matcher.cache = attributor.cache
+        forget_pair_scores(attributor)
         engine_run("cold")
         if i < baseline_runs:
             baselines = Baselines(
@@ -345,6 +365,8 @@ def _measure(
     # untimed engine call makes sure every passage the engine may pick is in its cache.
     attributor.attribute(workload.answer, sources)
     for _ in range(engine_runs):
+        # cached sources, but a new answer: the verifier's pair scores are not reused
+        forget_pair_scores(attributor)
         engine_run("cached")
         embed_ms["cached"].append(_timed_ms(_embedding_threshold, baselines, claims, sources)[0])
     peak = round(_peak_rss_mb(scoped), 1)

@@ -119,8 +119,13 @@ def _leave_one_dataset_out(ctx: HarnessContext) -> dict[str, dict[str, float]]:
     chosen = [d for d in DATASETS if d in ctx.datasets]
     if len(chosen) < 2:
         return {}
+    verifier = ctx.attributor.verifier
     examples = build_examples(
-        ctx.data_root, ctx.limit, matcher=ctx.attributor.matcher, datasets=chosen
+        ctx.data_root,
+        ctx.limit,
+        matcher=ctx.attributor.matcher,
+        datasets=chosen,
+        cross_encoder=verifier.cross_encoder if isinstance(verifier, FeatureVerifier) else None,
     )
     out: dict[str, dict[str, float]] = {}
     for d in sorted({e.dataset for e in examples}):

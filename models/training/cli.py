@@ -1,0 +1,66 @@
+"""Command line of the verifier's training: train, export to ONNX, evaluate on held-out NLI."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+from .data import MixConfig
+from .train import TrainConfig
+
+__all__ = ["main"]
+
+DEFAULT_OUT = Path("build/support-verifier")
+DEFAULT_MODEL_DIR = Path("models/support-verifier")
+
+
+def _data_root() -> Path:
+    here = Path(__file__).resolve().parents[2]
+    return here.parent / "shared" / "data" / "nli"
+
+
+def _config(args: argparse.Namespace) -> TrainConfig:
+    mix = MixConfig(scale=args.scale)
+    config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
+    if args.epochs is not None:
+        config = dataclasses.replace(config, epochs=args.epochs)
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
+    parser.add_argument("command", choices=["train", "export", "evaluate", "all"])
+    parser.add_argument("--data", type=Path, default=None, help="the nli data folder")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="checkpoints and logs")
+    parser.add_argument(
+        "--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="where the ONNX files go"
+    )
+    parser.add_argument(
+        "--scale", type=float, default=0.55, help="fraction of the full mix (the shipped run: 0.55)"
+    )
+    parser.add_argument("--freeze-layers", type=int, default=3)
+    parser.add_argument("--epochs", type=float, default=None)
+    parser.add_argument("--budget-minutes", type=float, default=None)
+    parser.add_argument("--heldout-limit", type=int, default=2000)
+    args = parser.parse_args(argv)
+    data = args.data or _data_root()
+    if not data.is_dir():
+        parser.error(f"no NLI data at {data}: pass --data")
+    config = _config(args)
+    if args.command in ("train", "all"):
+        from .train import train
+
+        record = train(config, data, args.out, budget_minutes=args.budget_minutes)
+        if not record["finished"]:
+            print("not finished: run the same command again to resume")
+            return 0 if args.command == "train" else 3
+    if args.command in ("export", "all"):
+        from .export import export
+
+        export(args.out / "final", args.model_dir, config)
+    if args.command in ("evaluate", "all"):
+        from .evaluate import evaluate
+
+        evaluate(args.model_dir, data, config, limit=args.heldout_limit)
+    return 0

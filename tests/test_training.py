@@ -1,0 +1,144 @@
+"""Smoke run of the verifier's training, end to end: mix, train, resume, export, load, score.
+
+A few hundred real pairs from ../shared/data/nli, the real base encoder, real torch and
+onnxruntime: it proves the pipeline works, not that the model is good (the held-out figures in
+models/support-verifier/MODEL_CARD.md do that).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the train extra is not installed (make test installs it)")
+
+from attribution import AttributionConfig, Attributor, CitationSource, ModelConfig
+from attribution._models import load_verifier
+from attribution._models._cross_encoder import OnnxCrossEncoder
+from attribution._verify import NliVerifier
+from models.training.data import LABELS, NOT_ENTAILED, MixConfig, build_mix
+from models.training.evaluate import evaluate
+from models.training.export import MODEL_NAME, export, sha256
+from models.training.train import TrainConfig, support_loss, train
+
+REPO = Path(__file__).resolve().parents[1]
+SMOKE_SOURCES = ("vitaminc", "anli_dev", "summedits", "qags", "climate_fever")
+
+
+@pytest.fixture(scope="module")
+def nli_root() -> Path:
+    root = REPO.parent / "shared" / "data" / "nli"
+    if not root.is_dir():
+        pytest.skip(f"no NLI data under {root}")
+    return root
+
+
+@pytest.fixture(scope="module")
+def smoke_config() -> TrainConfig:
+    mix = MixConfig(scale=0.006, sources=SMOKE_SOURCES)
+    return TrainConfig(mix=mix, max_length=128, checkpoint_minutes=60.0)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory, nli_root: Path, smoke_config: TrainConfig):
+    out = tmp_path_factory.mktemp("train")
+    record = train(smoke_config, nli_root, out, log=lambda *_: None)
+    return out, record
+
+
+def test_mix_is_labelled_and_reproducible(nli_root: Path) -> None:
+    config = MixConfig(scale=0.004, sources=SMOKE_SOURCES)
+    examples, manifest = build_mix(nli_root, config)
+    again, _ = build_mix(nli_root, config)
+    assert examples == again
+    assert {e.source for e in examples} == set(SMOKE_SOURCES)
+    assert all(e.passage.strip() and e.claim.strip() for e in examples)
+    assert {e.label for e in examples} <= {0, 1, 2, NOT_ENTAILED}
+    assert sum(sum(c.values()) for c in manifest.values()) == len(examples)
+    # long premises are cut into a window that a 256-token input keeps whole
+    summedits = [e for e in examples if e.source == "summedits"]
+    assert summedits
+    assert max(len(e.passage.split()) for e in summedits) <= 170
+
+
+def test_loss_treats_binary_negatives_as_not_entailment() -> None:
+    import torch
+
+    logits = torch.tensor([[4.0, 0.0, 0.0], [4.0, 0.0, 0.0], [-4.0, 2.0, 2.0]])
+    confident_support = support_loss(logits[:1], torch.tensor([0]))
+    wrong_negative = support_loss(logits[1:2], torch.tensor([NOT_ENTAILED]))
+    right_negative = support_loss(logits[2:], torch.tensor([NOT_ENTAILED]))
+    assert confident_support < 0.1
+    assert wrong_negative > 3.0
+    assert right_negative < 0.01
+
+
+def test_train_finishes_and_resume_does_not_repeat(
+    trained: tuple[Path, dict], nli_root: Path, smoke_config: TrainConfig
+) -> None:
+    out, record = trained
+    assert record["finished"]
+    assert record["step"] == record["steps_total"] > 0
+    assert record["pairs_seen"] == record["pairs_in_mix"]
+    assert (out / "final" / "config.json").is_file()
+    assert record["loss_curve"]
+    again = train(smoke_config, nli_root, out, log=lambda *_: None)
+    assert again["pairs_seen"] == record["pairs_seen"]
+    changed = dataclasses.replace(smoke_config, learning_rate=1e-3)
+    with pytest.raises(SystemExit, match="another configuration"):
+        train(changed, nli_root, out, log=lambda *_: None)
+
+
+def test_export_registers_and_the_engine_scores(
+    trained: tuple[Path, dict],
+    tmp_path: Path,
+    nli_root: Path,
+    smoke_config: TrainConfig,
+) -> None:
+    out, _ = trained
+    models = tmp_path / "models"
+    (models / "all-minilm-l6-v2").mkdir(parents=True)
+    shutil.copy(REPO / "models" / "manifest.json", models / "manifest.json")
+    shutil.copy(
+        REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json",
+        models / "all-minilm-l6-v2" / "tokenizer.json",
+    )
+    shutil.copytree(REPO / "models" / "feature-verifier", models / "feature-verifier")
+    record = export(out / "final", models / "support-verifier", smoke_config, log=lambda *_: None)
+    assert record["checks"]["model.onnx"]["max_abs_diff"] < 1e-4
+    assert record["checks"]["model.int8.onnx"]["max_abs_diff"] < 0.5
+
+    manifest = json.loads((models / "manifest.json").read_text())
+    entries = {m["name"]: m for m in manifest["models"]}
+    for suffix, file in (("int8", "model.int8.onnx"), ("fp32", "model.onnx")):
+        entry = entries[f"{MODEL_NAME}-{suffix}"]
+        assert entry["labels"] == list(LABELS)
+        assert entry["sha256"] == sha256(models / "support-verifier" / file)
+    assert "all-minilm-l6-v2-int8" in entries  # the other models are kept
+
+    config = ModelConfig(models_dir=str(models), verifier=f"{MODEL_NAME}-int8")
+    model = OnnxCrossEncoder.from_config(config)
+    probs = model.predict([("Paris is the capital of France.", "Paris is in France.")] * 3)
+    assert probs.shape == (3, 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+    verifier = load_verifier(config)
+    assert isinstance(verifier, NliVerifier)
+    engine = Attributor(AttributionConfig(model=config))
+    result = engine.attribute(
+        "The Eiffel Tower is 330 metres tall.",
+        [CitationSource(id="s", type="web", full_content="The Eiffel Tower is 330 metres tall.")],
+    )
+    assert result.claims
+    assert 0.0 <= result.claims[0].score <= 1.0
+
+    figures = evaluate(
+        models / "support-verifier", nli_root, smoke_config, limit=20, log=lambda *_: None
+    )
+    for file in ("model.int8.onnx", "model.onnx"):
+        assert set(figures[file]) >= {"vitaminc", "mnli_dev", "anli_test", "pairs_per_second"}
+        assert figures[file]["anli_test"]["n"] == 20
