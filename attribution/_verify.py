@@ -130,7 +130,7 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             ) from exc
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ModelLoadError(f"feature-verifier weights {path} are malformed: {exc}") from exc
-        expected = FEATURE_NAMES + (NLI_FEATURE_NAMES if weights.cross_encoder else ())
+        expected = weights.feature_names
         if tuple(weights.features) != expected or len(weights.weights) != len(expected):
             raise ModelLoadError(
                 f"feature-verifier weights {path} are for features {list(weights.features)}, "
@@ -166,7 +166,8 @@ class FeatureVerifier:
             cross_encoder: the model the weights' ``cross_encoder`` names (required then).
 
         Raises:
-            ModelLoadError: the weights need a cross-encoder and none (or another one) is given.
+            ModelLoadError: the weights do not match their features, or they need a
+                cross-encoder and none is given.
         """
         if len(weights.weights) != len(weights.feature_names):
             raise ModelLoadError(

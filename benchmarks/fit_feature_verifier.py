@@ -36,7 +36,7 @@ import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
-from attribution import AttributionConfig, CitationSource, normalize_markers
+from attribution import AttributionConfig, CitationSource, ModelLoadError, normalize_markers
 from attribution._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
 from attribution._match import Matcher
 from attribution._models import load_embedder
@@ -273,9 +273,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--data-root {args.data_root} is not a directory")
 
     started = time.perf_counter()
-    cross_encoder = (
-        OnnxCrossEncoder.from_config(None, args.cross_encoder) if args.cross_encoder else None
-    )
+    cross_encoder = None
+    if args.cross_encoder:
+        try:
+            cross_encoder = OnnxCrossEncoder.from_config(None, args.cross_encoder)
+        except ModelLoadError as exc:
+            parser.error(f"--cross-encoder: {exc}")
     names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
     examples = build_examples(args.data_root, args.limit, cross_encoder=cross_encoder)
     datasets = sorted({e.dataset for e in examples})

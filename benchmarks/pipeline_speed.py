@@ -9,8 +9,11 @@ before timing. Two figures are reported:
 
 - **cold sources**: the embedding cache is cleared before every run, as when an answer cites
   sources the engine has not seen before;
-- **cached sources**: the cache is kept, as when the same conversation's sources were already
-  embedded (a later turn, or sources registered while the agent was still working).
+- **cached sources**: the embedding cache is kept, as when the same conversation's sources were
+  already embedded (a later turn, or sources registered while the agent was still working).
+
+In both modes a cross-encoder's pair cache is emptied before every run: a new answer brings new
+(claim, passage) pairs.
 
 Prints a Markdown table (p50, p95, mean per stage) with the commit and machine.
 """

@@ -87,7 +87,7 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
     other datasets (``--limit`` applies), and share the models and embedding cache of the engine
     under test.
     """
-    from attribution import FeatureVerifier, FeatureWeights
+    from attribution import FeatureWeights
     from benchmarks.fit_feature_verifier import (
         DATASETS,
         best_scores,

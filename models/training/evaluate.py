@@ -17,7 +17,7 @@ import numpy as np
 from attribution._models._cross_encoder import OnnxCrossEncoder
 from benchmarks.harness._metrics import balanced_accuracy, roc_auc
 
-from .data import LABELS, MixConfig, heldout_sets
+from .data import LABELS, heldout_sets
 from .export import TOKENIZER
 from .train import TrainConfig
 
@@ -43,7 +43,7 @@ def evaluate(
     files: tuple[str, ...] = ("model.int8.onnx", "model.onnx"),
     log: Any = print,
 ) -> dict[str, Any]:
-    sets = heldout_sets(data_root, config.mix or MixConfig(), limit=limit)
+    sets = heldout_sets(data_root, config.mix, limit=limit)
     results: dict[str, Any] = {}
     for file in files:
         model = load(model_dir, file, config)
