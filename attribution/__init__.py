@@ -23,8 +23,8 @@ pattern="my_tool")`` adds one.
 
 from __future__ import annotations
 
-from ._attributor import Attributor
-from ._config import (
+from attribution._attributor import Attributor
+from attribution._config import (
     AttributionConfig,
     MatchConfig,
     ModelConfig,
@@ -33,8 +33,8 @@ from ._config import (
     VerifyConfig,
     load_config,
 )
-from ._context import ContextPassage, render_retrieved_context
-from ._errors import (
+from attribution.sources._context import ContextPassage, render_retrieved_context
+from attribution._errors import (
     AttributionError,
     ConfigError,
     InputError,
@@ -42,7 +42,7 @@ from ._errors import (
     ModelLoadError,
     SourceError,
 )
-from ._extractors import (
+from attribution.sources._extractors import (
     ExtractionResult,
     ExtractionWarning,
     Extractor,
@@ -50,8 +50,8 @@ from ._extractors import (
     ExtractorRegistry,
     extract_sources,
 )
-from ._extractors import default_extractors as extractors
-from ._markers import (
+from attribution.sources._extractors import default_extractors as extractors
+from attribution.text._markers import (
     MARKER_STYLES,
     Marker,
     MarkerStyle,
@@ -61,9 +61,9 @@ from ._markers import (
     normalize_markers,
     renumber_markers,
 )
-from ._offsets import OffsetConverter, OffsetUnit, from_units, to_units
-from ._registry import CitationRegistry, RegistryEntry, RegistrySnapshot, SourceDisplay
-from ._result import (
+from attribution._offsets import OffsetConverter, OffsetUnit, from_units, to_units
+from attribution.sources._numbering import CitationRegistry, RegistryEntry, RegistrySnapshot, SourceDisplay
+from attribution.emit._result import (
     AttributionResult,
     AttributionSummary,
     ClaimResult,
@@ -73,10 +73,10 @@ from ._result import (
     MarkerVerdict,
     NumberedSource,
 )
-from ._sources import content_key, make_source_key, source_key
-from ._urls import canonical_url, domain_of
-from ._verify import FeatureVerifier, FeatureWeights, NliVerifier, Pair, Verifier, VerifierOutput
-from ._wire import (
+from attribution.sources._keys import content_key, make_source_key, source_key
+from attribution.sources._urls import canonical_url, domain_of
+from attribution.verify._verifiers import FeatureVerifier, FeatureWeights, NliVerifier, Pair, Verifier, VerifierOutput
+from attribution._wire import (
     SOURCE_TYPES,
     CitationReference,
     CitationSource,

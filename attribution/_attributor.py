@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import numpy as np
 
-from ._config import AttributionConfig
-from ._errors import InputError
-from ._extractors import ExtractionWarning, extract_sources
-from ._lexical import LexicalIndex
-from ._markers import Marker, MarkerStyle, _protected_spans, find_markers
-from ._match import EmbeddingCache, Matcher, MatchResult
-from ._passages import Passage, make_passages, source_text
-from ._reconcile import Edit, apply_edits, best_sentences, insertion_edit, marker_edits
-from ._registry import CitationRegistry
-from ._result import (
+from attribution._config import AttributionConfig
+from attribution._errors import InputError
+from attribution.sources._extractors import ExtractionWarning, extract_sources
+from attribution.match._lexical import LexicalIndex
+from attribution.text._markers import Marker, MarkerStyle, _protected_spans, find_markers
+from attribution.match._matcher import EmbeddingCache, Matcher, MatchResult
+from attribution.match._passages import Passage, make_passages, source_text
+from attribution.emit._edits import Edit, apply_edits, best_sentences, insertion_edit, marker_edits
+from attribution.sources._numbering import CitationRegistry
+from attribution.emit._result import (
     AttributionResult,
     AttributionSummary,
     ClaimResult,
@@ -32,12 +32,12 @@ from ._result import (
     MarkerCheck,
     NumberedSource,
 )
-from ._sources import source_key
-from ._verify import Pair, Verifier
-from ._wire import CitationReference, CitationSource, StoredCitationData, ToolOutput
+from attribution.sources._keys import source_key
+from attribution.verify._verifiers import Pair, Verifier
+from attribution._wire import CitationReference, CitationSource, StoredCitationData, ToolOutput
 
 if TYPE_CHECKING:
-    from ._segment import Segment, Segmenter
+    from attribution.segment import Segment, Segmenter
 
 __all__ = ["Attributor"]
 
@@ -107,7 +107,7 @@ class Attributor:
         """The sentence embedder."""
         if self._embedder is not None:
             return self._embedder
-        from ._models import load_embedder
+        from attribution.runtime import load_embedder
 
         return load_embedder(self.config.model)
 
@@ -116,7 +116,7 @@ class Attributor:
         """The support verifier: the configured cross-encoder, else the feature verifier."""
         if self._verifier is not None:
             return self._verifier
-        from ._models import load_verifier
+        from attribution.runtime import load_verifier
 
         return load_verifier(self.config.model, embedder=self.embedder)
 
@@ -125,7 +125,7 @@ class Attributor:
         """The claim segmenter."""
         if self._segmenter is not None:
             return self._segmenter
-        from ._segment import Segmenter
+        from attribution.segment import Segmenter
 
         return Segmenter(self.config.segment)
 
@@ -253,7 +253,7 @@ class Attributor:
         Returns:
             One :class:`ClaimResult` per claim (offsets into the claim text itself).
         """
-        from ._segment import Segment
+        from attribution.segment import Segment
 
         sources, _ = self._sources(sources)
         segments = [

@@ -16,12 +16,12 @@ from pathlib import Path
 import msgspec
 import structlog
 
-from ._errors import AttributionError, InputError
-from ._extractors import extract_sources
-from ._markers import MARKER_STYLES, find_markers, normalize_markers
-from ._registry import CitationRegistry
-from ._sources import source_key
-from ._wire import CitationSource, ToolOutput, decode_json, encode_json
+from attribution._errors import AttributionError, InputError
+from attribution.sources._extractors import extract_sources
+from attribution.text._markers import MARKER_STYLES, find_markers, normalize_markers
+from attribution.sources._numbering import CitationRegistry
+from attribution.sources._keys import source_key
+from attribution._wire import CitationSource, ToolOutput, decode_json, encode_json
 
 __all__ = ["main"]
 
@@ -108,8 +108,8 @@ _VERDICT_MARK = {
 
 
 def _cmd_attribute(args: argparse.Namespace) -> int:
-    from ._attributor import Attributor
-    from ._config import AttributionConfig, load_config
+    from attribution._attributor import Attributor
+    from attribution._config import AttributionConfig, load_config
 
     answer = _read_text(args.answer)
     items: list[CitationSource] | list[ToolOutput]
@@ -231,7 +231,7 @@ def _add_known(parser: argparse.ArgumentParser) -> None:
 
 def make_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``attribution`` command."""
-    from . import __version__
+    from attribution import __version__
 
     parser = argparse.ArgumentParser(
         prog="attribution",

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from ._errors import ConfigError
-from ._markers import MarkerStyle
+from attribution._errors import ConfigError
+from attribution.text._markers import MarkerStyle
 
 __all__ = [
     "AttributionConfig",

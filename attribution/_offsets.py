@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Literal
 
-from ._errors import InputError
+from attribution._errors import InputError
 
 __all__ = ["OffsetConverter", "OffsetUnit", "from_units", "to_units"]
 

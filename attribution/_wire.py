@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 import msgspec
 
-from ._errors import InputError
+from attribution._errors import InputError
 
 __all__ = [
     "SOURCE_TYPES",

@@ -10,7 +10,7 @@ How:
    and LFQA rows, which repeat the other two datasets), WiCE and LFQA-Verification is turned
    into what the pipeline sees: the evidence texts become sources,
    cut into passages, and the matcher picks the claim's candidate passages (and the best pair);
-2. the features of every candidate are computed (:mod:`attribution._features`);
+2. the features of every candidate are computed (:mod:`attribution.verify._features`);
 3. a logistic model is fitted with L2 regularisation, each dataset weighing the same and the two
    classes balanced within it. The pipeline scores a claim by its best candidate, so the fit is
    multiple-instance: it starts from the most relevant candidate of each example and, for a few
@@ -37,12 +37,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attribution import AttributionConfig, CitationSource, ModelLoadError, normalize_markers
-from attribution._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution._match import Matcher
-from attribution._models import load_embedder
-from attribution._models._cross_encoder import OnnxCrossEncoder
-from attribution._passages import make_passages
-from attribution._verify import FeatureWeights
+from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
+from attribution.match._matcher import Matcher
+from attribution.runtime import load_embedder
+from attribution.runtime._cross_encoder import OnnxCrossEncoder
+from attribution.match._passages import make_passages
+from attribution.verify._verifiers import FeatureWeights
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import load_verification
 from benchmarks.datasets._types import DatasetName

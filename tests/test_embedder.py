@@ -11,7 +11,7 @@ import pytest
 
 from attribution import ConfigError, InputError
 from attribution._config import ModelConfig
-from attribution._models import ENV_BY_KIND, Embedder, OnnxEmbedder, load_embedder, resolve_model
+from attribution.runtime import ENV_BY_KIND, Embedder, OnnxEmbedder, load_embedder, resolve_model
 
 WEBB = "The James Webb Space Telescope launched on 25 December 2021."
 WEBB_PARAPHRASE = "Webb, the space observatory, lifted off on Christmas Day 2021."

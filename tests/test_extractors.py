@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import attribution._extractors as extractors_module
-from attribution._extractors import (
+import attribution.sources._extractors as extractors_module
+from attribution.sources._extractors import (
     ExtractionResult,
     ExtractorRegistry,
     Warn,
     default_extractors,
     extract_sources,
 )
-from attribution._sources import content_key
+from attribution.sources._keys import content_key
 from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, decode_json
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tool_outputs.json"

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from attribution import CitationSource, MatchConfig
-from attribution._match import EmbeddingCache, Matcher
-from attribution._models import load_embedder
-from attribution._passages import make_passages
+from attribution.match._matcher import EmbeddingCache, Matcher
+from attribution.runtime import load_embedder
+from attribution.match._passages import make_passages
 
 TOPICS = [
     "The Eiffel Tower in Paris was completed in 1889 and is 330 metres tall.",

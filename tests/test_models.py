@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from attribution import ConfigError, ModelLoadError
 from attribution._config import ModelConfig
-from attribution._models import (
+from attribution.runtime import (
     ENV_BY_KIND,
     ENV_MODELS_DIR,
     FileRef,
@@ -137,7 +137,7 @@ def test_feature_verifier_fails_clearly_until_its_weights_exist(tmp_path: Path) 
 
 def test_importing_the_runtime_imports_no_onnxruntime_or_tokenizers() -> None:
     code = (
-        "import sys, attribution._models; "
+        "import sys, attribution.runtime; "
         "print(sorted({'onnxruntime', 'tokenizers', 'onnx'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

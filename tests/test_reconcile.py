@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attribution._reconcile import Edit, apply_edits, insertion_edit
+from attribution.emit._edits import Edit, apply_edits, insertion_edit
 
 
 def test_edits_and_offset_mapping() -> None:

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from attribution import InputError, find_markers
 from attribution._config import SegmentConfig
-from attribution._markers import _fenced_code
-from attribution._segment import Segment, Segmenter
+from attribution.text._markers import _fenced_code
+from attribution.segment import Segment, Segmenter
 
 # One segmenter for the module: its spaCy pipeline is built once, on first use.
 SEGMENTER = Segmenter()
@@ -557,7 +557,7 @@ def test_pipeline_is_built_lazily_and_spacy_is_not_imported_eagerly() -> None:
     nlp = segmenter.nlp
     segmenter.segment("Another sentence here.")
     assert segmenter.nlp is nlp
-    code = "import sys, attribution._segment; print('spacy' in sys.modules)"
+    code = "import sys, attribution.segment; print('spacy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

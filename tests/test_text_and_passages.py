@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from attribution import CitationSource
 from attribution._config import MatchConfig
-from attribution._lexical import LexicalIndex
-from attribution._passages import make_passages, source_text
-from attribution._text import content_terms, entity_terms, number_terms, sentence_spans, stem
+from attribution.match._lexical import LexicalIndex
+from attribution.match._passages import make_passages, source_text
+from attribution.text._terms import content_terms, entity_terms, number_terms, sentence_spans, stem
 
 
 def _sentences(text: str) -> list[str]:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from attribution import CitationSource, MatchConfig
-from attribution._match import Matcher
-from attribution._passages import Passage, make_passages
-from attribution._text import content_terms
+from attribution.match._matcher import Matcher
+from attribution.match._passages import Passage, make_passages
+from attribution.text._terms import content_terms
 
 __all__ = ["BASELINE_THRESHOLDS", "BaselineScores", "Baselines"]
 

@@ -50,7 +50,7 @@ def _sha256(path: Path) -> str:
 
 def _models(attributor: Attributor) -> dict[str, str]:
     """Name -> sha256 of every model file the engine used."""
-    from attribution._models import resolve_model
+    from attribution.runtime import resolve_model
 
     out: dict[str, str] = {}
     embedder = resolve_model(None, "embedder", attributor.config.model)

@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from attribution import CitationSource, MatchConfig
-from attribution._match import EmbeddingCache, Matcher
-from attribution._passages import make_passages
-from attribution._text import content_terms
+from attribution.match._matcher import EmbeddingCache, Matcher
+from attribution.match._passages import make_passages
+from attribution.text._terms import content_terms
 from benchmarks.datasets import load_wice
 
 from ._baselines import BASELINE_THRESHOLDS, Baselines

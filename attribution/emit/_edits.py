@@ -1,0 +1,167 @@
+"""Reconciliation helpers: text edits with offset mapping, marker placement, evidence quotes."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_left
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
+
+from attribution.match._lexical import LexicalIndex
+from attribution.text._markers import Marker, MarkerStyle, _protected_spans, _removal_span, format_marker
+from attribution.match._passages import Passage
+from attribution.text._terms import content_terms
+
+__all__ = ["Edit", "EditedText", "apply_edits", "best_sentences", "insertion_edit", "marker_edits"]
+
+_FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
+
+
+class Edit(NamedTuple):
+    """Replace ``text[start:end]`` by ``replacement`` (an insertion when start == end)."""
+
+    start: int
+    end: int
+    replacement: str
+
+
+class EditedText:
+    """A text after edits, and the mapping of offsets from the old text into it."""
+
+    def __init__(self, text: str, edits: Sequence[Edit]) -> None:
+        ordered = sorted(edits, key=lambda e: (e.start, e.end))
+        for a, b in itertools.pairwise(ordered):
+            if b.start < a.end:
+                raise ValueError(f"overlapping edits {a} and {b}")
+        pieces: list[str] = []
+        cursor = 0
+        self._edits = ordered
+        self._starts = [e.start for e in ordered]
+        self._shift_before: list[int] = []
+        shift = 0
+        for e in ordered:
+            self._shift_before.append(shift)
+            pieces.append(text[cursor : e.start])
+            pieces.append(e.replacement)
+            cursor = e.end
+            shift += len(e.replacement) - (e.end - e.start)
+        pieces.append(text[cursor:])
+        self.text = "".join(pieces)
+        self._total_shift = shift
+
+    def map(self, offset: int, *, after_insertions: bool) -> int:
+        """Where an offset of the old text lands in the new one.
+
+        Args:
+            offset: an offset into the old text.
+            after_insertions: for an insertion exactly at ``offset``, land after the inserted
+                text (True: a span's end takes in a marker added at its end) or before it.
+        """
+        k = bisect_left(self._starts, offset)
+        # Edits that start before offset; an insertion at offset counts when after_insertions.
+        while k < len(self._edits) and self._edits[k].start == offset and after_insertions:
+            e = self._edits[k]
+            if e.start != e.end:
+                break
+            k += 1
+        if k == 0:
+            return offset
+        last = self._edits[k - 1]
+        before = self._shift_before[k - 1]
+        if offset < last.end:  # inside a replaced span: clamp into its replacement
+            return last.start + before + min(offset - last.start, len(last.replacement))
+        return offset + before + len(last.replacement) - (last.end - last.start)
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> EditedText:
+    """Apply non-overlapping edits; see :class:`EditedText`."""
+    return EditedText(text, edits)
+
+
+def marker_edits(
+    text: str,
+    markers: Sequence[Marker],
+    *,
+    style: MarkerStyle | None,
+    known: Collection[int],
+    drop_unknown: bool,
+) -> list[Edit]:
+    """Edits that rewrite markers in ``style`` and drop unknown numbers when asked."""
+    edits: list[Edit] = []
+    for m in markers:
+        numbers = tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers
+        if not numbers:
+            a, b = _removal_span(text, m.start, m.end)
+            edits.append(Edit(a, b, ""))
+        elif style is not None or numbers != m.numbers:
+            new = format_marker(numbers, style or m.style)
+            if new != m.text:
+                edits.append(Edit(m.start, m.end, new))
+    return edits
+
+
+def insertion_edit(
+    text: str,
+    claim_start: int,
+    claim_end: int,
+    numbers: Sequence[int],
+    *,
+    style: MarkerStyle,
+    before_punctuation: bool,
+    protected: Sequence[tuple[int, int]] | None = None,
+) -> Edit:
+    """The edit that adds a marker naming ``numbers`` to the claim ``text[claim_start:claim_end]``.
+
+    The marker goes before the claim's final punctuation (``Earth [6].``) or after it
+    (``Earth. [6]``), never inside inline code, a URL or a link target: if the chosen place
+    falls inside one, it moves past it.
+    """
+    claim = text[claim_start:claim_end]
+    position = claim_end
+    tail = _FINAL_PUNCT.search(claim)
+    if before_punctuation and tail:
+        position = claim_start + tail.start()
+        while position > claim_start and text[position - 1] in " \t":
+            position -= 1
+    for a, b in protected if protected is not None else _protected_spans(text):
+        if a < position < b:
+            position = b
+    marker = format_marker(numbers, style)
+    glue = "" if style == "footnote" else " "
+    return Edit(position, position, glue + marker)
+
+
+def best_sentences(
+    passage: Passage, claim: str, lexical: LexicalIndex, limit: int
+) -> list[tuple[int, int]]:
+    """The sentence spans of a passage that cover the claim best, in text order.
+
+    The sentence with the highest IDF-weighted coverage of the claim's terms is taken first;
+    further sentences (up to ``limit``) only when they add claim terms the quote lacks.
+    """
+    terms = content_terms(claim)
+    if not terms or not passage.sentences:
+        return list(passage.sentences[:1])
+    base = passage.start
+    sentence_terms = [
+        frozenset(content_terms(passage.text[a - base : b - base])) for a, b in passage.sentences
+    ]
+    chosen: list[int] = []
+    covered: set[str] = set()
+    for _ in range(limit):
+        best, gain = -1, 0.0
+        for i, s_terms in enumerate(sentence_terms):
+            if i in chosen:
+                continue
+            new = frozenset(t for t in terms if t in s_terms and t not in covered)
+            value = lexical.coverage(terms, new) if new else 0.0
+            if value > gain:
+                best, gain = i, value
+        if best < 0:
+            break
+        chosen.append(best)
+        covered.update(t for t in terms if t in sentence_terms[best])
+    if not chosen:
+        chosen = [0]
+    return [passage.sentences[i] for i in sorted(chosen)]

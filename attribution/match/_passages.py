@@ -1,0 +1,112 @@
+"""Sources cut into passages of a few sentences, with offsets into the source text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+
+from attribution._config import MatchConfig
+from attribution.text._terms import sentence_spans
+from attribution._wire import CitationSource
+
+__all__ = ["Passage", "SourceField", "make_passages", "source_text"]
+
+SourceField = Literal["fullContent", "snippet"]
+
+
+class Passage(msgspec.Struct, frozen=True, kw_only=True):
+    """A window of consecutive sentences of one source.
+
+    ``source_text(source)[start:end] == text``, and each sentence span lies inside
+    ``[start, end)`` with offsets into the same source text.
+    """
+
+    index: int
+    """Position among all passages of the request."""
+    source_index: int
+    """Position of the source in the request's source list."""
+    source_id: str
+    """Id of the source."""
+    field: SourceField
+    """Which text of the source the offsets point into."""
+    start: int
+    """Start offset in the source text."""
+    end: int
+    """End offset in the source text."""
+    text: str
+    """The passage."""
+    sentences: tuple[tuple[int, int], ...]
+    """Sentence spans (source-text offsets) inside the passage."""
+
+
+def source_text(source: CitationSource) -> tuple[str, SourceField]:
+    """The text evidence is sought in: ``fullContent``, else ``snippet``, with its field name."""
+    if source.full_content and source.full_content.strip():
+        return source.full_content, "fullContent"
+    return source.snippet or "", "snippet"
+
+
+def _cut_long(text: str, span: tuple[int, int], limit: int) -> list[tuple[int, int]]:
+    """Split a sentence longer than ``limit`` at spaces (a table row, a run-on scrape)."""
+    a, b = span
+    pieces: list[tuple[int, int]] = []
+    while b - a > limit:
+        cut = text.rfind(" ", a + limit // 2, a + limit)
+        cut = cut if cut > a else a + limit
+        pieces.append((a, cut))
+        a = cut
+        while a < b and text[a].isspace():
+            a += 1
+    if a < b:
+        pieces.append((a, b))
+    return pieces
+
+
+def make_passages(
+    sources: Sequence[CitationSource], config: MatchConfig | None = None
+) -> list[Passage]:
+    """Cut every source into overlapping windows of ``passage_sentences`` sentences.
+
+    Consecutive windows of a source share ``passage_overlap`` sentences; a window also ends
+    before it would pass ``passage_max_chars``. A source without text gives no passage.
+    """
+    config = config or MatchConfig()
+    passages: list[Passage] = []
+    step = config.passage_sentences - config.passage_overlap
+    for source_index, source in enumerate(sources):
+        text, field = source_text(source)
+        sentences = [
+            piece
+            for span in sentence_spans(text)
+            for piece in _cut_long(text, span, config.passage_max_chars)
+        ]
+        i = 0
+        while i < len(sentences):
+            window = [sentences[i]]
+            j = i + 1
+            while (
+                j < len(sentences)
+                and len(window) < config.passage_sentences
+                and sentences[j][1] - window[0][0] <= config.passage_max_chars
+            ):
+                window.append(sentences[j])
+                j += 1
+            start, end = window[0][0], window[-1][1]
+            passages.append(
+                Passage(
+                    index=len(passages),
+                    source_index=source_index,
+                    source_id=source.id,
+                    field=field,
+                    start=start,
+                    end=end,
+                    text=text[start:end],
+                    sentences=tuple(window),
+                )
+            )
+            if j >= len(sentences):
+                break
+            i += max(1, min(step, len(window) - config.passage_overlap))
+    return passages

@@ -1,0 +1,88 @@
+"""The model runtime: models described as data, ONNX sessions, the embedder and cross-encoder.
+
+Importing this package loads no model and imports neither ``onnxruntime`` nor ``tokenizers``
+(the adapters import them when a model first loads); it does import numpy, so
+``attribution/__init__.py`` imports it only where a pipeline is built.
+
+- :func:`resolve_model` finds a model by name or path (argument, then environment variable,
+  then configuration) in ``models/manifest.json`` and checks its files' sha256.
+- :class:`OnnxEmbedder` turns texts into unit vectors; it satisfies :class:`Embedder`.
+- :class:`OnnxCrossEncoder` turns (passage, claim) pairs into label probabilities.
+- :func:`load_embedder` and :func:`load_verifier` build what the configuration names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, TypeAlias
+
+import numpy as np
+from numpy.typing import NDArray
+
+from attribution.runtime._cross_encoder import CONTRADICTION_LABELS, SUPPORT_LABELS, OnnxCrossEncoder, pair_budget
+from attribution.runtime._embedder import OnnxEmbedder
+from attribution.runtime._loaders import load_embedder, load_verifier
+from attribution.runtime._manifest import (
+    ENV_BY_KIND,
+    ENV_MODELS_DIR,
+    FileRef,
+    Manifest,
+    ModelKind,
+    ModelSpec,
+    ResolvedModel,
+    file_sha256,
+    load_manifest,
+    locate_model,
+    models_dir,
+    resolve_model,
+)
+from attribution.runtime._onnx import default_threads, make_session
+
+__all__ = [
+    "CONTRADICTION_LABELS",
+    "ENV_BY_KIND",
+    "ENV_MODELS_DIR",
+    "SUPPORT_LABELS",
+    "Embedder",
+    "FileRef",
+    "Manifest",
+    "ModelKind",
+    "ModelSpec",
+    "OnnxCrossEncoder",
+    "OnnxEmbedder",
+    "ResolvedModel",
+    "Vectors",
+    "default_threads",
+    "file_sha256",
+    "load_embedder",
+    "load_manifest",
+    "load_verifier",
+    "locate_model",
+    "make_session",
+    "models_dir",
+    "pair_budget",
+    "resolve_model",
+]
+
+Vectors: TypeAlias = NDArray[np.float32]
+"""Embeddings: float32, one row per text."""
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors of a fixed length (unit length for cosine by dot product)."""
+
+    @property
+    def dimension(self) -> int:
+        """Length of the vectors."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """One row per text, in order; shape ``(len(texts), dimension)``."""
+        ...
+
+
+if TYPE_CHECKING:
+
+    def _embedder_conforms(embedder: OnnxEmbedder) -> Embedder:
+        # mypy checks here that OnnxEmbedder satisfies the Embedder protocol.
+        return embedder

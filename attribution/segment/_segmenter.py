@@ -1,0 +1,355 @@
+"""The segmenter: an answer in, its segments out, each with exact offsets and its markers."""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from attribution._config import SegmentConfig
+from attribution._errors import InputError
+from attribution.text._markers import _URL, Marker, _inline_code, _link_destinations, _url_end, find_markers
+from attribution.segment._blocks import BlockKind, Unit, split_blocks
+from attribution.segment._rules import count_words, is_pseudo_heading, skip_reason
+from attribution.segment._sentences import make_pipeline, sentence_spans, sentence_starts, split_long
+from attribution.segment._spans import strip_span
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+__all__ = ["Segment", "Segmenter"]
+
+_EMPHASIS = "*_ "
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+class Segment(msgspec.Struct, frozen=True, kw_only=True):
+    """One piece of an answer: a sentence, a list item, a heading, a table cell, a code block.
+
+    ``answer[segment.start:segment.end] == segment.text`` always holds.
+    """
+
+    index: int
+    """Position among all segments of the answer, in reading order."""
+    start: int
+    """Offset of the first character (code points)."""
+    end: int
+    """Offset just past the last character; the segment's markers are inside ``[start, end)``."""
+    text: str
+    """The segment as written, markers and inner markdown included."""
+    clean_text: str
+    """``text`` without its markers and container syntax, whitespace normalised: what models see."""
+    block: BlockKind
+    """The markdown block it comes from."""
+    is_claim: bool
+    """Whether the segment states something that should be backed by a source."""
+    skip_reason: str | None
+    """Why it is not a claim: ``code``, ``heading``, ``table_header``, ``reference_list``,
+    ``question``, ``greeting``, ``connective``, ``too_short``; None for a claim."""
+    markers: tuple[Marker, ...]
+    """The citation markers attached to it (a marker right after a sentence belongs to it)."""
+    context: str | None
+    """For a list item: the lead-in ending with ':' before its list, else the heading above it
+    (a nested item: its parent item). For a table cell: its column header. Otherwise None."""
+
+
+class _Draft(msgspec.Struct, frozen=True):
+    """A segment before its index and context are known (offsets relative to its unit)."""
+
+    unit: int
+    start: int
+    end: int
+    markers: tuple[Marker, ...]
+    clean: str
+    skip: str | None
+
+
+class _Prepared(msgspec.Struct, frozen=True):
+    """A unit with the two views of its text the segmenter works on (same length as the unit).
+
+    ``view``: the unit's text with the container syntax of its later lines and HTML comments
+    blanked out (used for the clean text). ``masked``: ``view`` with markers blanked out and
+    URLs, link destinations and inline code replaced by letters, so that the sentence splitter
+    neither breaks inside them nor counts a marker as a word.
+    """
+
+    unit: Unit
+    view: str
+    masked: str
+    code: list[tuple[int, int]]
+    markers: list[Marker]
+
+
+def _prepare(
+    answer: str, unit: Unit, markers: list[Marker], links: Sequence[tuple[int, int]]
+) -> _Prepared:
+    a, b = unit.start, unit.end
+    chars = list(answer[a:b])
+    hidden = [*unit.hidden, *(m.span() for m in _HTML_COMMENT.finditer(answer, a, b))]
+    for s, e in hidden:
+        chars[s - a : e - a] = " " * (e - s)
+    view = "".join(chars)
+    code = [(s - a, e - a) for s, e in _inline_code(answer, a, b)]
+    if unit.skip is None:
+        first = bisect_right(links, (a, a)) - 1
+        for s, e in links[max(first, 0) :]:
+            if s >= b:
+                break
+            s, e = max(s, a), min(e, b)
+            if s < e:
+                chars[s - a : e - a] = "x" * (e - s)
+        for s, e in code:
+            chars[s:e] = "x" * (e - s)
+        for m in markers:
+            chars[m.start - a : m.end - a] = " " * (m.end - m.start)
+    return _Prepared(unit=unit, view=view, masked="".join(chars), code=code, markers=markers)
+
+
+def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) -> str:
+    """``view[start:end]`` without the markers and the blanks before them, whitespace normalised."""
+    parts: list[str] = []
+    cursor = start
+    for ms, me in markers:
+        cut = ms
+        while cut > cursor and view[cut - 1] in " \t":
+            cut -= 1
+        parts.append(view[cursor:cut])
+        glued = cut == ms and cut > start and me < end
+        if glued and view[ms - 1].isalnum() and view[me].isalnum():
+            parts.append(" ")
+        cursor = me
+    parts.append(view[cursor:end])
+    return " ".join("".join(parts).split())
+
+
+def _only_code(prep: _Prepared, start: int, end: int, markers: Sequence[tuple[int, int]]) -> bool:
+    """True when everything but punctuation in ``[start, end)`` is inline code."""
+    spans = [(max(s, start), min(e, end)) for s, e in prep.code if s < end and e > start]
+    if not spans:
+        return False
+    cursor = start
+    for s, e in sorted([*spans, *markers]):
+        if any(ch.isalnum() for ch in prep.view[cursor:s]):
+            return False
+        cursor = max(cursor, e)
+    return not any(ch.isalnum() for ch in prep.view[cursor:end])
+
+
+def _attach(
+    spans: list[tuple[int, int]], markers: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, list[int]]]:
+    """Give each marker to the span it follows (the first span when none comes before it), and
+    extend the spans over their markers. Returns ``(start, end, marker positions)`` per span."""
+    if not spans:
+        if not markers:
+            return []
+        return [(markers[0][0], max(e for _, e in markers), list(range(len(markers))))]
+    starts = [s for s, _ in spans]
+    owned: list[list[int]] = [[] for _ in spans]
+    for k, (ms, _) in enumerate(markers):
+        owned[max(bisect_right(starts, ms) - 1, 0)].append(k)
+    out: list[tuple[int, int, list[int]]] = []
+    for (s, e), mine in zip(spans, owned, strict=True):
+        if mine:
+            s = min(s, markers[mine[0]][0])
+            e = max(e, max(markers[k][1] for k in mine))
+        out.append((s, e, mine))
+    return out
+
+
+class Segmenter:
+    """Cuts answers into segments and tells which are claims.
+
+    Markdown comes first: code, headings, list items, table cells, block quotes and a trailing
+    reference list are told apart line by line; then spaCy's rule-based sentencizer splits the
+    prose inside each block into sentences. A segmenter owns its spaCy pipeline, built on first
+    use; it may be shared by threads.
+
+    Example::
+
+        segmenter = Segmenter(SegmentConfig(min_words=3))
+        for claim in segmenter.claims(answer):
+            print(claim.start, claim.end, claim.clean_text, [m.numbers for m in claim.markers])
+    """
+
+    def __init__(self, config: SegmentConfig | None = None) -> None:
+        """A segmenter; its spaCy pipeline is built on first use.
+
+        Args:
+            config: the segmentation settings; the defaults when None.
+        """
+        self.config = config if config is not None else SegmentConfig()
+        # spaCy does not promise that one pipeline may run in several threads at once.
+        self._lock = threading.Lock()
+
+    @cached_property
+    def nlp(self) -> Language:
+        """The spaCy pipeline (blank English tokenizer and sentencizer), built on first use."""
+        return make_pipeline()
+
+    def segment(self, answer: str) -> list[Segment]:
+        """Every segment of ``answer``, claims and non-claims, in reading order.
+
+        Args:
+            answer: the answer, markdown.
+
+        Returns:
+            Segments that never overlap, with ``answer[s.start:s.end] == s.text``. Every marker
+            :func:`find_markers` finds outside HTML comments is attached to exactly one segment.
+
+        Raises:
+            InputError: ``answer`` is not a string.
+        """
+        if not isinstance(answer, str):
+            raise InputError(f"an answer must be a string, got {type(answer).__name__}")
+        units = split_blocks(answer, table_cells=self.config.table_cells)
+        prepared = self._prepare(answer, units)
+        prose = [p for p in prepared if p.unit.mode == "sentences"]
+        per_unit: list[list[int]] = []
+        if prose:  # an answer without prose needs no pipeline
+            with self._lock:
+                per_unit = sentence_starts(self.nlp, [p.masked for p in prose])
+        starts = iter(per_unit)
+        drafts: list[_Draft] = []
+        for k, prep in enumerate(prepared):
+            sentence_starts_of_unit = next(starts) if prep.unit.mode == "sentences" else None
+            drafts.extend(self._drafts(k, prep, sentence_starts_of_unit))
+        return self._finish(answer, units, drafts)
+
+    def claims(self, answer: str) -> list[Segment]:
+        """The segments of ``answer`` that are claims (see :meth:`segment`).
+
+        Args:
+            answer: the answer, markdown.
+
+        Returns:
+            The claims, in reading order; their ``index`` is their place among all segments.
+        """
+        return [s for s in self.segment(answer) if s.is_claim]
+
+    # -- steps --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _prepare(answer: str, units: list[Unit]) -> list[_Prepared]:
+        markers = find_markers(answer)
+        unit_starts = [u.start for u in units]
+        per_unit: list[list[Marker]] = [[] for _ in units]
+        for m in markers:
+            k = bisect_right(unit_starts, m.start) - 1
+            if k >= 0 and m.end <= units[k].end:
+                per_unit[k].append(m)
+        links = sorted(
+            [(m.start(), _url_end(answer, m.start(), m.end())) for m in _URL.finditer(answer)]
+            + _link_destinations(answer)
+        )
+        return [_prepare(answer, u, ms, links) for u, ms in zip(units, per_unit, strict=True)]
+
+    def _drafts(self, k: int, prep: _Prepared, starts: list[int] | None) -> list[_Draft]:
+        unit = prep.unit
+        limit = self.config.max_claim_chars
+        marks = [(m.start - unit.start, m.end - unit.start) for m in prep.markers]
+        if starts is not None:
+            sentences = sentence_spans(prep.masked, starts)
+        else:
+            sentences = [(0, unit.end - unit.start)]
+        if unit.skip is None:
+            sentences = [
+                piece
+                for span in sentences
+                for piece in (
+                    split_long(prep.masked, span, limit, marks)
+                    if span[1] - span[0] > limit
+                    else [span]
+                )
+            ]
+        drafts: list[_Draft] = []
+        for s, e, mine in _attach(sentences, marks):
+            # Spans come from the masked text; a cut inside masked code may leave real blanks.
+            s, e = strip_span(prep.view, s, e)
+            if s >= e:
+                continue
+            own = [marks[i] for i in mine]
+            clean = _clean(prep.view, s, e, own)
+            if unit.block == "table_cell":
+                clean = clean.replace("\\|", "|")  # an escaped pipe inside a cell
+            skip = unit.skip
+            if skip is None:
+                skip = self._skip(prep, s, e, own, clean, whole=len(sentences) == 1)
+            drafts.append(
+                _Draft(
+                    unit=k,
+                    start=s,
+                    end=e,
+                    markers=tuple(prep.markers[i] for i in mine),
+                    clean=clean,
+                    skip=skip,
+                )
+            )
+        return drafts
+
+    def _skip(
+        self,
+        prep: _Prepared,
+        start: int,
+        end: int,
+        markers: Sequence[tuple[int, int]],
+        clean: str,
+        *,
+        whole: bool,
+    ) -> str | None:
+        if _only_code(prep, start, end, markers):
+            return "code"
+        unit = prep.unit
+        if whole and not unit.is_item and unit.block != "table_cell" and is_pseudo_heading(clean):
+            return "heading"
+        words = count_words(prep.masked[start:end])
+        return skip_reason(clean, words, min_words=self.config.min_words)
+
+    @staticmethod
+    def _finish(answer: str, units: list[Unit], drafts: list[_Draft]) -> list[Segment]:
+        by_unit: list[list[_Draft]] = [[] for _ in units]
+        for d in drafts:
+            by_unit[d.unit].append(d)
+        cleans = [" ".join(d.clean for d in ds) for ds in by_unit]
+
+        def context(unit: Unit) -> str | None:
+            if unit.headers:
+                return " | ".join(c for h in unit.headers if (c := cleans[h])) or None
+            if not unit.is_item:
+                return None
+            if unit.parent is not None:
+                return cleans[unit.parent] or None
+            if unit.lead_in is not None and by_unit[unit.lead_in]:
+                last = by_unit[unit.lead_in][-1]
+                lead = last.clean.strip(_EMPHASIS)
+                if lead.endswith((":", "：")) or last.skip == "heading":
+                    return lead or None
+            if unit.heading is not None:
+                return cleans[unit.heading] or None
+            return None
+
+        contexts = [context(u) for u in units]
+        segments: list[Segment] = []
+        for d in drafts:
+            unit = units[d.unit]
+            start, end = unit.start + d.start, unit.start + d.end
+            segments.append(
+                Segment(
+                    index=len(segments),
+                    start=start,
+                    end=end,
+                    text=answer[start:end],
+                    clean_text=d.clean,
+                    block=unit.block,
+                    is_claim=d.skip is None,
+                    skip_reason=d.skip,
+                    markers=d.markers,
+                    context=contexts[d.unit],
+                )
+            )
+        return segments

@@ -1,0 +1,211 @@
+"""Sentences inside one prose unit: the spaCy pipeline and the fixes made to its boundaries.
+
+The pipeline is ``spacy.blank("en")`` with the rule-based ``sentencizer``: no trained model is
+needed. Its tokenizer is taught to split the CJK full stops (``。！？``) off the text before them,
+so that the sentencizer sees them. Boundaries it puts after an abbreviation (``Fig.``, ``et al.``,
+``No.``) that spaCy's tokenizer does not know are removed again by :func:`sentence_spans`.
+
+spaCy is imported only here, and only when a pipeline is built.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from attribution._errors import MissingDependencyError
+from attribution.segment._spans import strip_span
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+__all__ = ["make_pipeline", "sentence_spans", "sentence_starts", "split_long"]
+
+# Sentence-final punctuation of Chinese and Japanese (full-width and half-width forms).
+CJK_TERMINATORS = "。！？｡"
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# An abbreviation after which a sentence does not end, whatever follows: titles before a name,
+# labels before a number, and Latin abbreviations used mid-sentence.
+_ALWAYS_CONTINUES = _word_set(
+    """
+    mr mrs ms messrs dr prof rev fr st mt gen col maj capt cmdr lt sgt adm gov sen rep pres hon
+    fig figs eq eqs sec ch chap vol vols art pp vs cf viz e.g i.e esp incl approx ca
+    """
+)
+# An abbreviation that may end a sentence: it ends one unless the next word starts in lower case
+# or with a digit (``et al. (2023)``, ``No. 5``, ``Apple Inc. is``, ``apples, pears, etc. and``).
+_MAY_END = _word_set(
+    """
+    etc al inc ltd co corp llc plc jr sr bros dept univ assn est no nos nr ed eds trans p op ft lb
+    lbs oz hr hrs min mins yr yrs mo mos wk wks jan feb mar apr jun jul aug sep sept oct nov dec
+    mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
+    """
+)
+_WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
+_CONTINUATION_PUNCT = "([{,;:"
+_OPENERS = "([{\"'“‘«¿¡*_"
+
+# Where a sentence that is too long may be cut, best first: after a semicolon; after the comma
+# before a coordinating conjunction (and the CJK comma); then at any blank.
+_CLAUSE_CUTS = (
+    re.compile(r"[;；](?=\s)"),
+    re.compile(r",(?=\s+(?:and|but|or|yet|so|while|whereas)\s)|，|、"),
+)
+
+
+def make_pipeline() -> Language:
+    """A blank English pipeline with a sentencizer that also knows CJK full stops.
+
+    Returns:
+        The pipeline (tokenizer and ``sentencizer``, nothing trained).
+
+    Raises:
+        MissingDependencyError: spaCy is not installed.
+    """
+    try:
+        import spacy
+        from spacy.pipeline import Sentencizer
+        from spacy.util import compile_infix_regex, compile_suffix_regex
+    except ImportError as exc:  # pragma: no cover - spaCy is a runtime dependency
+        raise MissingDependencyError("spacy", purpose="sentence segmentation") from exc
+
+    nlp = spacy.blank("en")
+    punct = sorted(set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS))
+    nlp.add_pipe("sentencizer", config={"punct_chars": punct})
+    # The tokenizer glues 。 to the word before it, so the sentencizer would never see it.
+    cjk = rf"[{CJK_TERMINATORS}]"
+    tokenizer: Any = nlp.tokenizer  # a Cython class without type stubs
+    tokenizer.infix_finditer = compile_infix_regex([*(nlp.Defaults.infixes or ()), cjk]).finditer
+    tokenizer.suffix_search = compile_suffix_regex([*(nlp.Defaults.suffixes or ()), cjk]).search
+    return nlp
+
+
+def sentence_starts(nlp: Language, texts: Iterable[str]) -> list[list[int]]:
+    """The character offsets at which the pipeline starts a sentence, for each text.
+
+    Args:
+        nlp: a pipeline from :func:`make_pipeline`.
+        texts: the (masked) prose units.
+
+    Returns:
+        One list of offsets per text, the first always 0.
+    """
+    return [[sent.start_char for sent in doc.sents] for doc in nlp.pipe(texts)]
+
+
+def _continues(text: str, before: int, after: int) -> bool:
+    """True when the boundary between ``text[:before]`` and ``text[after:]`` follows an
+    abbreviation and the sentence goes on."""
+    head = text[max(0, before - 40) : before].rstrip()
+    m = _WORD_BEFORE_DOT.search(head)
+    if m is None:
+        return False
+    word = m[1].lower()
+    if word in _ALWAYS_CONTINUES:
+        return True
+    if word in _MAY_END or len(word) == 1:
+        first = text[after : after + 1]
+        return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)
+    return False
+
+
+def _take_openers(text: str, previous: int, start: int) -> int:
+    """Move a sentence start back over the opening brackets, quotes and emphasis before it.
+
+    The sentencizer leaves punctuation that follows a full stop with the sentence before it, so
+    ``He left. "Then," she said`` would start its second sentence after the quote.
+    """
+    k = start
+    while k > previous + 1 and text[k - 1] in _OPENERS:
+        k -= 1
+    return k if k < start and text[k - 1].isspace() else start
+
+
+def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
+    """Sentence spans of ``text`` from the pipeline's starts, after the abbreviation fixes.
+
+    Args:
+        text: a masked prose unit.
+        starts: :func:`sentence_starts` for it.
+
+    Returns:
+        Non-empty spans, in order, with no whitespace at either end.
+    """
+    kept: list[int] = []
+    for start in starts:
+        if kept:
+            start = _take_openers(text, kept[-1], start)
+            lead = start
+            while lead < len(text) and text[lead].isspace():
+                lead += 1
+            if _continues(text, start, lead):
+                continue
+        kept.append(start)
+    spans: list[tuple[int, int]] = []
+    for a, b in zip(kept, [*kept[1:], len(text)], strict=True):
+        a, b = strip_span(text, a, b)
+        if a < b:
+            spans.append((a, b))
+    return spans
+
+
+def _inside(spans: Sequence[tuple[int, int]], index: int) -> bool:
+    return any(a < index < b for a, b in spans)
+
+
+def _cut(text: str, start: int, end: int, limit: int, keep: Sequence[tuple[int, int]]) -> int:
+    """Where to cut ``text[start:end]`` so that the first piece is at most ``limit`` long."""
+    window_end = start + limit
+    shortest = start + max(1, limit // 4)
+    for pattern in _CLAUSE_CUTS:
+        cuts = [
+            m.end()
+            for m in pattern.finditer(text, start, window_end)
+            if m.end() >= shortest and not _inside(keep, m.end())
+        ]
+        if cuts:
+            return cuts[-1]
+    for k in range(window_end, start, -1):
+        if text[k - 1].isspace() and not _inside(keep, k - 1):
+            return k - 1 if k - 1 > start else k
+    cut = window_end
+    while cut > start + 1 and (_inside(keep, cut) or unicodedata.combining(text[cut])):
+        cut -= 1
+    return cut
+
+
+def split_long(
+    text: str, span: tuple[int, int], limit: int, keep: Sequence[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
+    """Cut a sentence longer than ``limit`` at clause boundaries into pieces of at most ``limit``.
+
+    Cut after ``;``, else after the comma before ``and`` / ``but`` / ..., else at the last blank
+    that fits, else hard at ``limit`` (text without blanks, such as CJK).
+
+    Args:
+        text: the masked prose unit.
+        span: the sentence, ``(start, end)`` offsets into ``text``.
+        limit: the longest piece allowed.
+        keep: spans that must not be cut (citation markers).
+
+    Returns:
+        The pieces, in order, non-empty, with no whitespace at either end.
+    """
+    start, end = span
+    pieces: list[tuple[int, int]] = []
+    while end - start > limit:
+        cut = _cut(text, start, end, limit, keep)
+        a, b = strip_span(text, start, cut)
+        if a < b:
+            pieces.append((a, b))
+        start, end = strip_span(text, cut, end)
+    if start < end:
+        pieces.append((start, end))
+    return pieces

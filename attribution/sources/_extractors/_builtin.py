@@ -1,0 +1,196 @@
+"""The built-in extractors, registered on :data:`default_extractors`.
+
+Each entry maps a family of tool names to the shape module that reads their output. The
+generic extractor is registered first so that every other one wins over it; an extractor a
+user registers on a copy of this registry wins over all of them. ``tests/test_extractors.py``
+snapshots the names and patterns, so any change here shows up as a test diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from attribution.sources._keys import is_web_url
+from attribution._wire import CitationSource, ToolOutput
+from attribution.sources._extractors._mcp import mcp_sources
+from attribution.sources._extractors._records import (
+    ANON_CHUNK,
+    CHAT_TURN,
+    CONNECTOR_ITEM,
+    FILE_CHUNK,
+    KB_CHUNK,
+    KB_DOCUMENT,
+    record_sources,
+)
+from attribution.sources._extractors._framework import ExtractorRegistry, Warn
+from attribution.sources._extractors._shapes import (
+    coerce_output,
+    find_items,
+    first_str,
+    is_empty,
+    make_source,
+    text_of,
+    to_json_text,
+    with_metadata,
+)
+from attribution.sources._extractors._web import (
+    URL_FIELDS,
+    http_response,
+    is_web_page,
+    web_page,
+    web_pages,
+    web_results,
+    wikipedia_pages,
+)
+
+__all__ = ["default_extractors"]
+
+default_extractors = ExtractorRegistry()
+"""The registry :func:`attribution.sources._extractors.extract_sources` uses unless given another."""
+
+
+@default_extractors.register("generic.v1", pattern=r".+")
+def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """Any tool no other extractor knows: a page, a list of web results, or the output as text.
+
+    An object with an http(s) url and text becomes a ``web`` source; a listing whose items have
+    http(s) urls becomes ``web_result`` sources; anything else becomes one ``api`` source with
+    the output as text (JSON pretty-printed), keyed by its hash and titled with the tool name.
+    """
+    data = coerce_output(call.output)
+    if is_empty(data):
+        warn("output is empty; no sources")
+        return
+    if isinstance(data, dict) and is_web_page(data):
+        page = web_page(data, call, warn)
+        if page is not None:
+            yield page
+        return
+    found = find_items(data)
+    if found is not None and any(
+        isinstance(item, dict) and is_web_url(first_str(with_metadata(item), *URL_FIELDS))
+        for item in found[0]
+    ):
+        yield from web_results(data, call, warn)
+        return
+    text = text_of(data) if isinstance(data, str) else to_json_text(data)
+    source = make_source(call, "api", title=call.tool_name, full_content=text)
+    if source is not None:
+        yield source
+
+
+@default_extractors.register(
+    "web_search.v1",
+    pattern=(
+        r"web_search|search_web|google_search|bing_search|brave_search|brave_web_search"
+        r"|tavily_search(_results(_json)?)?|serper(_search)?|serpapi(_search)?"
+        r"|duckduckgo_search|duckduckgo_results_json|exa_search"
+    ),
+)
+def extract_web_search(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Web search results as ``web_result`` sources (see :func:`._web.web_results`)."""
+    return web_results(coerce_output(call.output), call, warn)
+
+
+@default_extractors.register(
+    "web_scrape.v1",
+    pattern=(
+        r"web_scrape|scrape(_url|_page|_website)?|fetch(_url|_page|_webpage)?|browse(_page)?"
+        r"|read_url|crawl(_page)?|firecrawl_(scrape|crawl)"
+    ),
+)
+def extract_web_scrape(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Fetched pages as ``web`` sources with their whole text (see :func:`._web.web_pages`)."""
+    return web_pages(coerce_output(call.output), call, warn)
+
+
+@default_extractors.register(
+    "wikipedia_search.v1", pattern=r"wikipedia(_search)?|search_wikipedia|wiki_search"
+)
+def extract_wikipedia(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Wikipedia pages as ``web_result`` sources (see :func:`._web.wikipedia_pages`)."""
+    return wikipedia_pages(coerce_output(call.output), call, warn)
+
+
+@default_extractors.register(
+    "http_client.v1",
+    pattern=r"http_client|http_request|http_get|http_fetch|api_request|requests_get",
+)
+def extract_http_client(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """An HTTP response body as one ``api`` source (see :func:`._web.http_response`)."""
+    return http_response(coerce_output(call.output), call, warn)
+
+
+@default_extractors.register(
+    "rag.v1",
+    pattern=(
+        r"query_rag_project|query_rag|rag_query|rag_search|retrieve|retrieve_documents"
+        r"|vector_search|search_documents|query_documents|query_index"
+    ),
+)
+def extract_rag(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Retrieved chunks of a RAG project as ``file`` sources keyed by document and chunk id."""
+    return record_sources(coerce_output(call.output), FILE_CHUNK, call, warn)
+
+
+@default_extractors.register(
+    "knowledge_base.v1",
+    pattern=r"search_knowledge_base|kb_search|search_kb|query_knowledge_base",
+)
+def extract_knowledge_base(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Knowledge-base chunks as ``kb_chunk`` sources (the same shapes as RAG chunks)."""
+    return record_sources(coerce_output(call.output), KB_CHUNK, call, warn)
+
+
+@default_extractors.register(
+    "kb_document.v1",
+    pattern=(
+        r"read_document|get_document|fetch_document|read_kb_document|get_kb_document"
+        r"|read_knowledge_base_document|get_knowledge_base_document"
+    ),
+)
+def extract_kb_document(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """A whole knowledge-base document as a ``kb_document`` source."""
+    return record_sources(coerce_output(call.output), KB_DOCUMENT, call, warn)
+
+
+@default_extractors.register(
+    "connector.v1",
+    pattern=(
+        r"search_connectors?|connector_search|get_connector_item|read_connector_item"
+        r"|list_connector_items|connector_[a-z0-9_]+"
+    ),
+)
+def extract_connector(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Items from connected apps as ``connector_item`` sources keyed by connector and item id."""
+    return record_sources(coerce_output(call.output), CONNECTOR_ITEM, call, warn)
+
+
+@default_extractors.register(
+    "chat_turn.v1",
+    pattern=(
+        r"search_chat_history|chat_history|search_conversations?|get_chat_turns?|read_thread"
+        r"|get_thread|search_messages"
+    ),
+)
+def extract_chat_turns(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Messages of earlier conversations as ``chat_turn`` sources keyed by thread and message."""
+    return record_sources(coerce_output(call.output), CHAT_TURN, call, warn)
+
+
+@default_extractors.register(
+    "anon_upload.v1",
+    pattern=(
+        r"search_uploads?|query_uploads?|search_attachments?|read_attachment"
+        r"|search_uploaded_files|query_uploaded_files"
+    ),
+)
+def extract_anon_upload(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Chunks of files uploaded to the conversation as ``anon_chunk`` sources."""
+    return record_sources(coerce_output(call.output), ANON_CHUNK, call, warn)
+
+
+@default_extractors.register("mcp.v1", pattern=r"mcp\.[^.]+__.+")
+def extract_mcp(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
+    """Content blocks of an MCP tool result (see :func:`._mcp.mcp_sources`)."""
+    return mcp_sources(coerce_output(call.output), call, warn)

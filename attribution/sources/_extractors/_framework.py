@@ -1,0 +1,224 @@
+"""The extractor registry: tool-name patterns mapped to functions that turn output into sources."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import msgspec
+
+from attribution._errors import ConfigError
+from attribution.sources._keys import source_key
+from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, _Wire
+
+__all__ = [
+    "ExtractionResult",
+    "ExtractionWarning",
+    "Extractor",
+    "ExtractorFn",
+    "ExtractorRegistry",
+    "Warn",
+]
+
+Warn = Callable[[str], None]
+"""Records a warning about the tool call being extracted (the reason, in one sentence)."""
+ExtractorFn = Callable[[ToolOutput, Warn], Iterable[CitationSource]]
+"""An extractor: one tool call in, its sources out; problems go to ``warn``, never raised."""
+
+_NAME = re.compile(r"^[A-Za-z0-9_.:-]+\.v[0-9]+$")
+
+
+class ExtractionWarning(_Wire, frozen=True):
+    """Something in a tool's output could not be used as it was."""
+
+    tool_name: str
+    """The tool whose output had the problem."""
+    reason: str
+    """What was wrong, in one sentence."""
+    tool_request_id: str | None = None
+    """The call whose output had the problem."""
+    extractor: str | None = None
+    """The extractor that reported it."""
+
+
+class ExtractionResult(_Wire, frozen=True):
+    """Sources extracted from a batch of tool outputs, deduplicated, with the warnings."""
+
+    sources: tuple[CitationSource, ...] = ()
+    """Every source, in the order first seen; web sources merged by canonical URL."""
+    warnings: tuple[ExtractionWarning, ...] = ()
+    """Every problem met on the way, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extractor:
+    """A registered extractor."""
+
+    name: str
+    """Versioned name, such as ``web_search.v1``."""
+    pattern: re.Pattern[str]
+    """Tool names it handles (full match, case-insensitive)."""
+    fn: ExtractorFn
+    """The function that does the work."""
+
+
+def _merge(first: CitationSource, later: CitationSource) -> CitationSource:
+    """One source from two sightings of the same one: the first wins, gaps are filled.
+
+    A later sighting with longer ``fullContent`` (a scrape of a page first seen as a search
+    result) brings its text, so nothing a tool returned is lost.
+    """
+    changes: dict[str, object] = {}
+    for field in first.__struct_fields__:
+        mine, theirs = getattr(first, field), getattr(later, field)
+        if mine is None and theirs is not None:
+            changes[field] = theirs
+    if later.full_content and len(later.full_content) > len(first.full_content or ""):
+        changes["full_content"] = later.full_content
+    return msgspec.structs.replace(first, **changes) if changes else first
+
+
+def _invalid(source: object) -> str | None:
+    """Why ``source`` cannot be used, or None.
+
+    msgspec does not validate a struct built in Python, and ``source_key`` would fail on
+    anything else, so a user extractor's mistake is caught here and becomes a warning.
+    """
+    if not isinstance(source, CitationSource):
+        return f"a {type(source).__name__}, not a CitationSource"
+    if not isinstance(source.id, str) or not source.id.strip():
+        return "its id is empty"
+    if source.type not in SOURCE_TYPES:
+        return f"unknown type {source.type!r}"
+    return None
+
+
+class ExtractorRegistry:
+    """Maps tool-name patterns to extractors.
+
+    The most recently registered extractor whose pattern matches a tool name handles it, so an
+    extractor a user registers overrides a built-in one for the same tools. Safe to use from
+    several threads.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Extractor] = {}
+        self._lock = threading.Lock()
+
+    def register(
+        self, name: str, *, pattern: str, replace: bool = False
+    ) -> Callable[[ExtractorFn], ExtractorFn]:
+        """Decorator that registers an extractor for tool names matching ``pattern``.
+
+        Args:
+            name: versioned name, ``<what>.v<N>`` (``my_search.v1``).
+            pattern: regular expression, matched in full and case-insensitively against the
+                tool name.
+            replace: allow replacing an extractor already registered under ``name``.
+
+        Raises:
+            ConfigError: the name is not versioned, is taken, or the pattern does not compile.
+        """
+        if not _NAME.match(name):
+            raise ConfigError(f"extractor name {name!r} must look like 'what.v1'")
+        try:
+            compiled = re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
+            raise ConfigError(f"extractor {name!r}: bad pattern {pattern!r}: {exc}") from exc
+
+        def decorator(fn: ExtractorFn) -> ExtractorFn:
+            with self._lock:
+                if name in self._entries and not replace:
+                    raise ConfigError(
+                        f"an extractor named {name!r} is already registered; "
+                        "pass replace=True to replace it"
+                    )
+                self._entries.pop(name, None)  # re-registered, it is the newest and wins
+                self._entries[name] = Extractor(name=name, pattern=compiled, fn=fn)
+            return fn
+
+        return decorator
+
+    def unregister(self, name: str) -> None:
+        """Remove the extractor registered under ``name``.
+
+        Raises:
+            ConfigError: no extractor has that name.
+        """
+        with self._lock:
+            if self._entries.pop(name, None) is None:
+                raise ConfigError(f"no extractor named {name!r} is registered")
+
+    def names(self) -> list[str]:
+        """Names of the registered extractors, in registration order."""
+        with self._lock:
+            return list(self._entries)
+
+    def patterns(self) -> dict[str, str]:
+        """Each registered extractor's name and pattern, in registration order."""
+        with self._lock:
+            return {name: e.pattern.pattern for name, e in self._entries.items()}
+
+    def find(self, tool_name: str) -> Extractor | None:
+        """The extractor that handles ``tool_name``, or None."""
+        with self._lock:
+            entries = list(self._entries.values())
+        for entry in reversed(entries):
+            if entry.pattern.fullmatch(tool_name):
+                return entry
+        return None
+
+    def copy(self) -> ExtractorRegistry:
+        """An independent registry with the same extractors."""
+        other = ExtractorRegistry()
+        with self._lock:
+            other._entries = dict(self._entries)
+        return other
+
+    def extract_one(self, call: ToolOutput) -> ExtractionResult:
+        """Sources of one tool call. Never raises: problems become warnings."""
+        return self.extract([call])
+
+    def extract(self, calls: Iterable[ToolOutput]) -> ExtractionResult:
+        """Sources of a batch of tool calls, deduplicated, with warnings.
+
+        Web sources are merged by canonical URL and other sources by id; the first sighting
+        keeps its position and id. An extractor that raises loses only its own call's sources,
+        and the error becomes a warning.
+        """
+        merged: dict[str, CitationSource] = {}
+        warnings: list[ExtractionWarning] = []
+        for call in calls:
+            entry = self.find(call.tool_name)
+            extractor_name = entry.name if entry else None
+
+            def warn(
+                reason: str, _call: ToolOutput = call, _ex: str | None = extractor_name
+            ) -> None:
+                warnings.append(
+                    ExtractionWarning(
+                        tool_name=_call.tool_name,
+                        tool_request_id=_call.tool_request_id,
+                        extractor=_ex,
+                        reason=reason,
+                    )
+                )
+
+            if entry is None:
+                warn("no extractor is registered for this tool name; its output was not used")
+                continue
+            try:
+                found = list(entry.fn(call, warn))
+            except Exception as exc:  # a faulty extractor must not take the batch down
+                warn(f"extractor failed: {type(exc).__name__}: {exc}")
+                continue
+            for position, source in enumerate(found, 1):
+                problem = _invalid(source)
+                if problem:
+                    warn(f"extractor returned an invalid source (item {position}): {problem}")
+                    continue
+                key = source_key(source)
+                merged[key] = _merge(merged[key], source) if key in merged else source
+        return ExtractionResult(sources=tuple(merged.values()), warnings=tuple(warnings))

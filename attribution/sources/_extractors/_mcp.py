@@ -1,0 +1,164 @@
+"""MCP shapes: a ``CallToolResult`` and its content blocks.
+
+Tool names look like ``mcp.<server>__<tool>``. Text and embedded text resources become ``mcp``
+sources; resource links and search results with an http(s) address become ``web_result``
+sources, so that they merge with the same page found by a web search. Image and audio blocks
+are skipped without a warning: they are not text that an answer's claims can be checked
+against, and a tool that returns a chart along with its text is not malformed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from attribution.sources._keys import is_web_url
+from attribution._wire import CitationSource, SourceType, ToolOutput
+from attribution.sources._extractors._framework import Warn
+from attribution.sources._extractors._shapes import (
+    JSONObject,
+    first_str,
+    first_text,
+    is_empty,
+    kind_of,
+    make_source,
+    text_of,
+    to_json_text,
+)
+
+__all__ = ["mcp_sources", "mcp_title"]
+
+_NAME = re.compile(r"mcp\.(?P<server>[^.]+?)__(?P<tool>.+)", re.IGNORECASE)
+_NOT_EVIDENCE = frozenset({"image", "audio"})
+
+
+def mcp_title(tool_name: str) -> str:
+    """``<server>/<tool>`` for ``mcp.<server>__<tool>``; other names as they are."""
+    match = _NAME.fullmatch(tool_name)
+    return f"{match['server']}/{match['tool']}" if match else tool_name
+
+
+def _typed(uri: str | None) -> SourceType:
+    return "web_result" if is_web_url(uri) else "mcp"
+
+
+def _block_source(
+    block: JSONObject, what: str, call: ToolOutput, warn: Warn
+) -> CitationSource | None:
+    kind = block.get("type")
+    title = mcp_title(call.tool_name)
+    if kind == "text":
+        text = text_of(block.get("text"))
+        if text is None:
+            warn(f"{what} (text) is empty; skipped")
+            return None
+        return make_source(call, "mcp", title=title, full_content=text)
+    if kind == "resource":
+        resource = block.get("resource")
+        if not isinstance(resource, dict):
+            warn(f"{what} (resource) has no resource object; skipped")
+            return None
+        uri = first_str(resource, "uri")
+        text = text_of(resource.get("text"))
+        if text is None:
+            has_blob = resource.get("blob") is not None
+            detail = "only binary data (blob)" if has_blob else "no text"
+            warn(f"{what} (resource {uri or 'without uri'}) has {detail}; skipped")
+            return None
+        return make_source(
+            call,
+            "mcp",
+            locator=(uri,) if uri else None,
+            uri=uri,
+            title=first_str(resource, "title", "name") or title,
+            full_content=text,
+        )
+    if kind == "resource_link":
+        uri = first_str(block, "uri")
+        if uri is None:
+            warn(f"{what} (resource_link) has no uri; skipped")
+            return None
+        return make_source(
+            call,
+            _typed(uri),
+            locator=(uri,),
+            uri=uri,
+            title=first_str(block, "title", "name"),
+            snippet=first_text(block, "description"),
+        )
+    if kind == "search_result":
+        uri = first_str(block, "source", "url", "uri")
+        text = first_text(block, "content", "text")
+        if uri is None and text is None:
+            warn(f"{what} (search_result) has no source and no text; skipped")
+            return None
+        return make_source(
+            call, _typed(uri), uri=uri, title=first_str(block, "title"), snippet=text
+        )
+    if kind in _NOT_EVIDENCE:
+        return None
+    warn(f"{what} has unknown type {kind!r}; skipped")
+    return None
+
+
+def mcp_sources(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """Sources of an MCP tool's output.
+
+    Args:
+        data: the coerced output: a ``CallToolResult`` (``{"content": [blocks], "isError",
+            "structuredContent"}``), a bare list of blocks, or plain text.
+        call: the tool call.
+        warn: records problems.
+
+    Yields:
+        One source per usable block; none when the result is an error. A result with no
+        usable block but ``structuredContent`` yields that object as JSON text.
+    """
+    if is_empty(data):
+        warn("output is empty")
+        return
+    if isinstance(data, str):
+        yield from _block_sources([{"type": "text", "text": data}], call, warn)
+        return
+    if isinstance(data, list):
+        yield from _block_sources(data, call, warn)
+        return
+    if not isinstance(data, dict):
+        warn(f"output is a {kind_of(data)}, not an MCP result; no sources")
+        return
+    if data.get("isError") is True:
+        detail = first_text(data, "content") or "no message"
+        warn(f"the tool reported an error (isError): {detail[:200]}")
+        return
+    blocks = data.get("content")
+    if isinstance(blocks, str):
+        blocks = [{"type": "text", "text": blocks}]
+    elif not isinstance(blocks, list):
+        # A server that returned a bare object: the object itself is the evidence.
+        has_structured = "structuredContent" in data
+        blocks = [] if has_structured else [{"type": "text", "text": to_json_text(data)}]
+    found = list(_block_sources(blocks, call, warn, quiet_if_empty="structuredContent" in data))
+    structured = data.get("structuredContent")
+    if not found and not is_empty(structured):
+        source = make_source(
+            call, "mcp", title=mcp_title(call.tool_name), full_content=to_json_text(structured)
+        )
+        found = [source] if source is not None else []
+    yield from found
+
+
+def _block_sources(
+    blocks: list[Any], call: ToolOutput, warn: Warn, *, quiet_if_empty: bool = False
+) -> Iterator[CitationSource]:
+    if not blocks and not quiet_if_empty:
+        warn("result has no content blocks")
+    several = len(blocks) > 1
+    for position, block in enumerate(blocks, 1):
+        what = f"block {position}" if several else "block"
+        if not isinstance(block, dict):
+            warn(f"{what} is a {kind_of(block)}, not a content block; skipped")
+            continue
+        source = _block_source(block, what, call, warn)
+        if source is not None:
+            yield source

@@ -1,0 +1,420 @@
+"""Shape handling shared by the built-in extractors.
+
+Tools return the same information in many shapes: a JSON object, a JSON string of one, a bare
+list, plain text. These helpers turn any of them into something an extractor can walk, and turn
+what it found into a :class:`CitationSource` with a stable id, so that no extractor repeats the
+work. None of them raises on malformed input: a missing or wrongly typed field reads as absent.
+
+Positions in warnings are 1-based (``result 3`` is the third result), as a person counts them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeAlias
+
+import msgspec
+
+from attribution.sources._keys import content_key, is_web_url, make_source_key
+from attribution.sources._urls import domain_of
+from attribution._wire import CitationSource, SourceType, ToolOutput
+
+__all__ = [
+    "ITEM_KEYS",
+    "JSONObject",
+    "Locator",
+    "as_int",
+    "coerce_output",
+    "error_of",
+    "find_items",
+    "first_id",
+    "first_str",
+    "first_text",
+    "first_value",
+    "is_empty",
+    "kind_of",
+    "make_source",
+    "page_number",
+    "parse_labelled_text",
+    "text_of",
+    "to_json_text",
+    "unwrap",
+    "with_metadata",
+]
+
+JSONObject: TypeAlias = dict[str, Any]
+Locator: TypeAlias = tuple[str, ...]
+
+ITEM_KEYS: tuple[str, ...] = (
+    "results",
+    "items",
+    "data",
+    "documents",
+    "chunks",
+    "matches",
+    "hits",
+    "organic",
+    "organic_results",
+    "web",
+    "pages",
+    "search",
+    "records",
+    "entries",
+    "messages",
+    "turns",
+    "files",
+    "value",
+    "source_documents",
+    "sources",
+)
+"""Keys under which tools put their list of results (``web`` is Brave's ``web.results``,
+``hits`` Elasticsearch's ``hits.hits``, ``value`` Microsoft Graph's, ``source_documents``
+LangChain's retrieval chains')."""
+
+_WRAPPER_KEYS = ("data", "result", "document", "item", "message", "page")
+_WEB_TYPES = frozenset({"web", "web_result"})
+# Deep enough for {"data": {"web": {"results": [...]}}}; deeper nesting is not a listing.
+_MAX_DEPTH = 3
+
+
+def coerce_output(output: Any) -> Any:
+    """A tool's output as something to walk: JSON text parsed, bytes decoded, the rest as is.
+
+    Args:
+        output: what the tool returned.
+
+    Returns:
+        The parsed value when ``output`` is a str or bytes holding a JSON object or array, the
+        decoded text when it is other bytes, else ``output`` unchanged (plain text stays text).
+    """
+    if isinstance(output, bytes | bytearray | memoryview):
+        output = bytes(output).decode("utf-8", errors="replace")
+    if isinstance(output, str):
+        stripped = output.strip()
+        if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
+            try:
+                return msgspec.json.decode(stripped)
+            except msgspec.DecodeError:
+                return output  # text that merely starts with a bracket
+    return output
+
+
+def is_empty(value: Any) -> bool:
+    """True for None, blank text and empty containers: outputs with nothing in them."""
+    if value is None:
+        return True
+    if isinstance(value, str | bytes | bytearray):
+        return not value.strip()
+    if isinstance(value, list | tuple | dict):
+        return not value
+    return False
+
+
+def kind_of(value: Any) -> str:
+    """The JSON name of ``value``'s type, for warnings (``object``, ``array``, ``string``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def find_items(value: Any, _depth: int = 0) -> tuple[list[Any], JSONObject | None] | None:
+    """The list of results inside an output, and the object that held it.
+
+    Args:
+        value: a coerced output.
+
+    Returns:
+        ``(items, container)``: a list as is (container None), or the first list found under
+        one of :data:`ITEM_KEYS`, directly or one object down (``web.results``, ``hits.hits``),
+        with the object it was found in. None when there is no such list.
+    """
+    if isinstance(value, list):
+        return value, None
+    if not isinstance(value, dict) or _depth >= _MAX_DEPTH:
+        return None
+    for key in ITEM_KEYS:
+        if isinstance(value.get(key), list):
+            return value[key], value
+    for key in ITEM_KEYS:
+        inner = value.get(key)
+        if isinstance(inner, dict):
+            found = find_items(inner, _depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def unwrap(obj: JSONObject, fields: Iterable[str]) -> tuple[JSONObject, JSONObject | None]:
+    """The record inside an envelope such as ``{"success": true, "data": {...}}``.
+
+    Args:
+        obj: an output object.
+        fields: fields whose presence shows that ``obj`` is already the record itself.
+
+    Returns:
+        ``(record, envelope)``: ``obj`` and None when it has one of ``fields`` or no wrapped
+        object, else the object under ``data``/``result``/``document``/... and ``obj``.
+    """
+    if any(obj.get(f) is not None for f in fields):
+        return obj, None
+    for key in _WRAPPER_KEYS:
+        inner = obj.get(key)
+        if isinstance(inner, dict):
+            return inner, obj
+    return obj, None
+
+
+def with_metadata(obj: JSONObject) -> JSONObject:
+    """``obj`` with the fields of its ``metadata`` object (LangChain, Pinecone) under its own."""
+    meta = obj.get("metadata")
+    return {**meta, **obj} if isinstance(meta, dict) else obj
+
+
+def first_value(obj: Mapping[str, Any] | None, *names: str) -> Any:
+    """The value of the first of ``names`` present in ``obj`` and not null, else None."""
+    if obj is None:
+        return None
+    for name in names:
+        value = obj.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def first_str(obj: Mapping[str, Any] | None, *names: str) -> str | None:
+    """The first of ``names`` in ``obj`` holding non-blank text, stripped; else None.
+
+    Example: ``first_str(result, "url", "link", "href")``. A field of another type is skipped,
+    so ``{"url": 42, "link": "https://..."}`` gives the link.
+    """
+    if obj is None:
+        return None
+    for name in names:
+        value = obj.get(name)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def first_id(obj: Mapping[str, Any] | None, *names: str) -> str | None:
+    """Like :func:`first_str`, but an integer id counts too (``"document_id": 42`` → ``"42"``)."""
+    if obj is None:
+        return None
+    for name in names:
+        value = obj.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def text_of(value: Any) -> str | None:
+    """The text in ``value``, stripped, or None when it holds none.
+
+    Args:
+        value: a str, or a list of str and text parts (``{"type": "text", "text": ...}``, the
+            content-part shape of chat and MCP messages), joined by blank lines.
+
+    Returns:
+        Non-blank text, or None.
+    """
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, list):
+        parts = [text_of(_part_text(p)) for p in value]
+        joined = "\n\n".join(p for p in parts if p)
+        return joined or None
+    return None
+
+
+def _part_text(part: Any) -> Any:
+    if isinstance(part, dict) and part.get("type", "text") == "text":
+        return part.get("text")
+    return part if isinstance(part, str) else None
+
+
+def first_text(obj: Mapping[str, Any] | None, *names: str) -> str | None:
+    """The text (see :func:`text_of`) of the first of ``names`` in ``obj`` that has some."""
+    if obj is None:
+        return None
+    for name in names:
+        text = text_of(obj.get(name))
+        if text:
+            return text
+    return None
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as an int: an int, an integral float or a numeric string; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdecimal():
+        return int(value.strip())
+    return None
+
+
+def page_number(obj: Mapping[str, Any] | None, *names: str) -> int | None:
+    """The first of ``names`` in ``obj`` holding a page number: a non-negative int or its text."""
+    if obj is None:
+        return None
+    for name in names:
+        number = as_int(obj.get(name))
+        if number is not None and number >= 0:
+            return number
+    return None
+
+
+def to_json_text(value: Any) -> str:
+    """``value`` as indented JSON text, readable as evidence; unknown types written by repr."""
+    raw = msgspec.json.encode(value, enc_hook=repr)
+    return msgspec.json.format(raw, indent=2).decode("utf-8")
+
+
+def error_of(obj: Any) -> str | None:
+    """The error message an output object reports (``{"error": ...}``), or None."""
+    if not isinstance(obj, dict):
+        return None
+    error = obj.get("error")
+    if isinstance(error, dict):
+        return first_str(error, "message", "detail", "type") or to_json_text(error)
+    if isinstance(error, str) and error.strip():
+        return error.strip()
+    if obj.get("success") is False:
+        return first_str(obj, "message", "detail") or "the tool reported success: false"
+    return None
+
+
+_LABEL_LINE = re.compile(
+    r"""^\s*(?:[-*+•]\s+|\d+[.)]\s+)?      # an optional list marker
+        (?:\*\*|__)?(?P<label>[A-Za-z][A-Za-z _-]{0,24}?)(?:\*\*|__)?
+        \s*:\s*(?:\*\*|__)?\s*(?P<value>.*?)\s*$""",
+    re.VERBOSE,
+)
+
+LineHook = Callable[[str], dict[str, str] | None]
+
+
+def parse_labelled_text(
+    text: str,
+    labels: Mapping[str, str],
+    *,
+    body_field: str,
+    record_start: LineHook | None = None,
+) -> list[dict[str, str]]:
+    """Records from a labelled listing such as ``Title: X\\nURL: Y\\nSnippet: Z\\n\\nTitle: ...``.
+
+    A line ``Label: value`` whose label (case-insensitive) is in ``labels`` sets that field; a
+    field already set in the current record starts the next record. Other lines continue
+    ``body_field`` of the current record; lines before the first record (a preamble such as
+    "Here are the results:") are dropped.
+
+    Args:
+        text: the listing.
+        labels: label (lower case) to field name, e.g. ``{"link": "url", "url": "url"}``.
+        body_field: the field that unlabelled lines continue.
+        record_start: called with each line first; a dict it returns starts a new record with
+            those fields (a markdown link line ``1. [Title](https://...)``).
+
+    Returns:
+        The records, each a dict of non-blank fields, in order.
+    """
+    records: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+
+    def flush() -> None:
+        nonlocal current
+        kept = {k: v.strip() for k, v in current.items() if v.strip()}
+        if kept:
+            records.append(kept)
+        current = {}
+
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        started = record_start(line) if record_start else None
+        if started is not None:
+            flush()
+            current = dict(started)
+            continue
+        match = _LABEL_LINE.match(line)
+        field = labels.get(match["label"].strip().lower()) if match else None
+        if match and field:
+            if field in current:
+                flush()
+            current[field] = match["value"]
+        elif current:
+            previous = current.get(body_field, "")
+            current[body_field] = f"{previous}\n{line.strip()}" if previous else line.strip()
+    flush()
+    return records
+
+
+def make_source(
+    call: ToolOutput,
+    source_type: SourceType,
+    *,
+    locator: Locator | None = None,
+    uri: str | None = None,
+    title: str | None = None,
+    snippet: str | None = None,
+    full_content: str | None = None,
+    page: int | None = None,
+) -> CitationSource | None:
+    """A source found in ``call``'s output, with its stable key as id.
+
+    The key is the canonical URL for web sources with an http(s) ``uri``, else ``locator``,
+    else a hash of the text, else ``uri`` itself.
+
+    Args:
+        call: the tool call the source came from (gives ``toolName`` and ``toolRequestId``).
+        source_type: the source's type.
+        locator: what identifies the source within its type, such as ``(document_id, chunk_id)``;
+            every part must be non-blank.
+        uri: the source's address; ``domain`` is derived from it when it is an http(s) URL.
+        title: human-readable title.
+        snippet: short excerpt.
+        full_content: whole text.
+        page: page number.
+
+    Returns:
+        The source, or None when there is nothing to key it by (no locator, text or uri).
+    """
+    text = full_content or snippet
+    if source_type in _WEB_TYPES and is_web_url(uri):
+        key = make_source_key(source_type, uri or "")
+    elif locator:
+        key = make_source_key(source_type, locator)
+    elif text:
+        key = content_key(source_type, text)
+    elif uri:
+        key = make_source_key(source_type, uri)
+    else:
+        return None
+    return CitationSource(
+        id=key,
+        type=source_type,
+        tool_name=call.tool_name,
+        tool_request_id=call.tool_request_id,
+        uri=uri,
+        title=title,
+        domain=domain_of(uri) if is_web_url(uri) else None,
+        snippet=snippet,
+        full_content=full_content,
+        page_number=page,
+    )

@@ -1,0 +1,389 @@
+"""Web shapes: search results, scraped pages, Wikipedia pages and HTTP responses."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+from attribution.sources._keys import is_web_url
+from attribution.sources._urls import canonical_url
+from attribution._wire import CitationSource, ToolOutput
+from attribution.sources._extractors._framework import Warn
+from attribution.sources._extractors._shapes import (
+    JSONObject,
+    as_int,
+    coerce_output,
+    error_of,
+    find_items,
+    first_str,
+    first_text,
+    first_value,
+    is_empty,
+    kind_of,
+    make_source,
+    parse_labelled_text,
+    text_of,
+    to_json_text,
+    unwrap,
+    with_metadata,
+)
+
+__all__ = [
+    "http_response",
+    "is_web_page",
+    "web_page",
+    "web_pages",
+    "web_results",
+    "wikipedia_pages",
+]
+
+URL_FIELDS = ("url", "link", "href", "source_url", "sourceUrl", "sourceURL")
+_TITLE_FIELDS = ("title", "name")
+_SNIPPET_FIELDS = (
+    "snippet",
+    "description",
+    "content",
+    "body",
+    "text",
+    "summary",
+    "excerpt",
+    "highlights",
+)
+_RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent")
+_PAGE_TEXT_FIELDS = ("content", "markdown", "text", "page_content", "raw_content", "body")
+_PAGE_URL_FIELDS = (*URL_FIELDS, "final_url", "finalUrl", "og:url", "ogUrl")
+_PAGE_TITLE_FIELDS = ("title", "og:title", "ogTitle")
+_STATUS_FIELDS = ("status", "status_code", "statusCode")
+_PARAM_URL_FIELDS = ("url", "uri", "link", "href", "endpoint")
+
+_RESULT_LABELS = {
+    "title": "title",
+    "name": "title",
+    "url": "url",
+    "link": "url",
+    "href": "url",
+    "snippet": "snippet",
+    "description": "snippet",
+    "content": "snippet",
+    "summary": "snippet",
+    "body": "snippet",
+    "text": "snippet",
+    "excerpt": "snippet",
+}
+_MARKDOWN_RESULT = re.compile(
+    r"""^\s*(?:\d+[.)]|[-*+•]|\#{1,6})?\s*(?:\*\*)?
+        \[(?P<title>[^\]\n]+)\]\((?P<url>https?://[^\s)]+)(?:\s+"[^"]*")?\)(?:\*\*)?
+        \s*[-—–:|]*\s*(?P<rest>.*?)\s*$""",
+    re.VERBOSE,
+)
+_BARE_URL = re.compile(r"^\s*(?:\d+[.)]\s*|[-*+•]\s*)?<?(?P<url>https?://[^\s<>]+?)>?\s*$")
+_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"')\]]+")
+
+_WIKI_LABELS = {"page": "title", "title": "title", "summary": "summary"}
+_WIKI_LANG = re.compile(r"[a-z]{2,3}(?:-[a-z]+)?")
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def _result_line(line: str) -> dict[str, str] | None:
+    """A line that starts a search result on its own: ``1. [Title](https://...)`` or a bare URL."""
+    match = _MARKDOWN_RESULT.match(line)
+    if match:
+        return {"title": match["title"], "url": match["url"], "snippet": match["rest"]}
+    match = _BARE_URL.match(line)
+    return {"url": match["url"]} if match else None
+
+
+def _results_in_text(text: str) -> list[JSONObject]:
+    """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks."""
+    records = parse_labelled_text(
+        text, _RESULT_LABELS, body_field="snippet", record_start=_result_line
+    )
+    results: list[JSONObject] = []
+    for record in records:
+        found = _URL_IN_TEXT.search(record.get("url", ""))
+        if found:  # a block without an address is a preamble or trailer, not a result
+            results.append({**record, "url": found.group(0)})
+    return results
+
+
+def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """The source of one search result; a string result may hold several in text."""
+    if isinstance(item, str):
+        parsed = _results_in_text(item)
+        if not parsed:
+            warn(f"result {position} is text without a URL; skipped")
+        for result in parsed:
+            yield from _result(result, position, call, warn)
+        return
+    if not isinstance(item, dict):
+        warn(f"result {position} is a {kind_of(item)}, not an object; skipped")
+        return
+    item = with_metadata(item)
+    url = first_str(item, *URL_FIELDS)
+    snippet = first_text(item, *_SNIPPET_FIELDS)
+    full = first_text(item, *_RESULT_FULL_FIELDS)
+    if url is None and not (snippet or full):
+        warn(f"result {position} has no url and no text; skipped")
+        return
+    if url is None:
+        warn(f"result {position} has no url; kept, identified by its text")
+    elif not is_web_url(url):
+        warn(f"result {position} has a url that is not http(s) ({url!r}); kept as given")
+    source = make_source(
+        call,
+        "web_result",
+        uri=url,
+        title=first_str(item, *_TITLE_FIELDS),
+        snippet=snippet,
+        full_content=full,
+    )
+    if source is not None:
+        yield source
+
+
+def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """Sources of a search tool's output.
+
+    Args:
+        data: the coerced output: a list of results, an object holding one (``results``,
+            Serper's ``organic``, SerpAPI's ``organic_results``, Brave's ``web.results``), one
+            result object, or text listing results in markdown or labelled blocks.
+        call: the tool call.
+        warn: records problems.
+
+    Yields:
+        One ``web_result`` source per usable result.
+    """
+    if is_empty(data):
+        warn("output is empty")
+        return
+    if isinstance(data, str):
+        items: list[Any] = _results_in_text(data)
+        if not items:
+            warn("text output lists no results (no http(s) URL found)")
+            return
+    else:
+        found = find_items(data)
+        if found is not None:
+            items = found[0]
+        elif isinstance(data, dict) and first_str(data, *URL_FIELDS):
+            items = [data]  # a single result
+        else:
+            error = error_of(data)
+            reason = f"reports an error: {error}" if error else "has no list of results"
+            warn(f"output ({kind_of(data)}) {reason}; no sources")
+            return
+    if not items:
+        warn("output has an empty list of results")
+    for position, item in enumerate(items, 1):
+        yield from _result(item, position, call, warn)
+
+
+def _status(obj: JSONObject) -> int | None:
+    for name in _STATUS_FIELDS:
+        status = as_int(obj.get(name))
+        if status is not None and 100 <= status <= 599:
+            return status
+    return None
+
+
+def _page_of(obj: JSONObject) -> JSONObject:
+    """The page inside ``obj`` (Firecrawl's ``data``), with its ``metadata`` fields."""
+    return with_metadata(unwrap(obj, _PAGE_TEXT_FIELDS)[0])
+
+
+def is_web_page(obj: JSONObject) -> bool:
+    """True when ``obj`` looks like one fetched page: an http(s) address and some text."""
+    page = _page_of(obj)
+    return is_web_url(first_str(page, *_PAGE_URL_FIELDS)) and bool(
+        first_text(page, *_PAGE_TEXT_FIELDS)
+    )
+
+
+def web_page(
+    obj: JSONObject, call: ToolOutput, warn: Warn, *, what: str = "page"
+) -> CitationSource | None:
+    """The source of one fetched page, with its whole text.
+
+    Args:
+        obj: ``{url, title, content|markdown|text}``, or an envelope around one (Firecrawl's
+            ``{"success": true, "data": {"markdown", "metadata": {"title", "sourceURL"}}}``).
+        call: the tool call; ``parameters["url"]`` is the address when the page has none.
+        warn: records problems.
+        what: how warnings name the page (``page 2`` in a crawl).
+
+    Returns:
+        A ``web`` source, or None (with a warning) when the page failed or has no text.
+    """
+    error = error_of(obj)
+    page = _page_of(obj)
+    status = _status(page)
+    url = first_str(page, *_PAGE_URL_FIELDS) or first_str(call.parameters, *_PARAM_URL_FIELDS)
+    if status is not None and status >= 400:
+        where = f" {url}" if url else ""
+        warn(f"{what}{where} returned HTTP {status}; skipped")
+        return None
+    content = first_text(page, *_PAGE_TEXT_FIELDS)
+    if content is None:
+        detail = f"reports an error: {error}" if error else "has no text (content/markdown/text)"
+        warn(f"{what} {detail}; skipped")
+        return None
+    if url is None:
+        warn(f"{what} has no url and the call has no url parameter; kept, identified by its text")
+    return make_source(
+        call,
+        "web",
+        uri=url,
+        title=first_str(page, *_PAGE_TITLE_FIELDS),
+        snippet=first_text(page, "description", "og:description", "ogDescription"),
+        full_content=content,
+    )
+
+
+def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """Sources of a scrape tool's output: one page, a crawl's list of pages, or plain text.
+
+    Args:
+        data: the coerced output.
+        call: the tool call; plain text takes its address from ``parameters["url"]``.
+        warn: records problems.
+
+    Yields:
+        One ``web`` source per page with text.
+    """
+    if is_empty(data):
+        warn("output is empty")
+        return
+    if isinstance(data, str):
+        data = {"content": data}
+    if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
+        pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
+    else:
+        found = find_items(data)
+        pages = found[0] if found is not None else [data]
+    several = len(pages) > 1
+    for position, page in enumerate(pages, 1):
+        what = f"page {position}" if several else "page"
+        if isinstance(page, str):
+            page = {"content": page}
+        if not isinstance(page, dict):
+            warn(f"{what} is a {kind_of(page)}, not an object or text; skipped")
+            continue
+        source = web_page(page, call, warn, what=what)
+        if source is not None:
+            yield source
+
+
+def _wikipedia_url(title: str, call: ToolOutput) -> str:
+    lang = first_str(call.parameters, "lang", "language")
+    host = lang.lower() if lang and _WIKI_LANG.fullmatch(lang.lower()) else "en"
+    return f"https://{host}.wikipedia.org/wiki/{quote(title.replace(' ', '_'), safe='/:()_,-')}"
+
+
+def _plain(text: str | None) -> str | None:
+    """Search snippets from the MediaWiki API carry ``<span class="searchmatch">`` markup."""
+    return text_of(html.unescape(_HTML_TAG.sub("", text))) if text else None
+
+
+def wikipedia_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """Sources of a Wikipedia tool's output.
+
+    Args:
+        data: the coerced output: a page object or a list of them (``{title,
+            summary|extract|content|snippet, url|fullurl}``), a MediaWiki API response
+            (``query.search`` or ``query.pages``), or LangChain's text ``Page: T\\nSummary: ...``.
+        call: the tool call (``parameters["lang"]`` picks the wiki for built URLs).
+        warn: records problems.
+
+    Yields:
+        One ``web_result`` source per page; its URL is built from the title when none is given.
+    """
+    if is_empty(data):
+        warn("output is empty")
+        return
+    if isinstance(data, str):
+        pages: list[Any] = parse_labelled_text(data, _WIKI_LABELS, body_field="summary")
+        pages = [p for p in pages if "title" in p]
+        if not pages:
+            warn("text output has no 'Page: <title>' entries; no sources")
+            return
+    else:
+        query = data.get("query") if isinstance(data, dict) else None
+        listing = first_value(query, "pages", "search") if isinstance(query, dict) else None
+        if isinstance(listing, dict):  # query.pages is keyed by page id
+            listing = list(listing.values())
+        found = (listing, None) if isinstance(listing, list) else find_items(data)
+        pages = found[0] if found is not None else [data]
+    for position, page in enumerate(pages, 1):
+        if not isinstance(page, dict):
+            warn(f"page {position} is a {kind_of(page)}, not an object; skipped")
+            continue
+        title = first_str(page, "title")
+        url = first_str(page, "url", "fullurl", "canonicalurl", "link")
+        full = first_text(page, "content", "extract", "text")
+        snippet = _plain(first_str(page, "summary", "snippet", "description"))
+        if not (full or snippet):
+            warn(f"page {position} ({title or 'untitled'}) has no text; skipped")
+            continue
+        if url is None and title is not None:
+            url = _wikipedia_url(title, call)
+        source = make_source(
+            call, "web_result", uri=url, title=title, snippet=snippet, full_content=full
+        )
+        if source is not None:
+            yield source
+
+
+def _body_text(body: Any) -> str | None:
+    """A response body as evidence text: JSON pretty-printed, text as is."""
+    body = coerce_output(body)
+    if is_empty(body):
+        return None
+    if isinstance(body, str):
+        return text_of(body)
+    return to_json_text(body)
+
+
+def http_response(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """The source of an HTTP client tool's output.
+
+    Args:
+        data: the coerced output: an envelope ``{status|status_code, url, headers,
+            body|content|text|data|json}``, or the body itself (text or JSON).
+        call: the tool call; ``parameters["url"]`` is the address when the output has none,
+            and a ``method`` other than GET keys the source by its text, not its URL.
+        warn: records problems.
+
+    Yields:
+        One ``api`` source, unless the status is 400 or more or the body is empty.
+    """
+    url = first_str(call.parameters, *_PARAM_URL_FIELDS)
+    body: Any = data
+    if isinstance(data, dict) and (
+        _status(data) is not None or isinstance(data.get("headers"), dict)
+    ):
+        status = _status(data)
+        url = first_str(data, "url", "final_url", "finalUrl") or url
+        if status is not None and status >= 400:
+            warn(f"HTTP {status} from {url or 'the request'}; no source")
+            return
+        body = first_value(data, "body", "content", "text", "data", "json")
+    text = _body_text(body)
+    if text is None:
+        warn(f"response from {url or 'the request'} has an empty body; no source")
+        return
+    method = (first_str(call.parameters, "method") or "GET").upper()
+    locator = (canonical_url(url),) if url and is_web_url(url) and method == "GET" else None
+    source = make_source(
+        call,
+        "api",
+        locator=locator,
+        uri=url,
+        title=f"{method} {url}" if url else None,
+        full_content=text,
+    )
+    if source is not None:
+        yield source

@@ -1,0 +1,66 @@
+"""Stable source keys: how one source is recognised again, across tools, turns and subagents."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from attribution._errors import InputError
+from attribution.sources._urls import canonical_url
+from attribution._wire import SOURCE_TYPES, CitationSource
+
+__all__ = ["content_key", "is_web_url", "make_source_key", "source_key"]
+
+_WEB_TYPES = frozenset({"web", "web_result"})
+# One page is one source whether a search result or a scrape brought it, so every web source
+# identified by a URL shares this prefix.
+_WEB_PREFIX = "web_result"
+
+Locator = str | int | Sequence[str | int]
+
+
+def is_web_url(uri: str | None) -> bool:
+    """True when ``uri`` is an absolute http(s) URL."""
+    if not uri:
+        return False
+    lowered = uri.strip().lower()
+    return lowered.startswith(("http://", "https://")) and len(lowered) > len("https://")
+
+
+def make_source_key(source_type: str, locator: Locator) -> str:
+    """Build the stable key of a source from its type and locator.
+
+    Args:
+        source_type: one of the ``CitationSource`` types.
+        locator: what identifies the source within its type: a URL for web sources, a tuple
+            such as ``(document_id, chunk_id)`` for a knowledge-base chunk, a single id otherwise.
+
+    Returns:
+        ``web_result:<canonical url>`` for web sources, else ``<type>:<part>:<part>...``
+        (``kb_chunk:42:880``).
+
+    Raises:
+        InputError: the type is unknown or the locator is empty.
+    """
+    if source_type not in SOURCE_TYPES:
+        raise InputError(f"unknown source type {source_type!r}; expected one of {SOURCE_TYPES}")
+    parts = [locator] if isinstance(locator, str | int) else list(locator)
+    texts = [str(p).strip() for p in parts]
+    if not texts or any(not t for t in texts):
+        raise InputError(f"empty locator for a {source_type} source: {locator!r}")
+    if source_type in _WEB_TYPES and len(texts) == 1 and is_web_url(texts[0]):
+        return f"{_WEB_PREFIX}:{canonical_url(texts[0])}"
+    return ":".join([source_type, *texts])
+
+
+def content_key(source_type: str, text: str) -> str:
+    """Key for a source that has no locator of its own: its type and a hash of its text."""
+    digest = hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:16]
+    return make_source_key(source_type, ("sha256", digest))
+
+
+def source_key(source: CitationSource) -> str:
+    """The stable key of ``source``: its canonical URL for web sources, else its id."""
+    if source.type in _WEB_TYPES and source.uri and is_web_url(source.uri):
+        return make_source_key(source.type, source.uri)
+    return source.id

@@ -1,0 +1,437 @@
+"""Inline citation markers: find them with exact offsets, normalise them, renumber them.
+
+Markers recognised (``n`` is a citation number, 1 or more):
+
+=============  ==========================  ===================
+style          examples                    written back as
+=============  ==========================  ===================
+``bracket``    ``[1]`` ``[1, 2]`` ``[1-3]``  ``[1, 2]``
+``citation``   ``[citation:1]`` ``[citation:1, 2]``  ``[citation:1, 2]``
+``footnote``   ``[^1]``                    ``[^1][^2]``
+``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】``  ``【1, 2】``
+=============  ==========================  ===================
+
+``[1][2]`` is two markers. Never a marker: anything inside a code fence or an inline code span,
+a bare URL or a link destination, the text of a markdown link ``[1](url)``, the label of a
+reference-style link ``[text][1]``, a link or footnote definition ``[1]: ...`` / ``[^1]: ...``
+at the start of a line, an escaped ``\\[1]``, a checkbox ``[x]``, a bracket naming 0, a reversed
+or huge range, and array indexing in prose code. Indexing is told from a marker glued to a word
+(``Paris[1]`` is a marker) by the word before it: a single character (``a[1]``), a name with an
+underscore or an attribute access (``my_list[1]``, ``obj.items[2]``), or an index followed by
+``(``, ``=`` or ``.name`` (``a[1].x``, ``f[2](x)``). ``Paris[1][2]`` is two markers, and so is
+``so[12]`` in scraped Wikipedia text: a short name such as ``arr[2]`` cannot be told from prose,
+so it reads as a marker (wrap code in backticks to be sure).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Mapping
+from typing import Literal
+
+import msgspec
+
+from attribution._errors import InputError
+
+__all__ = [
+    "MARKER_STYLES",
+    "Marker",
+    "MarkerStyle",
+    "NormalizedText",
+    "find_markers",
+    "format_marker",
+    "normalize_markers",
+    "renumber_markers",
+]
+
+MarkerStyle = Literal["bracket", "citation", "footnote", "cjk"]
+MARKER_STYLES: tuple[MarkerStyle, ...] = ("bracket", "citation", "footnote", "cjk")
+
+# A range wider than this is not a citation marker ([1-2000] is more likely a span of years).
+_MAX_RANGE = 50
+
+_NUM = r"\d{1,6}(?:\s*[-–—]\s*\d{1,6})?"
+_NUMS = rf"{_NUM}(?:\s*[,;]\s*{_NUM})*"
+_CANDIDATE = re.compile(
+    rf"(?P<citation>\[\s*citation\s*:\s*(?P<cnums>{_NUMS})\s*\])"
+    rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\])"
+    rf"|(?P<cjk>【\s*(?P<jnums>{_NUMS})\s*(?:†[^】\n]{{0,80}})?】)"
+    rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
+    re.IGNORECASE,
+)
+_FENCE_OPEN = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+_BACKTICKS = re.compile(r"`+")
+_URL = re.compile(r"""(?:https?|ftp)://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>"'`\[\]]+""", re.IGNORECASE)
+_LINK_DEST = re.compile(r"\]\(")
+_REF_DEFINITION = re.compile(r"^[ \t>]{0,4}\[[^\]\n]+\]:[ \t]+\S[^\n]*$", re.MULTILINE)
+_FOOTNOTE_DEFINITION = re.compile(r"^[ \t>]{0,4}\[\^[^\]\n]+\]:", re.MULTILINE)
+# obj.items / self.cache: a dotted name whose last part is a real identifier (not "e.g.", "U.S.")
+_ATTRIBUTE = re.compile(r"[A-Za-z0-9_]\.[A-Za-z_][A-Za-z0-9_]+$")
+_URL_TRAILING = ".,;:!?*_~'\""
+
+
+class Marker(msgspec.Struct, frozen=True, kw_only=True):
+    """One citation marker in a text: ``text[start:end] == marker.text``."""
+
+    start: int
+    """Offset of the marker's first character (code points)."""
+    end: int
+    """Offset just past the marker's last character."""
+    text: str
+    """The marker as written (``[1, 2]``)."""
+    numbers: tuple[int, ...]
+    """Citation numbers it names, in order, ranges expanded, without repeats."""
+    style: MarkerStyle
+    """How it was written."""
+
+
+class NormalizedText(msgspec.Struct, frozen=True, kw_only=True):
+    """A text with its markers rewritten."""
+
+    text: str
+    """The rewritten text; every character outside the markers is as it was."""
+    markers: tuple[Marker, ...]
+    """The markers of the rewritten text, with offsets into it."""
+    unknown: tuple[Marker, ...] = ()
+    """Markers of the original text that name numbers not in ``known`` (original offsets)."""
+    unknown_numbers: tuple[int, ...] = ()
+    """The unknown numbers, sorted."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Regions where markers cannot occur
+
+
+def _fenced_code(text: str) -> list[tuple[int, int]]:
+    """Spans of fenced code blocks, fences included; an unclosed fence runs to the end."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    open_at: int | None = None
+    fence = ""
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        if open_at is None:
+            m = _FENCE_OPEN.match(body)
+            # A backtick fence's info string may not hold a backtick (that is inline code).
+            if m and not (m["fence"][0] == "`" and "`" in m["info"]):
+                open_at, fence = pos, m["fence"]
+        else:
+            stripped = body.strip(" \t>")
+            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+                spans.append((open_at, pos + len(body)))
+                open_at = None
+        pos += len(line)
+    if open_at is not None:
+        spans.append((open_at, len(text)))
+    return spans
+
+
+def _inline_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of inline code in ``text[start:end]``: a run of n backticks up to the next run of n."""
+    spans: list[tuple[int, int]] = []
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, start, end)]
+    i = 0
+    while i < len(runs):
+        a, b = runs[i]
+        width = b - a
+        for j in range(i + 1, len(runs)):
+            if runs[j][1] - runs[j][0] == width:
+                spans.append((a, runs[j][1]))
+                i = j
+                break
+        i += 1
+    return spans
+
+
+def _url_end(text: str, start: int, end: int) -> int:
+    """Trim trailing punctuation and unbalanced closing parentheses off a bare URL."""
+    while end > start:
+        last = text[end - 1]
+        unbalanced = last == ")" and text.count("(", start, end) < text.count(")", start, end)
+        if last in _URL_TRAILING or unbalanced:
+            end -= 1
+        else:
+            break
+    return end
+
+
+def _link_destinations(text: str) -> list[tuple[int, int]]:
+    """Spans of ``(destination)`` after a link text's closing bracket, balanced parentheses."""
+    spans: list[tuple[int, int]] = []
+    for m in _LINK_DEST.finditer(text):
+        depth = 0
+        for k in range(m.end() - 1, len(text)):
+            ch = text[k]
+            if ch == "\n":
+                break
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0:
+                spans.append((m.end() - 1, k + 1))
+                break
+    return spans
+
+
+def _merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _protected_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted, disjoint spans in which no marker is recognised."""
+    fences = _fenced_code(text)
+    spans = list(fences)
+    cursor = 0
+    for a, b in [*fences, (len(text), len(text))]:
+        spans.extend(_inline_code(text, cursor, a))
+        cursor = b
+    spans.extend((m.start(), _url_end(text, m.start(), m.end())) for m in _URL.finditer(text))
+    spans.extend(_link_destinations(text))
+    spans.extend(m.span() for m in _REF_DEFINITION.finditer(text))
+    spans.extend(m.span() for m in _FOOTNOTE_DEFINITION.finditer(text))
+    return _merge_spans(spans)
+
+
+class _Regions:
+    """Answers 'is this offset protected?' in O(log n)."""
+
+    def __init__(self, text: str) -> None:
+        self.url_ends = frozenset(_url_end(text, m.start(), m.end()) for m in _URL.finditer(text))
+        self.spans = _protected_spans(text)
+        self._starts = [a for a, _ in self.spans]
+
+    def covers(self, index: int) -> bool:
+        k = bisect_right(self._starts, index) - 1
+        return k >= 0 and index < self.spans[k][1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing
+
+
+def _parse_numbers(spec: str) -> tuple[int, ...] | None:
+    """Numbers named by ``1, 3-5``; None when a number is 0 or a range is reversed or huge."""
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", spec.strip()):
+        bounds = re.split(r"\s*[-–—]\s*", part)
+        lo, hi = int(bounds[0]), int(bounds[-1])
+        if lo < 1 or hi < lo or hi - lo > _MAX_RANGE:
+            return None
+        numbers.extend(range(lo, hi + 1))
+    return tuple(dict.fromkeys(numbers))
+
+
+def _word_before(text: str, start: int) -> str:
+    """The run of identifier characters and dots that ends at ``start`` (may be empty)."""
+    i = start
+    while i > 0 and (text[i - 1].isascii() and (text[i - 1].isalnum() or text[i - 1] in "_.")):
+        i -= 1
+    return text[i:start]
+
+
+def _is_indexing(text: str, start: int, end: int) -> bool:
+    """True when ``[n]`` glued to a word reads as array indexing rather than a citation."""
+    word = _word_before(text, start)
+    if not word:
+        return False
+    if len(word.rstrip(".")) <= 1 or "_" in word or _ATTRIBUTE.search(word):
+        return True
+    after = text[end : end + 2]
+    return bool(after[:1] in ("(", "=") or re.match(r"\.[A-Za-z_]", after))
+
+
+def _line_start(text: str, index: int) -> bool:
+    """True when only indentation or blockquote marks stand before ``index`` on its line."""
+    line_begin = text.rfind("\n", 0, index) + 1
+    return not text[line_begin:index].strip(" \t>")
+
+
+def _scan(text: str) -> list[Marker]:
+    regions = _Regions(text)
+    markers: list[Marker] = []
+    for m in _CANDIDATE.finditer(text):
+        start, end = m.span()
+        if regions.covers(start) or start in regions.url_ends:
+            continue  # inside code, a URL or a link target, or glued to a URL's end
+        if start and text[start - 1] == "\\":
+            continue
+        style: MarkerStyle
+        if m["citation"]:
+            style, spec = "citation", m["cnums"]
+        elif m["footnote"]:
+            style, spec = "footnote", m["fnum"]
+        elif m["cjk"]:
+            style, spec = "cjk", m["jnums"]
+        else:
+            style, spec = "bracket", m["bnums"]
+        if style != "cjk":
+            if text[end : end + 1] == "(":
+                continue  # the text of a markdown link: [1](https://...)
+            if text[end : end + 1] == ":" and _line_start(text, start):
+                continue  # a definition: [1]: https://... or [^1]: text
+            if start and text[start - 1] == "]" and not (markers and markers[-1].end == start):
+                continue  # the label of a reference-style link: [text][1]
+        if style == "bracket" and _is_indexing(text, start, end):
+            continue
+        numbers = _parse_numbers(spec)
+        if numbers is None:
+            continue
+        markers.append(Marker(start=start, end=end, text=m.group(), numbers=numbers, style=style))
+    return markers
+
+
+def find_markers(text: str) -> list[Marker]:
+    """Every citation marker in ``text``, in order, with exact offsets.
+
+    Args:
+        text: an answer, usually markdown.
+
+    Returns:
+        The markers; ``text[m.start:m.end] == m.text`` for each.
+    """
+    return _scan(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewriting
+
+
+def format_marker(numbers: Iterable[int], style: MarkerStyle) -> str:
+    """Write a marker naming ``numbers`` in ``style`` (``[1, 2]``, ``[citation:1, 2]``, ...).
+
+    Raises:
+        InputError: no numbers, a number below 1, or an unknown style.
+    """
+    nums = list(dict.fromkeys(numbers))
+    if not nums or any(n < 1 for n in nums):
+        raise InputError(f"a marker needs citation numbers of 1 or more, got {nums}")
+    joined = ", ".join(str(n) for n in nums)
+    if style == "bracket":
+        return f"[{joined}]"
+    if style == "citation":
+        return f"[citation:{joined}]"
+    if style == "footnote":
+        return "".join(f"[^{n}]" for n in nums)
+    if style == "cjk":
+        return f"【{joined}】"
+    raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
+
+
+def _removal_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span to delete when a marker goes: the marker and the blank that set it off.
+
+    ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
+    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it).
+    """
+    left = start
+    while left > 0 and text[left - 1] in " \t":
+        left -= 1
+    if left == 0 or text[left - 1] == "\n":
+        right = end
+        while right < len(text) and text[right] in " \t":
+            right += 1
+        return start, right
+    if text[end : end + 1] in ("[", "【"):
+        return start, end
+    return left, end
+
+
+def _rewrite(
+    text: str,
+    markers: list[Marker],
+    new_numbers: Mapping[int, tuple[int, ...]],
+    style: MarkerStyle | None,
+) -> tuple[str, list[Marker]]:
+    """Rewrite the markers at the given list positions; others are copied as they are."""
+    pieces: list[str] = []
+    out: list[Marker] = []
+    cursor = 0
+    length = 0
+    for i, marker in enumerate(markers):
+        if i not in new_numbers:
+            continue
+        numbers = new_numbers[i]
+        a, b = (
+            (marker.start, marker.end) if numbers else _removal_span(text, marker.start, marker.end)
+        )
+        a = max(a, cursor)
+        pieces.append(text[cursor:a])
+        length += a - cursor
+        if numbers:
+            target = style or marker.style
+            new = format_marker(numbers, target)
+            pieces.append(new)
+            out.append(
+                Marker(start=length, end=length + len(new), text=new, numbers=numbers, style=target)
+            )
+            length += len(new)
+        cursor = b
+    pieces.append(text[cursor:])
+    return "".join(pieces), out
+
+
+def normalize_markers(
+    text: str,
+    *,
+    style: MarkerStyle = "citation",
+    known: Collection[int] | None = None,
+    drop_unknown: bool = False,
+) -> NormalizedText:
+    """Rewrite every marker in ``style``, keeping every other character of ``text``.
+
+    Args:
+        text: the answer.
+        style: the style to write markers in (``[n]`` → ``[citation:n]`` with ``"citation"``).
+        known: the citation numbers that exist (a registry's); None means all are known.
+        drop_unknown: remove unknown numbers from markers, and a marker left with none
+            together with the blank before it.
+
+    Returns:
+        The rewritten text, its markers, and the markers that named unknown numbers.
+    """
+    if style not in MARKER_STYLES:
+        raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
+    markers = find_markers(text)
+    known_set = None if known is None else frozenset(known)
+    unknown: list[Marker] = []
+    unknown_numbers: set[int] = set()
+    plan: dict[int, tuple[int, ...]] = {}
+    for i, marker in enumerate(markers):
+        numbers = marker.numbers
+        if known_set is not None:
+            missing = [n for n in numbers if n not in known_set]
+            if missing:
+                unknown.append(marker)
+                unknown_numbers.update(missing)
+                if drop_unknown:
+                    numbers = tuple(n for n in numbers if n in known_set)
+        plan[i] = numbers
+    new_text, new_markers = _rewrite(text, markers, plan, style)
+    return NormalizedText(
+        text=new_text,
+        markers=tuple(new_markers),
+        unknown=tuple(unknown),
+        unknown_numbers=tuple(sorted(unknown_numbers)),
+    )
+
+
+def renumber_markers(text: str, mapping: Mapping[int, int]) -> NormalizedText:
+    """Replace citation numbers by ``mapping`` (numbers it lacks stay), keeping each style.
+
+    Used after merging a subagent's registry into a shared one that had moved on: the merge
+    returns the mapping from the subagent's numbers to the shared ones.
+    """
+    markers = find_markers(text)
+    plan = {
+        i: tuple(dict.fromkeys(mapping.get(n, n) for n in m.numbers))
+        for i, m in enumerate(markers)
+        if any(n in mapping for n in m.numbers)
+    }
+    new_text, _ = _rewrite(text, markers, plan, None)
+    return NormalizedText(text=new_text, markers=tuple(find_markers(new_text)))

@@ -1,0 +1,116 @@
+"""Support signals for a (claim, passage) pair: the inputs of the feature verifier.
+
+Each feature is a number in [0, 1] (the claim length is squashed into it). They are cheap: the
+cosine comes from embeddings the matcher already computed, the rest from token sets.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+import msgspec
+
+from attribution.match._lexical import LexicalIndex
+from attribution.text._terms import content_terms, entity_terms, negated, number_terms, stem, word_tokens
+
+__all__ = ["FEATURE_NAMES", "NLI_FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
+
+# Words as entity_terms cuts them (L2, Ariane-5, O'Brien), to compare names with.
+_RAW_WORD = re.compile(r"[\w'’-]+")
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "cosine",
+    "idf_coverage",
+    "coverage",
+    "bigram_coverage",
+    "longest_run",
+    "numbers_missing",
+    "has_numbers",
+    "entities_missing",
+    "negation_mismatch",
+    "claim_length",
+)
+
+NLI_FEATURE_NAMES: tuple[str, ...] = ("nli_support", "nli_contradiction")
+"""Extra features of the combined verifier: a cross-encoder's P(entailment), P(contradiction)."""
+
+
+class ClaimSignals(msgspec.Struct, frozen=True):
+    """What is computed once per text and compared across pairs."""
+
+    terms: tuple[str, ...]
+    term_set: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+    stems: tuple[str, ...]
+    words: frozenset[str]
+    numbers: frozenset[str]
+    entities: frozenset[str]
+    negated: bool
+
+
+@lru_cache(maxsize=8192)
+def signals(text: str) -> ClaimSignals:
+    """The signals of one text (cached: claims and passages recur across pairs)."""
+    terms = tuple(content_terms(text))
+    tokens = word_tokens(text)
+    stems = tuple(stem(t) for t in tokens)
+    return ClaimSignals(
+        terms=terms,
+        term_set=frozenset(terms),
+        bigrams=frozenset(itertools.pairwise(terms)),
+        stems=stems,
+        words=frozenset(_RAW_WORD.findall(text.lower())),
+        numbers=frozenset(number_terms(text)),
+        entities=frozenset(entity_terms(text)),
+        negated=negated(text),
+    )
+
+
+def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
+    """Length of the longest run of consecutive claim tokens found verbatim in the passage."""
+    positions: dict[str, list[int]] = {}
+    for i, token in enumerate(passage):
+        positions.setdefault(token, []).append(i)
+    best = 0
+    for i, token in enumerate(claim):
+        if len(claim) - i <= best:
+            break
+        for p in positions.get(token, ()):
+            k = 1
+            while i + k < len(claim) and p + k < len(passage) and claim[i + k] == passage[p + k]:
+                k += 1
+            best = max(best, k)
+    return best
+
+
+def pair_features(claim: str, passage: str, cosine: float, lexical: LexicalIndex) -> list[float]:
+    """The features of one pair, in :data:`FEATURE_NAMES` order.
+
+    Args:
+        claim: the claim text (markers removed).
+        passage: the passage text (or two passages joined).
+        cosine: embedding cosine between claim and passage.
+        lexical: the index whose document frequencies weigh terms.
+    """
+    c = signals(claim)
+    p = signals(passage)
+    n_terms = len(c.term_set)
+    coverage = len(c.term_set & p.term_set) / n_terms if n_terms else 0.0
+    bigram_coverage = len(c.bigrams & p.bigrams) / len(c.bigrams) if c.bigrams else coverage
+    run = _longest_run(c.stems, p.stems) / len(c.stems) if c.stems else 0.0
+    numbers_missing = len(c.numbers - p.numbers) / len(c.numbers) if c.numbers else 0.0
+    entities_missing = len(c.entities - p.words) / len(c.entities) if c.entities else 0.0
+    return [
+        max(-1.0, min(1.0, cosine)),
+        lexical.coverage(c.terms, p.term_set),
+        coverage,
+        bigram_coverage,
+        run,
+        numbers_missing,
+        1.0 if c.numbers else 0.0,
+        entities_missing,
+        1.0 if c.negated != p.negated else 0.0,
+        min(1.0, len(c.stems) / 40.0),
+    ]

@@ -1,0 +1,275 @@
+"""Verification: how strongly a passage supports a claim.
+
+A :class:`Verifier` scores (claim, passage) pairs with a support probability and, when it can
+tell, a contradiction probability. Two implementations:
+
+- :class:`FeatureVerifier`: a logistic model over cheap signals — embedding cosine,
+  IDF-weighted and plain term coverage, bigram coverage, the longest verbatim run, numbers,
+  names and negation that disagree — with weights fitted on the development data by
+  ``benchmarks/fit_feature_verifier.py``. When its weights name a cross-encoder
+  (``cross_encoder``), the cross-encoder's P(entailment) and P(contradiction) are two more
+  features (the combined verifier).
+- :class:`NliVerifier`: any ONNX sequence-classification cross-encoder (an NLI model with
+  entailment / neutral / contradiction, or a binary supported / unsupported model).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import msgspec
+import numpy as np
+from numpy.typing import NDArray
+
+from attribution._errors import InputError, ModelLoadError
+from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
+from attribution.match._lexical import LexicalIndex
+
+if TYPE_CHECKING:
+    from attribution.runtime import Embedder
+    from attribution.runtime._cross_encoder import OnnxCrossEncoder
+
+__all__ = [
+    "FeatureVerifier",
+    "FeatureWeights",
+    "NliVerifier",
+    "Pair",
+    "Verifier",
+    "VerifierOutput",
+]
+
+Scores = NDArray[np.float32]
+
+
+class Pair(msgspec.Struct, frozen=True, kw_only=True):
+    """A claim and a passage to check it against."""
+
+    claim: str
+    """The claim (markers removed)."""
+    passage: str
+    """The passage, or two passages joined."""
+    cosine: float | None = None
+    """Embedding cosine of the two when the caller already has it."""
+
+
+class VerifierOutput(msgspec.Struct, frozen=True, kw_only=True):
+    """Scores of a batch of pairs, in the batch's order."""
+
+    support: list[float]
+    """P(the passage supports the claim) per pair."""
+    contradiction: list[float] | None = None
+    """P(the passage contradicts the claim) per pair, when the verifier can tell."""
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """Scores (claim, passage) pairs."""
+
+    @property
+    def name(self) -> str:
+        """Name reported in results (model name and version)."""
+        ...
+
+    @property
+    def threshold(self) -> float:
+        """Support score at or above which a claim counts as supported."""
+        ...
+
+    def score(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> VerifierOutput:
+        """Score every pair.
+
+        Args:
+            pairs: the pairs.
+            lexical: term statistics of the request's passages, for verifiers that weigh terms
+                by rarity; built from the pairs' passages when None.
+        """
+        ...
+
+
+class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A fitted logistic model over :data:`FEATURE_NAMES` (the file the fit script writes)."""
+
+    features: tuple[str, ...]
+    """Feature names, in the order of ``weights``."""
+    weights: tuple[float, ...]
+    """One weight per feature."""
+    bias: float
+    """Intercept."""
+    threshold: float
+    """Calibrated support threshold (maximises balanced accuracy on the fitting data)."""
+    version: int = 1
+    """File format version."""
+    fitted_on: dict[str, int] = msgspec.field(default_factory=dict)
+    """Examples per dataset used for fitting."""
+    metrics: dict[str, float] = msgspec.field(default_factory=dict)
+    """Cross-validated figures reported by the fit script."""
+    notes: str = ""
+    """How the weights were made."""
+    cross_encoder: str | None = None
+    """Manifest name of the cross-encoder whose scores are the features
+    :data:`NLI_FEATURE_NAMES` (present exactly when this is set)."""
+
+    @classmethod
+    def load(cls, path: Path) -> FeatureWeights:
+        """Read and check a weights file.
+
+        Raises:
+            ModelLoadError: the file is missing, malformed, or names other features.
+        """
+        try:
+            weights = msgspec.json.decode(path.read_bytes(), type=cls)
+        except FileNotFoundError as exc:
+            raise ModelLoadError(
+                f"feature-verifier weights {path} not found; run `make fit-verifier` to fit "
+                "them on the development data, or pass model.feature_weights"
+            ) from exc
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ModelLoadError(f"feature-verifier weights {path} are malformed: {exc}") from exc
+        expected = weights.feature_names
+        if tuple(weights.features) != expected or len(weights.weights) != len(expected):
+            raise ModelLoadError(
+                f"feature-verifier weights {path} are for features {list(weights.features)}, "
+                f"but this version computes {list(expected)}; refit them"
+            )
+        return weights
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The features these weights apply to, in order."""
+        return FEATURE_NAMES + (NLI_FEATURE_NAMES if self.cross_encoder else ())
+
+
+def _sigmoid(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+    return out
+
+
+class FeatureVerifier:
+    """A calibrated logistic model over support signals (with a cross-encoder's, if combined)."""
+
+    def __init__(
+        self,
+        weights: FeatureWeights,
+        *,
+        embedder: Embedder | None = None,
+        cross_encoder: OnnxCrossEncoder | None = None,
+    ) -> None:
+        """
+        Args:
+            weights: the fitted weights.
+            embedder: computes cosines for pairs that come without one.
+            cross_encoder: the model the weights' ``cross_encoder`` names (required then).
+
+        Raises:
+            ModelLoadError: the weights do not match their features, or they need a
+                cross-encoder and none is given.
+        """
+        if len(weights.weights) != len(weights.feature_names):
+            raise ModelLoadError(
+                f"feature weights have {len(weights.weights)} weights for "
+                f"{len(weights.feature_names)} features {list(weights.feature_names)}"
+            )
+        if weights.cross_encoder and cross_encoder is None:
+            raise ModelLoadError(
+                f"these feature weights combine the cross-encoder {weights.cross_encoder!r}; "
+                "build the FeatureVerifier with it (load_verifier does)"
+            )
+        self.weights = weights
+        self._w = np.asarray(weights.weights, dtype=np.float64)
+        self._embedder = embedder
+        self.cross_encoder = cross_encoder if weights.cross_encoder else None
+
+    @property
+    def name(self) -> str:
+        base = f"feature-verifier.v{self.weights.version}"
+        return f"{base}+{self.weights.cross_encoder}" if self.weights.cross_encoder else base
+
+    @property
+    def threshold(self) -> float:
+        return self.weights.threshold
+
+    def features(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> NDArray[np.float64]:
+        """The feature matrix of ``pairs`` (one row per pair)."""
+        if lexical is None:
+            lexical = LexicalIndex(sorted({p.passage for p in pairs}))
+        cosines = self._cosines(pairs)
+        rows = [
+            pair_features(p.claim, p.passage, cos, lexical)
+            for p, cos in zip(pairs, cosines, strict=True)
+        ]
+        x = np.asarray(rows, dtype=np.float64).reshape(len(pairs), len(FEATURE_NAMES))
+        if self.cross_encoder is None:
+            return x
+        return np.hstack([x, self._nli(pairs)])
+
+    def _nli(self, pairs: Sequence[Pair]) -> NDArray[np.float64]:
+        """P(entailment) and P(contradiction) per pair (0 where the model has no such label)."""
+        model = self.cross_encoder
+        assert model is not None
+        probs = model.predict([(p.passage, p.claim) for p in pairs]).astype(np.float64)
+        support = probs[:, model.support_index]
+        contra_index = model.contradiction_index
+        contra = probs[:, contra_index] if contra_index is not None else np.zeros(len(pairs))
+        return np.stack([support, contra], axis=1)
+
+    def _cosines(self, pairs: Sequence[Pair]) -> list[float]:
+        missing = [i for i, p in enumerate(pairs) if p.cosine is None]
+        cosines = [p.cosine if p.cosine is not None else math.nan for p in pairs]
+        if missing:
+            if self._embedder is None:
+                raise InputError(
+                    "pairs without a cosine need an embedder; build the FeatureVerifier with one"
+                )
+            claims = self._embedder.encode([pairs[i].claim for i in missing])
+            passages = self._embedder.encode([pairs[i].passage for i in missing])
+            for k, i in enumerate(missing):
+                cosines[i] = float(np.dot(claims[k], passages[k]))
+        return cosines
+
+    def score(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> VerifierOutput:
+        if not pairs:
+            return VerifierOutput(support=[])
+        x = self.features(pairs, lexical=lexical)
+        probs = _sigmoid(x @ self._w + self.weights.bias)
+        contradiction = None
+        if self.cross_encoder is not None:
+            contradiction = [float(v) for v in x[:, len(FEATURE_NAMES) + 1]]
+        return VerifierOutput(support=[float(p) for p in probs], contradiction=contradiction)
+
+
+class NliVerifier:
+    """An ONNX cross-encoder as a verifier (entailment → support, contradiction if it has one)."""
+
+    def __init__(self, model: OnnxCrossEncoder, *, threshold: float = 0.5) -> None:
+        self.model = model
+        self._threshold = threshold
+
+    @property
+    def name(self) -> str:
+        return str(self.model.spec.name)
+
+    @property
+    def threshold(self) -> float:
+        return self._threshold
+
+    def score(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> VerifierOutput:
+        if not pairs:
+            return VerifierOutput(support=[])
+        probs = self.model.predict([(p.passage, p.claim) for p in pairs])
+        support = [float(v) for v in probs[:, self.model.support_index]]
+        contra_index = self.model.contradiction_index
+        contradiction = (
+            [float(v) for v in probs[:, contra_index]] if contra_index is not None else None
+        )
+        return VerifierOutput(support=support, contradiction=contradiction)
