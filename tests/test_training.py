@@ -18,9 +18,9 @@ import pytest
 pytest.importorskip("torch", reason="the train extra is not installed (make test installs it)")
 
 from attribution import AttributionConfig, Attributor, CitationSource, ModelConfig
-from attribution._models import load_verifier
-from attribution._models._cross_encoder import OnnxCrossEncoder
-from attribution._verify import NliVerifier
+from attribution.runtime import load_verifier
+from attribution.runtime._cross_encoder import OnnxCrossEncoder
+from attribution.verify._verifiers import NliVerifier
 from models.training.data import LABELS, NOT_ENTAILED, MixConfig, build_mix
 from models.training.evaluate import evaluate
 from models.training.export import MODEL_NAME, export, sha256
@@ -84,7 +84,7 @@ def test_train_finishes_and_resume_does_not_repeat(
     out, record = trained
     assert record["finished"]
     assert record["step"] == record["steps_total"] > 0
-    assert record["pairs_seen"] == record["pairs_in_mix"]
+    assert record["pairs_seen"] == record["pairs_in_mix"] * smoke_config.epochs
     assert (out / "final" / "config.json").is_file()
     assert record["loss_curve"]
     again = train(smoke_config, nli_root, out, log=lambda *_: None)

@@ -13,6 +13,7 @@ __all__ = ["main"]
 
 DEFAULT_OUT = Path("build/support-verifier")
 DEFAULT_MODEL_DIR = Path("models/support-verifier")
+DEFAULT_ROUND = DEFAULT_MODEL_DIR / "round"
 
 
 def _data_root() -> Path:
@@ -21,10 +22,12 @@ def _data_root() -> Path:
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
-    mix = MixConfig(scale=args.scale)
+    mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only)
     config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
     if args.epochs is not None:
         config = dataclasses.replace(config, epochs=args.epochs)
+    if args.threads is not None:
+        config = dataclasses.replace(config, threads=args.threads)
     return config
 
 
@@ -37,10 +40,20 @@ def main(argv: list[str] | None = None) -> int:
         "--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="where the ONNX files go"
     )
     parser.add_argument(
-        "--scale", type=float, default=0.55, help="fraction of the full mix (the shipped run: 0.55)"
+        "--round",
+        type=Path,
+        default=DEFAULT_ROUND,
+        help="the committable float16 state of the run (resumed from on a fresh machine)",
     )
-    parser.add_argument("--freeze-layers", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full mix")
+    parser.add_argument(
+        "--commercial-only",
+        action="store_true",
+        help="train only on sources whose licence allows commercial use",
+    )
+    parser.add_argument("--freeze-layers", type=int, default=0)
     parser.add_argument("--epochs", type=float, default=None)
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: all)")
     parser.add_argument("--budget-minutes", type=float, default=None)
     parser.add_argument("--heldout-limit", type=int, default=2000)
     args = parser.parse_args(argv)
@@ -51,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("train", "all"):
         from .train import train
 
-        record = train(config, data, args.out, budget_minutes=args.budget_minutes)
+        record = train(
+            config, data, args.out, round_dir=args.round, budget_minutes=args.budget_minutes
+        )
         if not record["finished"]:
             print("not finished: run the same command again to resume")
             return 0 if args.command == "train" else 3

@@ -19,19 +19,19 @@ from __future__ import annotations
 
 import ast
 import csv
-import gzip
 import json
 import random
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._io import LABELS, NOT_ENTAILED, Example, open_text
+from .generic import GENERIC_BUILDERS, LICENCES
+
 __all__ = ["LABELS", "Example", "MixConfig", "build_mix", "heldout_sets"]
 
-LABELS = ("entailment", "neutral", "contradiction")
-NOT_ENTAILED = 3
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
@@ -43,36 +43,41 @@ PASSAGE_WORDS = 170
 
 
 @dataclass(frozen=True)
-class Example:
-    passage: str
-    claim: str
-    label: int
-    source: str
-
-
-@dataclass(frozen=True)
 class MixConfig:
-    """How many examples each source contributes at most (the mix is reproducible by seed)."""
+    """How many examples each source contributes at most (the mix is reproducible by seed).
+
+    The defaults take (nearly) everything the data holds: about 300k pairs. ``scale`` shrinks
+    every count (a smoke run uses a small scale).
+    """
 
     seed: int = 13
-    fever_pairs: int = 24000
-    fever_buried: int = 12000
-    vitaminc: int = 20000
+    fever_pairs: int = 120000
+    fever_buried: int = 30000
+    vitaminc: int = 60000
     heldout_vitaminc: int = 4000
-    docnli_fever: int = 8000
-    mnli_binary: int = 8000
+    docnli_fever: int = 18000
+    mnli_binary: int = 19000
     anli_dev: int = 3200
-    summedits: int = 6000
-    qags: int = 2000
-    climate_fever: int = 4000
+    summedits: int = 6500
+    qags: int = 4000
+    climate_fever: int = 9000
     factcheck_gpt: int = 3305
     healthver: int = 1917
-    numbers: int = 3000
-    partial: int = 3000
+    numbers: int = 8000
+    partial: int = 8000
+    snli: int = 20000
+    conjnli: int = 16000
+    sick: int = 10000
+    taxinli: int = 10000
+    rte_cb: int = 3300
+    science: int = 4100
+    breaking_nli: int = 8200
     scale: float = 1.0
-    """Multiplies every count above (a smoke run uses a small scale)."""
+    """Multiplies every count above."""
     sources: tuple[str, ...] = field(default=())
     """Only these sources when set (names as in :data:`Example.source`)."""
+    commercial_only: bool = False
+    """Only sources whose licence allows commercial use (``generic.LICENCES``)."""
 
 
 def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, Counter[str]]]:
@@ -84,6 +89,10 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
     """
     rng = random.Random(config.seed)
     loaded: list[list[_FeverRow]] = []
+    # a claim of a held-out set never trains, whichever training set also carries it
+    held_out = {
+        _key(e.claim) for part in heldout_sets(root, config, limit=None).values() for e in part
+    }
 
     def fever_rows() -> list[_FeverRow]:
         if not loaded:
@@ -105,6 +114,8 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
         "numbers": lambda n: _numbers(fever_rows(), n, rng),
         "partial": lambda n: _partial(fever_rows(), n, rng),
     }
+    for name, build_all in GENERIC_BUILDERS.items():
+        builders[name] = lambda n, build_all=build_all: _sample(build_all(root), n, rng)
     counts = {
         "fever": config.fever_pairs,
         "fever_buried": config.fever_buried,
@@ -119,14 +130,21 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
         "healthver": config.healthver,
         "numbers": config.numbers,
         "partial": config.partial,
+        **{name: getattr(config, name) for name in GENERIC_BUILDERS},
     }
     examples: list[Example] = []
     for name, build in builders.items():
         if config.sources and name not in config.sources:
             continue
+        if config.commercial_only and not LICENCES[name][1]:
+            continue
         n = max(1, round(counts[name] * config.scale))
         part = build(n)[:n]
-        examples.extend(e for e in part if e.passage.strip() and e.claim.strip())
+        examples.extend(
+            e
+            for e in part
+            if e.passage.strip() and e.claim.strip() and _key(e.claim) not in held_out
+        )
     rng.shuffle(examples)
     manifest: dict[str, Counter[str]] = defaultdict(Counter)
     for e in examples:
@@ -134,7 +152,19 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
     return examples, dict(manifest)
 
 
-def heldout_sets(root: Path, config: MixConfig, limit: int = 2000) -> dict[str, list[Example]]:
+def _key(claim: str) -> str:
+    return " ".join(_WORD.findall(claim.lower()))
+
+
+def _sample(examples: list[Example], n: int, rng: random.Random) -> list[Example]:
+    examples = list(examples)
+    rng.shuffle(examples)
+    return examples[:n]
+
+
+def heldout_sets(
+    root: Path, config: MixConfig, limit: int | None = 2000
+) -> dict[str, list[Example]]:
     """The fixed evaluation sets: VitaminC held-out, MNLI dev_matched, ANLI test (R1-R3)."""
     rng = random.Random(config.seed + 1)
     mnli = _mnli_dev(root)
@@ -150,11 +180,6 @@ def heldout_sets(root: Path, config: MixConfig, limit: int = 2000) -> dict[str, 
 
 def _label_name(label: int) -> str:
     return LABELS[label] if label < len(LABELS) else "not_entailment"
-
-
-def _open(path: Path) -> Iterator[str]:
-    with gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open() as f:
-        yield from f
 
 
 def _clean_fever(text: str) -> str:
@@ -213,7 +238,7 @@ class _FeverRow:
 def _fever_rows(root: Path) -> list[_FeverRow]:
     rows = []
     for path in sorted((root / "fever-train-vanilla").glob("*.csv*")):
-        for r in csv.DictReader(_open(path)):
+        for r in csv.DictReader(open_text(path)):
             try:
                 evidence = [_clean_fever(s) for s in ast.literal_eval(r["evidence"] or "[]")]
             except (ValueError, SyntaxError):
@@ -299,7 +324,7 @@ def _fever_buried(rows: list[_FeverRow], n: int, rng: random.Random) -> list[Exa
 
 def _vitaminc(root: Path, heldout: int, seed: int) -> tuple[list[Example], list[Example]]:
     data = json.loads(
-        "".join(_open(root / "vitaminc" / "vitaminc_fact_verification__task.json.gz"))
+        "".join(open_text(root / "vitaminc" / "vitaminc_fact_verification__task.json.gz"))
     )
     out = []
     for ex in data["examples"]:
@@ -321,7 +346,7 @@ def _docnli(folder: Path, source: str, n: int, rng: random.Random) -> list[Examp
     """DocNLI's binary TSVs (label, premise, hypothesis): dev and test files both train."""
     out = []
     for path in sorted(folder.glob("*.txt*")):
-        for line in _open(path):
+        for line in open_text(path):
             parts = line.rstrip("\n").split("\t")
             if len(parts) != 3:
                 continue
@@ -341,7 +366,7 @@ def _docnli(folder: Path, source: str, n: int, rng: random.Random) -> list[Examp
 def _anli(root: Path, split: str) -> list[Example]:
     out = []
     for path in sorted((root / "anli").glob(f"*__{split}.jsonl*")):
-        for line in _open(path):
+        for line in open_text(path):
             r = json.loads(line)
             label = {"e": 0, "n": 1, "c": 2}[r["label"]]
             out.append(Example(r["context"], r["hypothesis"], label, f"anli_{split}"))
@@ -350,7 +375,7 @@ def _anli(root: Path, split: str) -> list[Example]:
 
 def _mnli_dev(root: Path) -> list[Example]:
     path = next((root / "mnli").glob("*.txt*"))
-    rows = csv.DictReader(_open(path), delimiter="\t")
+    rows = csv.DictReader(open_text(path), delimiter="\t")
     labels = {"entailment": 0, "neutral": 1, "contradiction": 2}
     return [
         Example(r["premise"], r["hypothesis"], labels[r["gold_label"]], "mnli_dev")
@@ -362,7 +387,7 @@ def _mnli_dev(root: Path) -> list[Example]:
 def _summedits(root: Path, n: int, rng: random.Random) -> list[Example]:
     out = []
     for path in sorted((root / "summedits").glob("*summedits_*.json*")):
-        for r in json.loads("".join(_open(path))):
+        for r in json.loads("".join(open_text(path))):
             summary = r["summary"]
             label = 0 if str(r["label"]) == "1" else NOT_ENTAILED
             out.append(Example(_window(r["doc"], summary), summary, label, "summedits"))
@@ -373,7 +398,7 @@ def _summedits(root: Path, n: int, rng: random.Random) -> list[Example]:
 def _qags(root: Path, n: int, rng: random.Random) -> list[Example]:
     out = []
     for path in sorted((root / "qags").glob("*.jsonl*")):
-        for line in _open(path):
+        for line in open_text(path):
             r = json.loads(line)
             article = r["article"]
             for s in r["summary_sentences"]:
@@ -391,7 +416,7 @@ def _climate_fever(root: Path, n: int, rng: random.Random) -> list[Example]:
     """Each evidence sentence alone, and all five joined (supported if any one supports)."""
     out = []
     labels = {"SUPPORTS": 0, "NOT_ENOUGH_INFO": 1, "REFUTES": 2}
-    for line in _open(root / "climate-fever" / "dataset__climate-fever.jsonl.gz"):
+    for line in open_text(root / "climate-fever" / "dataset__climate-fever.jsonl.gz"):
         r = json.loads(line)
         evidences = r["evidences"]
         for e in evidences:
@@ -410,7 +435,7 @@ def _factcheck_gpt(root: Path, n: int, rng: random.Random) -> list[Example]:
     stances = {"completely-support": 0, "partially-support": 1, "irrelevant": 1, "refute": 2}
     out = []
     path = root / "factcheck-gpt" / "subtasks__subtask3_claim_evidence_stance.jsonl.gz"
-    for line in _open(path):
+    for line in open_text(path):
         r = json.loads(line)
         if r.get("stance") in stances:
             passage = _window(r["evidence"], r["claim"])
@@ -423,7 +448,7 @@ def _healthver(root: Path, n: int, rng: random.Random) -> list[Example]:
     labels = {"Supports": 0, "Neutral": 1, "Refutes": 2}
     out = []
     for path in sorted((root / "healthver").glob("*.csv*")):
-        for r in csv.DictReader(_open(path)):
+        for r in csv.DictReader(open_text(path)):
             if r["label"] in labels:
                 out.append(
                     Example(_cut(r["evidence"]), r["claim"], labels[r["label"]], "healthver")

@@ -4,6 +4,16 @@ Run from the repository root: ``make train-verifier`` or ``python -m models.trai
 The run checkpoints every ``checkpoint_minutes`` and on Ctrl-C; running it again with the same
 output folder resumes where it stopped (the data order is fixed by the seed), so a long run can
 be spread over several sessions. ``--budget-minutes`` stops it cleanly at a time limit.
+
+A run also survives a fresh machine: with each checkpoint it writes a *round*
+(``models/support-verifier/round/``): the trainable weights in float16 (the word embeddings
+stay frozen at the base model's, so the file is about 22 MB instead of 90) and the step, the
+held-out scores and the configuration. Committed, the round lets a later session on another
+machine go on from that step; only the optimizer's moments restart (with a short warm-up).
+
+Every ``eval_minutes`` the model is scored on fixed slices of the held-out sets (binary AUC of
+P(entailment)); the best weights are kept in ``<out>/best.safetensors`` and the run stops early
+when ``patience`` evaluations in a row bring no gain.
 """
 
 from __future__ import annotations
@@ -23,11 +33,11 @@ import numpy as np
 import torch
 from tokenizers import Encoding, Tokenizer
 
-from attribution._models._cross_encoder import encode_pairs
+from attribution.runtime._cross_encoder import encode_pairs
 
-from .data import LABELS, NOT_ENTAILED, Example, MixConfig, build_mix
+from .data import LABELS, NOT_ENTAILED, Example, MixConfig, build_mix, heldout_sets
 
-__all__ = ["TrainConfig", "base_model_dir", "encode", "train"]
+__all__ = ["TrainConfig", "base_model_dir", "encode", "load_round", "save_round", "train"]
 
 
 @dataclass(frozen=True)
@@ -42,10 +52,18 @@ class TrainConfig:
     learning_rate: float = 4e-5
     head_learning_rate: float = 2e-4
     weight_decay: float = 0.01
-    warmup_fraction: float = 0.05
-    epochs: float = 1.0
+    warmup_fraction: float = 0.02
+    epochs: float = 2.0
     freeze_layers: int = 0
     """Lower transformer layers (and the embeddings, when above 0) kept frozen."""
+    freeze_word_embeddings: bool = True
+    """The word-embedding table (half the weights) stays the base model's: rounds stay small."""
+    eval_minutes: float = 30.0
+    """Score the held-out slices this often (0: never); the best weights are kept."""
+    eval_pairs: int = 500
+    """Pairs per held-out set in each evaluation."""
+    patience: int = 6
+    """Stop after this many evaluations in a row without a better mean AUC (0: never)."""
     bucket_batches: int = 64
     """Batches per length bucket: examples are sorted by length inside each bucket."""
     checkpoint_minutes: float = 10.0
@@ -131,8 +149,10 @@ def load_model(config: TrainConfig) -> Any:
         id2label=dict(enumerate(LABELS)),
         label2id={label: i for i, label in enumerate(LABELS)},
     )
+    base = model.base_model
+    if config.freeze_word_embeddings:
+        base.embeddings.word_embeddings.weight.requires_grad = False
     if config.freeze_layers:
-        base = model.base_model
         for p in base.embeddings.parameters():
             p.requires_grad = False
         for layer in base.encoder.layer[: config.freeze_layers]:
@@ -173,13 +193,16 @@ def train(
     data_root: Path,
     out: Path,
     *,
+    round_dir: Path | None = None,
     budget_minutes: float | None = None,
     log: Any = print,
 ) -> dict[str, Any]:
     """Train (or resume) into ``out``; returns the run's record (also in ``out/state.json``).
 
     ``out/checkpoint.pt`` holds the weights, the optimizer and the step; ``out/final/`` the
-    finished model (transformers format) once every step has run.
+    finished model (transformers format) once every step has run or early stopping ended it.
+    ``round_dir`` (when given) receives the compact round with every checkpoint, and a run with
+    no local checkpoint resumes from it.
     """
     started = time.monotonic()
     torch.manual_seed(config.seed)
@@ -202,11 +225,21 @@ def train(
         f"mix: {len(examples)} pairs, mean {np.mean(lengths):.0f} tokens; "
         f"{total} steps of {config.batch_size}"
     )
+    heldout = _heldout_encodings(tokenizer, data_root, config)
 
     model = load_model(config)
     optimizer = _optimizer(model, config)
     base_lrs = [g["lr"] for g in optimizer.param_groups]
-    state: dict[str, Any] = {"step": 0, "seconds": 0.0, "pairs": 0, "losses": []}
+    state: dict[str, Any] = {
+        "step": 0,
+        "seconds": 0.0,
+        "pairs": 0,
+        "losses": [],
+        "evals": [],
+        "best": None,
+        "stale": 0,
+    }
+    rewarm_from = -1
     checkpoint = out / "checkpoint.pt"
     if checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=False)
@@ -217,8 +250,15 @@ def train(
             )
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
-        state = saved["state"]
+        state = {**state, **saved["state"]}
         log(f"resumed at step {state['step']} of {total}")
+    elif round_dir is not None and (round_dir / ROUND_STATE).is_file():
+        state = {**state, **load_round(model, round_dir, config)}
+        rewarm_from = state["step"]
+        log(
+            f"resumed from the round in {round_dir} at step {state['step']} of {total} "
+            "(optimizer moments restart with a short warm-up)"
+        )
 
     def save() -> None:
         state["seconds"] += time.monotonic() - session_start
@@ -233,17 +273,39 @@ def train(
             tmp,
         )
         tmp.replace(checkpoint)
+        if round_dir is not None:
+            save_round(model, round_dir, config, state, total)
         _write_state(out, config, manifest, state, total)
+
+    def evaluate_now() -> bool:
+        """Score the held-out slices; keep the best weights; True when patience ran out."""
+        scores = _heldout_scores(model, heldout, config.batch_size * 4)
+        model.train()
+        mean = float(np.mean(list(scores.values())))
+        state["evals"].append({"step": state["step"], **scores, "mean": round(mean, 4)})
+        if state["best"] is None or mean > state["best"]["mean"]:
+            state["best"] = {"step": state["step"], "mean": round(mean, 4)}
+            state["stale"] = 0
+            _save_trainable(model, out / "best.safetensors")
+        else:
+            state["stale"] += 1
+        log(
+            f"held-out AUC at step {state['step']}: {scores} mean {mean:.4f} (best {state['best']})"
+        )
+        return bool(config.patience) and state["stale"] >= config.patience
 
     model.train()
     session_start = time.monotonic()
-    last_save = session_start
+    last_save = last_eval = session_start
     window_loss, window_pairs, window_start = 0.0, 0, time.monotonic()
+    stopped_early = False
     try:
         while state["step"] < total:
             step = state["step"]
             batch = plan[step]
             factor = _lr_factor(step, total, warmup)
+            if rewarm_from >= 0 and step - rewarm_from < REWARM_STEPS:
+                factor *= (step - rewarm_from + 1) / REWARM_STEPS
             for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
                 group["lr"] = lr * factor
             inputs = collate([encodings[i] for i in batch])
@@ -268,6 +330,12 @@ def train(
                     f"{rate:.1f} pairs/s  eta {eta:.0f} min"
                 )
                 window_loss, window_pairs, window_start = 0.0, 0, now
+            if config.eval_minutes and now - last_eval > config.eval_minutes * 60:
+                stopped_early = evaluate_now()
+                last_eval = time.monotonic()
+                if stopped_early:
+                    log(f"no gain in {config.patience} evaluations: stopping early")
+                    break
             if now - last_save > config.checkpoint_minutes * 60:
                 save()
                 session_start = last_save = time.monotonic()
@@ -278,14 +346,130 @@ def train(
         log("interrupted: saving a checkpoint")
         save()
         raise
+    if state["step"] >= total and config.eval_minutes:
+        evaluate_now()
     save()
-    if state["step"] >= total:
+    if state["step"] >= total or stopped_early:
+        best = out / "best.safetensors"
+        if best.is_file():
+            _load_trainable(model, best)
+            log(f"the final model is the best evaluated: {state['best']}")
         final = out / "final"
         model.save_pretrained(final)
         state["finished"] = True
         _write_state(out, config, manifest, state, total)
         log(f"finished: {final}")
     return json.loads((out / "state.json").read_text())
+
+
+REWARM_STEPS = 200
+"""A run resumed from a round (no optimizer moments) ramps its learning rate up over this."""
+ROUND_WEIGHTS = "weights.fp16.safetensors"
+ROUND_STATE = "round.json"
+
+
+def _trainable(model: Any) -> dict[str, torch.Tensor]:
+    return {n: p.detach() for n, p in model.named_parameters() if p.requires_grad}
+
+
+def _save_trainable(model: Any, path: Path, dtype: torch.dtype = torch.float32) -> None:
+    from safetensors.torch import save_file
+
+    tensors = {n: t.to(dtype).contiguous() for n, t in _trainable(model).items()}
+    tmp = path.with_suffix(".tmp")
+    save_file(tensors, str(tmp))
+    tmp.replace(path)
+
+
+def _load_trainable(model: Any, path: Path) -> None:
+    from safetensors.torch import load_file
+
+    tensors = load_file(str(path))
+    params = dict(model.named_parameters())
+    missing = sorted(set(_trainable(model)) - set(tensors))
+    if missing:
+        raise SystemExit(f"{path} lacks {len(missing)} trained tensors, e.g. {missing[0]}")
+    with torch.no_grad():
+        for name, tensor in tensors.items():
+            params[name].copy_(tensor.to(params[name].dtype))
+
+
+def save_round(
+    model: Any, round_dir: Path, config: TrainConfig, state: dict[str, Any], total: int
+) -> None:
+    """The compact, committable state of a run: float16 trainable weights and the progress."""
+    round_dir.mkdir(parents=True, exist_ok=True)
+    _save_trainable(model, round_dir / ROUND_WEIGHTS, torch.float16)
+    record = {
+        "config": dataclasses.asdict(config),
+        "steps_total": total,
+        "state": {k: state[k] for k in ("step", "pairs", "seconds", "evals", "best", "stale")},
+        "loss_curve_tail": state["losses"][-40:],
+        "torch": torch.__version__,
+    }
+    (round_dir / ROUND_STATE).write_text(json.dumps(record, indent=1) + "\n")
+
+
+def load_round(model: Any, round_dir: Path, config: TrainConfig) -> dict[str, Any]:
+    """Load a round's weights into ``model``; returns its saved progress."""
+    record = json.loads((round_dir / ROUND_STATE).read_text())
+    if record["config"] != json.loads(json.dumps(dataclasses.asdict(config))):
+        raise SystemExit(
+            f"the round in {round_dir} was made with another configuration; pass the same "
+            "options, or --round to another folder to start a new run"
+        )
+    _load_trainable(model, round_dir / ROUND_WEIGHTS)
+    saved: dict[str, Any] = record["state"]
+    return saved
+
+
+def _heldout_encodings(
+    tokenizer: Tokenizer, data_root: Path, config: TrainConfig
+) -> dict[str, tuple[list[Encoding], np.ndarray]]:
+    if not config.eval_minutes:
+        return {}
+    sets = heldout_sets(data_root, config.mix, limit=config.eval_pairs)
+    return {
+        name: (
+            encode(tokenizer, examples, config.max_length),
+            np.array([e.label for e in examples]),
+        )
+        for name, examples in sets.items()
+        if examples
+    }
+
+
+def _heldout_scores(
+    model: Any, heldout: dict[str, tuple[list[Encoding], np.ndarray]], batch: int
+) -> dict[str, float]:
+    """Binary AUC of P(entailment) on each held-out slice."""
+    model.eval()
+    scores: dict[str, float] = {}
+    with torch.no_grad():
+        for name, (encodings, gold) in heldout.items():
+            order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+            support = np.zeros(len(encodings))
+            for i in range(0, len(order), batch):
+                part = order[i : i + batch]
+                logits = model(**collate([encodings[j] for j in part])).logits
+                support[part] = torch.softmax(logits, -1)[:, 0].numpy()
+            scores[name] = round(_auc(support, gold == 0), 4)
+    return scores
+
+
+def _auc(scores: np.ndarray, positive: np.ndarray) -> float:
+    """ROC AUC by ranks (ties get the mean rank)."""
+    pos = int(positive.sum())
+    neg = len(positive) - pos
+    if not pos or not neg:
+        return float("nan")
+    order = scores.argsort(kind="mergesort")
+    ranks = np.empty(len(scores))
+    ranks[order] = np.arange(1, len(scores) + 1)
+    for value in np.unique(scores):
+        tied = scores == value
+        ranks[tied] = ranks[tied].mean()
+    return float((ranks[positive].sum() - pos * (pos + 1) / 2) / (pos * neg))
 
 
 def _write_state(
