@@ -33,7 +33,6 @@ from attribution._config import (
     VerifyConfig,
     load_config,
 )
-from attribution.sources._context import ContextPassage, render_retrieved_context
 from attribution._errors import (
     AttributionError,
     ConfigError,
@@ -42,28 +41,8 @@ from attribution._errors import (
     ModelLoadError,
     SourceError,
 )
-from attribution.sources._extractors import (
-    ExtractionResult,
-    ExtractionWarning,
-    Extractor,
-    ExtractorFn,
-    ExtractorRegistry,
-    extract_sources,
-)
-from attribution.sources._extractors import default_extractors as extractors
-from attribution.text._markers import (
-    MARKER_STYLES,
-    Marker,
-    MarkerStyle,
-    NormalizedText,
-    find_markers,
-    format_marker,
-    normalize_markers,
-    renumber_markers,
-)
 from attribution._offsets import OffsetConverter, OffsetUnit, from_units, to_units
-from attribution.sources._numbering import CitationRegistry, RegistryEntry, RegistrySnapshot, SourceDisplay
-from attribution.emit._result import (
+from attribution._result import (
     AttributionResult,
     AttributionSummary,
     ClaimResult,
@@ -73,9 +52,7 @@ from attribution.emit._result import (
     MarkerVerdict,
     NumberedSource,
 )
-from attribution.sources._keys import content_key, make_source_key, source_key
-from attribution.sources._urls import canonical_url, domain_of
-from attribution.verify._verifiers import FeatureVerifier, FeatureWeights, NliVerifier, Pair, Verifier, VerifierOutput
+from attribution._version import __version__
 from attribution._wire import (
     SOURCE_TYPES,
     CitationReference,
@@ -86,8 +63,44 @@ from attribution._wire import (
     decode_json,
     encode_json,
 )
-
-__version__ = "0.1.0"
+from attribution.sources import (
+    CitationRegistry,
+    ContextPassage,
+    ExtractionResult,
+    ExtractionWarning,
+    Extractor,
+    ExtractorFn,
+    ExtractorRegistry,
+    RegistryEntry,
+    RegistrySnapshot,
+    SourceDisplay,
+    canonical_url,
+    content_key,
+    domain_of,
+    extract_sources,
+    make_source_key,
+    render_retrieved_context,
+    source_key,
+)
+from attribution.sources import default_extractors as extractors
+from attribution.text import (
+    MARKER_STYLES,
+    Marker,
+    MarkerStyle,
+    NormalizedText,
+    find_markers,
+    format_marker,
+    normalize_markers,
+    renumber_markers,
+)
+from attribution.verify import (
+    FeatureVerifier,
+    FeatureWeights,
+    NliVerifier,
+    Pair,
+    Verifier,
+    VerifierOutput,
+)
 
 __all__ = [
     "MARKER_STYLES",
@@ -158,3 +171,33 @@ __all__ = [
     "source_key",
     "to_units",
 ]
+
+
+def _report_as_public() -> None:
+    """Public classes and functions name ``attribution`` as their module (``attribution.X``),
+    wherever inside the package they are defined: what reprs, docs and pickles show.
+
+    msgspec and ``typing`` resolve a class's string annotations in the namespace of the module
+    the class names, so a class's own annotations are resolved first, where it was defined.
+    """
+    import contextlib
+    import inspect
+    import typing
+
+    for name in __all__:
+        value = globals()[name]
+        if not (
+            getattr(value, "__module__", "").startswith("attribution.")
+            and getattr(value, "__name__", None) == name
+        ):
+            continue
+        if isinstance(value, type):
+            own = inspect.get_annotations(value)
+            if own:
+                hints = typing.get_type_hints(value, include_extras=True)
+                value.__annotations__ = {k: hints[k] for k in own}
+        with contextlib.suppress(AttributeError, TypeError):  # builtin-backed objects refuse
+            value.__module__ = __name__
+
+
+_report_as_public()

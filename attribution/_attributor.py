@@ -9,53 +9,53 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 import numpy as np
 
 from attribution._config import AttributionConfig
-from attribution._errors import InputError
-from attribution.sources._extractors import ExtractionWarning, extract_sources
-from attribution.match._lexical import LexicalIndex
-from attribution.text._markers import Marker, MarkerStyle, _protected_spans, find_markers
-from attribution.match._matcher import EmbeddingCache, Matcher, MatchResult
-from attribution.match._passages import Passage, make_passages, source_text
-from attribution.emit._edits import Edit, apply_edits, best_sentences, insertion_edit, marker_edits
-from attribution.sources._numbering import CitationRegistry
-from attribution.emit._result import (
-    AttributionResult,
-    AttributionSummary,
-    ClaimResult,
-    ClaimVerdict,
-    EvidenceQuote,
-    MarkerCheck,
-    NumberedSource,
+from attribution._errors import ConfigError, InputError
+from attribution._result import AttributionResult, ClaimResult, MarkerCheck
+from attribution._wire import CitationSource, ToolOutput
+from attribution.decide import (
+    CheckedClaim,
+    ClaimOutcome,
+    Numbering,
+    Support,
+    Thresholds,
+    check_marker,
+    decide_claim,
 )
-from attribution.sources._keys import source_key
-from attribution.verify._verifiers import Pair, Verifier
-from attribution._wire import CitationReference, CitationSource, StoredCitationData, ToolOutput
+from attribution.emit import (
+    Edit,
+    assemble_result,
+    evidence_quotes,
+    insertion_edit,
+    marker_edits,
+)
+from attribution.match import (
+    EmbeddingCache,
+    LexicalIndex,
+    Matcher,
+    MatchResult,
+    Passage,
+    make_passages,
+)
+from attribution.sources import (
+    CitationRegistry,
+    ExtractionWarning,
+    extract_sources,
+    source_key,
+)
+from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
+from attribution.verify import Pair, Verifier
 
 if TYPE_CHECKING:
-    from attribution.segment import Segment, Segmenter
+    from attribution.runtime import Embedder
+    from attribution.segment import Segmenter
 
 __all__ = ["Attributor"]
-
-
-class _Claim(msgspec.Struct, frozen=True):
-    """A segment the pipeline checks, with the source indices its markers cite."""
-
-    segment: Segment
-    cited_numbers: tuple[int, ...]
-    cited_sources: tuple[int, ...]
-
-
-class _Support(msgspec.Struct, frozen=True):
-    """The best support found for a claim from one source, or from a pair of passages."""
-
-    score: float
-    passages: tuple[int, ...]
-    contradiction: float | None = None
 
 
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
@@ -85,25 +85,62 @@ class Attributor:
         self,
         config: AttributionConfig | None = None,
         *,
-        embedder: Any | None = None,
+        embedder: Embedder | None = None,
         verifier: Verifier | None = None,
         segmenter: Segmenter | None = None,
+        cache: EmbeddingCache | None = None,
     ) -> None:
         self.config = config or AttributionConfig()
         self._embedder = embedder
         self._verifier = verifier
         self._segmenter = segmenter
-        self.cache = EmbeddingCache()
+        self.cache = cache if cache is not None else EmbeddingCache()
+        """The embeddings of every passage seen, by content hash (shared by :meth:`with_config`)."""
 
     @classmethod
     def from_config(cls, config: AttributionConfig) -> Attributor:
         """An attributor built from a configuration (models load on first use)."""
         return cls(config)
 
+    def with_config(self, config: AttributionConfig) -> Attributor:
+        """An attributor with another configuration that shares this one's models and caches.
+
+        The embedder, verifier, segmenter and embedding cache are this attributor's (loaded
+        now if they were not yet), so a per-request variant costs nothing. The model section
+        must be the same: other models need their own attributor (:meth:`from_config`).
+
+        Raises:
+            ConfigError: ``config.model`` differs from this attributor's.
+        """
+        if config == self.config:
+            return self
+        if config.model != self.config.model:
+            raise ConfigError(
+                "with_config shares the loaded models, so the model section must not change; "
+                "build another attributor with Attributor.from_config for other models"
+            )
+        return Attributor(
+            config,
+            embedder=self.embedder,
+            verifier=self.verifier,
+            segmenter=self.segmenter,
+            cache=self.cache,
+        )
+
+    def clear_caches(self) -> None:
+        """Forget every cached embedding and verifier score (as if no source was seen before).
+
+        Shared with the attributors :meth:`with_config` made from this one.
+        """
+        self.cache.clear()
+        clear = getattr(self.verifier, "clear_cache", None)
+        if clear is not None:
+            clear()
+
     # -- resources ----------------------------------------------------------------------------
 
     @cached_property
-    def embedder(self) -> Any:
+    def embedder(self) -> Embedder:
         """The sentence embedder."""
         if self._embedder is not None:
             return self._embedder
@@ -116,7 +153,7 @@ class Attributor:
         """The support verifier: the configured cross-encoder, else the feature verifier."""
         if self._verifier is not None:
             return self._verifier
-        from attribution.runtime import load_verifier
+        from attribution.verify import load_verifier
 
         return load_verifier(self.config.model, embedder=self.embedder)
 
@@ -201,7 +238,7 @@ class Attributor:
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
         claims = [
-            _Claim(
+            CheckedClaim(
                 segment=s,
                 cited_numbers=tuple(n for m in s.markers for n in m.numbers),
                 cited_sources=tuple(
@@ -223,23 +260,26 @@ class Attributor:
         )
         lap("match")
 
-        per_source, pair_support = self._verify(claims, match, passages)
+        verified = self._verify(claims, match, passages)
         lap("verify")
 
-        result = self._reconcile(
+        numbering = Numbering(
+            numbers=tuple(numbers),
+            source_ids=tuple(src.id for src in sources),
+            known=registry.numbers(),
+        )
+        result = self._decide_and_emit(
             answer,
             markers,
             claims,
-            per_source,
-            pair_support,
-            match.lexical,
+            verified,
             match.no_relevant_source,
+            match.lexical,
             passages,
             sources,
-            numbers,
-            registry,
+            numbering,
         )
-        lap("reconcile")
+        lap("reconcile")  # decide + emit (the key keeps its name)
         return msgspec.structs.replace(result, warnings=warnings, timings_ms=timings)
 
     def check_claims(
@@ -271,32 +311,34 @@ class Attributor:
             )
             for i, text in enumerate(claims)
         ]
-        checked = [_Claim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
+        checked = [CheckedClaim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
         passages = make_passages(sources, self.config.match)
         match = self.matcher.match([s.clean_text for s in segments], passages)
         per_source, pair_support = self._verify(checked, match, passages)
-        numbers = list(range(1, len(sources) + 1))
+        numbering = Numbering(
+            numbers=tuple(range(1, len(sources) + 1)),
+            source_ids=tuple(src.id for src in sources),
+            known=frozenset(),
+        )
         results: list[ClaimResult] = []
         for i, claim in enumerate(checked):
-            result = self._reconcile(
+            result = self._decide_and_emit(
                 claim.segment.text,
                 [],
                 [claim],
-                [per_source[i]],
-                [pair_support[i]],
-                match.lexical,
+                ([per_source[i]], [pair_support[i]]),
                 [match.no_relevant_source[i]],
+                match.lexical,
                 passages,
                 sources,
-                numbers,
-                CitationRegistry(),
+                numbering,
             )
             results.append(msgspec.structs.replace(result.claims[0], index=i))
         return results
 
     def _verify(
-        self, claims: Sequence[_Claim], match: MatchResult, passages: Sequence[Passage]
-    ) -> tuple[list[dict[int, _Support]], list[_Support | None]]:
+        self, claims: Sequence[CheckedClaim], match: MatchResult, passages: Sequence[Passage]
+    ) -> tuple[list[dict[int, Support]], list[Support | None]]:
         """Best support per (claim, source), and of the best pair of passages per claim."""
         cfg = self.config
         pairs: list[Pair] = []
@@ -321,114 +363,89 @@ class Attributor:
                 pairs.append(Pair(claim=text, passage=joined, cosine=cosine))
                 owners.append((i, (first, second)))
         output = self.verifier.score(pairs, lexical=match.lexical)
-        per_source: list[dict[int, _Support]] = [{} for _ in claims]
-        pair_support: list[_Support | None] = [None for _ in claims]
+        per_source: list[dict[int, Support]] = [{} for _ in claims]
+        pair_support: list[Support | None] = [None for _ in claims]
         for k, (i, owned) in enumerate(owners):
             contra = output.contradiction[k] if output.contradiction is not None else None
-            support = _Support(score=output.support[k], passages=owned, contradiction=contra)
+            support = Support(
+                score=output.support[k],
+                passages=owned,
+                sources=tuple(dict.fromkeys(passages[p].source_index for p in owned)),
+                contradiction=contra,
+            )
             if len(owned) == 2:
                 pair_support[i] = support
                 continue
-            source_index = passages[owned[0]].source_index
+            source_index = support.sources[0]
             best = per_source[i].get(source_index)
             if best is None or support.score > best.score:
                 per_source[i][source_index] = support
         return per_source, pair_support
 
-    def _reconcile(
+    def _decide_and_emit(
         self,
         answer: str,
         markers: Sequence[Marker],
-        claims: Sequence[_Claim],
-        per_source: list[dict[int, _Support]],
-        pair_support: list[_Support | None],
-        lexical: LexicalIndex,
+        claims: Sequence[CheckedClaim],
+        verified: tuple[list[dict[int, Support]], list[Support | None]],
         no_relevant_source: Sequence[bool],
+        lexical: LexicalIndex,
         passages: Sequence[Passage],
         sources: Sequence[CitationSource],
-        numbers: Sequence[int],
-        registry: CitationRegistry,
+        numbering: Numbering,
     ) -> AttributionResult:
+        """Judge every claim and marker (``decide``), then edit the answer and write the result
+        (``emit``)."""
         cfg = self.config
+        per_source, pair_support = verified
         threshold = (
             cfg.verify.support_threshold
             if cfg.verify.support_threshold is not None
             else self.verifier.threshold
         )
-        partial_floor = threshold - cfg.verify.partial_margin
-        known = registry.numbers()
-        by_number = {n: i for i, n in enumerate(numbers)}
+        thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
-        protected = _protected_spans(answer)
-
-        marker_checks: list[MarkerCheck] = []
+        protected = protected_spans(answer)
         edits: list[Edit] = marker_edits(
             answer,
             markers,
             style=cfg.reconcile.marker_style,
-            known=known,
+            known=numbering.known,
             drop_unknown=cfg.reconcile.drop_unknown,
         )
-        claim_rows: list[dict[str, Any]] = []
+        marker_checks: list[MarkerCheck] = []
+        outcomes: list[ClaimOutcome] = []
         for i, claim in enumerate(claims):
-            supports = per_source[i]
-            best_source = max(supports, key=lambda s: supports[s].score, default=None)
-            best = supports[best_source] if best_source is not None else None
-            pair = pair_support[i]
-            supporting: tuple[int, ...] = ()
-            score = best.score if best else 0.0
-            contradiction = best.contradiction if best else None
-            if best is not None and best.score >= threshold:
-                supporting = (best_source,)  # type: ignore[assignment]
-            elif pair is not None and pair.score >= threshold and pair.score > score:
-                supporting = tuple(dict.fromkeys(passages[p].source_index for p in pair.passages))
-                score = pair.score
-            verdict: ClaimVerdict
-            reason: str | None = None
-            if supporting:
-                verdict = "supported"
-            elif contradiction is not None and contradiction >= 0.5 and contradiction > score:
-                verdict = "contradicted"
-                reason = "the most relevant passage contradicts the claim"
-            elif score >= partial_floor:
-                verdict = "partially_supported"
-                reason = "the best source supports part of the claim"
-            else:
-                verdict = "unsupported"
-                reason = (
-                    "no relevant source"
-                    if no_relevant_source[i] and not supports
-                    else "no source supports the claim"
-                )
-
-            # Verdicts on the markers the answer wrote for this claim.
+            decision = decide_claim(
+                per_source[i],
+                pair_support[i],
+                thresholds,
+                no_relevant_source=no_relevant_source[i],
+            )
             cited_ok: list[int] = []
             for m in claim.segment.markers:
                 for n in m.numbers:
-                    check = self._check_number(
+                    check = check_marker(
                         m,
                         n,
-                        i,
-                        supports,
-                        threshold,
-                        by_number=by_number,
-                        known=known,
-                        supporting=supporting,
-                        numbers=numbers,
-                        sources=sources,
+                        claim_index=i,
+                        per_source=per_source[i],
+                        decision=decision,
+                        threshold=threshold,
+                        numbering=numbering,
                     )
                     marker_checks.append(check)
                     if check.verdict == "supported":
                         cited_ok.append(n)
-
             added: tuple[int, ...] = ()
             if (
                 cfg.reconcile.fill_missing
-                and verdict == "supported"
+                and decision.verdict == "supported"
                 and not claim.cited_numbers
                 and claim.segment.is_claim
             ):
-                added = tuple(numbers[s] for s in supporting[: cfg.reconcile.max_sources_per_claim])
+                chosen = decision.supporting[: cfg.reconcile.max_sources_per_claim]
+                added = tuple(numbering.numbers[s] for s in chosen)
                 edits.append(
                     insertion_edit(
                         answer,
@@ -440,178 +457,34 @@ class Attributor:
                         protected=protected,
                     )
                 )
-            final_sources = tuple(dict.fromkeys(by_number[n] for n in (*cited_ok, *added)))
-            evidence_from = final_sources or supporting
-            evidence = self._evidence(
-                claim, evidence_from, per_source[i], pair, lexical, passages, sources, numbers
-            )
-            claim_rows.append(
-                {
-                    "claim": claim,
-                    "verdict": verdict,
-                    "score": score,
-                    "contradiction": contradiction,
-                    "reason": reason,
-                    "supporting": supporting,
-                    "final_sources": final_sources,
-                    "added": added,
-                    "evidence": evidence,
-                }
-            )
-
-        edited = apply_edits(answer, edits)
-        claim_results: list[ClaimResult] = []
-        references: list[CitationReference] = []
-        for i, row in enumerate(claim_rows):
-            seg = row["claim"].segment
-            out_start = edited.map(seg.start, after_insertions=False)
-            out_end = edited.map(seg.end, after_insertions=True)
-            shown = row["final_sources"] or ()
-            if shown and row["verdict"] in ("supported", "partially_supported"):
-                references.append(
-                    CitationReference(
-                        index=len(references),
-                        start_index=out_start,
-                        end_index=out_end,
-                        cited_text=edited.text[out_start:out_end],
-                        source_ids=tuple(sources[s].id for s in shown),
-                    )
-                )
-            claim_results.append(
-                ClaimResult(
-                    index=i,
-                    start=seg.start,
-                    end=seg.end,
-                    text=seg.text,
-                    output_start=out_start,
-                    output_end=out_end,
-                    verdict=row["verdict"],
-                    score=round(float(row["score"]), 6),
-                    threshold=threshold,
-                    source_ids=tuple(sources[s].id for s in row["supporting"]),
-                    numbers=tuple(numbers[s] for s in row["supporting"]),
-                    cited=row["claim"].cited_numbers,
-                    added=row["added"],
-                    evidence=row["evidence"],
-                    contradiction=row["contradiction"],
-                    reason=row["reason"],
+            shown = tuple(
+                dict.fromkeys(
+                    s for n in (*cited_ok, *added) if (s := numbering.index_of(n)) is not None
                 )
             )
-        summary = AttributionSummary(
-            claims=len(claim_results),
-            supported=sum(c.verdict == "supported" for c in claim_results),
-            partially_supported=sum(c.verdict == "partially_supported" for c in claim_results),
-            unsupported=sum(c.verdict == "unsupported" for c in claim_results),
-            contradicted=sum(c.verdict == "contradicted" for c in claim_results),
-            markers_checked=len(marker_checks),
-            markers_supported=sum(m.verdict == "supported" for m in marker_checks),
-            markers_unsupported=sum(m.verdict == "unsupported" for m in marker_checks),
-            markers_wrong=sum(m.verdict == "wrong_source" for m in marker_checks),
-            markers_unknown=sum(m.verdict == "unknown_number" for m in marker_checks),
-            markers_unverifiable=sum(m.verdict == "unverifiable" for m in marker_checks),
-            markers_added=sum(1 for c in claim_results if c.added),
-        )
-        return AttributionResult(
-            answer=edited.text,
-            citations=StoredCitationData(sources=tuple(sources), references=tuple(references)),
-            claims=tuple(claim_results),
-            markers=tuple(marker_checks),
-            summary=summary,
-            numbering=tuple(
-                NumberedSource(number=n, source_id=s.id, title=s.title)
-                for n, s in zip(numbers, sources, strict=True)
-            ),
+            evidence = evidence_quotes(
+                claim,
+                shown or decision.supporting,
+                per_source[i],
+                pair_support[i],
+                lexical=lexical,
+                passages=passages,
+                sources=sources,
+                numbering=numbering,
+                sentences=cfg.verify.evidence_sentences,
+            )
+            outcomes.append(
+                ClaimOutcome(
+                    claim=claim, decision=decision, shown=shown, added=added, evidence=evidence
+                )
+            )
+        return assemble_result(
+            answer,
+            edits,
+            outcomes,
+            marker_checks,
+            sources=sources,
+            numbering=numbering,
+            threshold=threshold,
             verifier=self.verifier.name,
         )
-
-    def _check_number(
-        self,
-        marker: Marker,
-        number: int,
-        claim_index: int,
-        supports: dict[int, _Support],
-        threshold: float,
-        *,
-        by_number: dict[int, int],
-        known: frozenset[int],
-        supporting: tuple[int, ...],
-        numbers: Sequence[int],
-        sources: Sequence[CitationSource],
-    ) -> MarkerCheck:
-        """The verdict on one number of a marker attached to a claim."""
-        check = MarkerCheck(
-            start=marker.start,
-            end=marker.end,
-            marker=marker.text,
-            number=number,
-            claim_index=claim_index,
-            verdict="unsupported",
-        )
-        if number not in known:
-            return msgspec.structs.replace(check, verdict="unknown_number")
-        source_index = by_number.get(number)
-        if source_index is None:
-            return msgspec.structs.replace(check, verdict="unverifiable")
-        own = supports.get(source_index)
-        check = msgspec.structs.replace(
-            check,
-            score=round(own.score if own else 0.0, 6),
-            source_id=sources[source_index].id,
-        )
-        if (own is not None and own.score >= threshold) or (
-            source_index in supporting and len(supporting) > 1  # supports it with another
-        ):
-            return msgspec.structs.replace(check, verdict="supported")
-        other = next((s for s in supporting if s != source_index), None)
-        if other is not None:
-            return msgspec.structs.replace(
-                check,
-                verdict="wrong_source",
-                suggested=numbers[other],
-                suggested_source_id=sources[other].id,
-            )
-        return check
-
-    def _evidence(
-        self,
-        claim: _Claim,
-        source_indices: Sequence[int],
-        supports: dict[int, _Support],
-        pair: _Support | None,
-        lexical: LexicalIndex,
-        passages: Sequence[Passage],
-        sources: Sequence[CitationSource],
-        numbers: Sequence[int],
-    ) -> tuple[EvidenceQuote, ...]:
-        quotes: list[EvidenceQuote] = []
-        for s in source_indices:
-            support = supports.get(s)
-            if support is not None:
-                passage_ids = support.passages
-                score = support.score
-            elif pair is not None:
-                passage_ids = tuple(p for p in pair.passages if passages[p].source_index == s)
-                score = pair.score
-            else:
-                continue
-            text, field = source_text(sources[s])
-            for p in passage_ids:
-                passage = passages[p]
-                for a, b in best_sentences(
-                    passage,
-                    claim.segment.clean_text,
-                    lexical,
-                    self.config.verify.evidence_sentences,
-                ):
-                    quotes.append(
-                        EvidenceQuote(
-                            source_id=sources[s].id,
-                            number=numbers[s],
-                            field=field,
-                            start=a,
-                            end=b,
-                            text=text[a:b],
-                            score=round(score, 6),
-                        )
-                    )
-        return tuple(quotes)

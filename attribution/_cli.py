@@ -17,11 +17,9 @@ import msgspec
 import structlog
 
 from attribution._errors import AttributionError, InputError
-from attribution.sources._extractors import extract_sources
-from attribution.text._markers import MARKER_STYLES, find_markers, normalize_markers
-from attribution.sources._numbering import CitationRegistry
-from attribution.sources._keys import source_key
 from attribution._wire import CitationSource, ToolOutput, decode_json, encode_json
+from attribution.sources import CitationRegistry, extract_sources, source_key
+from attribution.text import MARKER_STYLES, find_markers, normalize_markers
 
 __all__ = ["main"]
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from attribution._errors import ConfigError
-from attribution.text._markers import MarkerStyle
+from attribution.text import MarkerStyle
 
 __all__ = [
     "AttributionConfig",

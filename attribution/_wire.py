@@ -39,7 +39,7 @@ SourceType = Literal[
 SOURCE_TYPES: tuple[str, ...] = get_args(SourceType)
 
 
-class _Wire(
+class WireStruct(
     msgspec.Struct,
     frozen=True,
     kw_only=True,
@@ -50,7 +50,7 @@ class _Wire(
     """Base of every wire type: frozen, strict, camelCase on the wire."""
 
 
-class CitationSource(_Wire, frozen=True):
+class CitationSource(WireStruct, frozen=True):
     """One thing an answer can cite: a web page, a search result, a knowledge-base chunk, ...
 
     ``id`` is the stable source key (``kb_chunk:42:880``, ``web_result:<canonical url>``) for
@@ -84,7 +84,7 @@ class CitationSource(_Wire, frozen=True):
         return self.full_content or self.snippet or ""
 
 
-class CitationReference(_Wire, frozen=True):
+class CitationReference(WireStruct, frozen=True):
     """One cited span of the answer: ``answer[start_index:end_index] == cited_text``."""
 
     index: int
@@ -99,7 +99,7 @@ class CitationReference(_Wire, frozen=True):
     """Ids of the sources that support the span."""
 
 
-class StoredCitationData(_Wire, frozen=True):
+class StoredCitationData(WireStruct, frozen=True):
     """What a frontend stores with an answer: its sources and the references into it."""
 
     sources: tuple[CitationSource, ...] = ()
@@ -108,7 +108,7 @@ class StoredCitationData(_Wire, frozen=True):
     """Cited spans of the answer, in reading order."""
 
 
-class ToolOutput(_Wire, frozen=True):
+class ToolOutput(WireStruct, frozen=True):
     """One recorded tool call: what was asked and what the tool returned."""
 
     tool_name: str

@@ -70,9 +70,10 @@ def main(argv: list[str] | None = None) -> int:
                 table[name] = {d: held_out(v) for d, v in accuracy["datasets"].items()}
             continue
         print(f"=== {name}", file=sys.stderr)
-        engine = Attributor(AttributionConfig(model=model))
-        if shared is not None:
-            engine.cache = shared.cache  # the same embeddings: only the verifier differs
+        # the same embeddings: only the verifier differs
+        engine = Attributor(
+            AttributionConfig(model=model), cache=shared.cache if shared is not None else None
+        )
         shared = shared or engine
         accuracy = run_harness(
             data_root=args.data_root,

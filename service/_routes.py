@@ -143,13 +143,7 @@ def _engine(base: Attributor, options: AttributionOptions | None) -> Attributor:
             placement=options.placement,
         ),
     )
-    if config == cfg:
-        return base
-    engine = Attributor(
-        config, embedder=base.embedder, verifier=base.verifier, segmenter=base.segmenter
-    )
-    engine.cache = base.cache  # before first use: the matcher takes the cache when built
-    return engine
+    return base.with_config(config)
 
 
 _ERROR_RESPONSES = {

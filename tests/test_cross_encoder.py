@@ -23,7 +23,8 @@ from tokenizers import Tokenizer
 
 from attribution import InputError, MissingDependencyError, ModelLoadError
 from attribution._config import ModelConfig
-from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, load_verifier, make_session
+from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, make_session
+from attribution.verify import load_verifier
 
 REPO = Path(__file__).resolve().parents[1]
 TOKENIZER = REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json"
@@ -349,7 +350,7 @@ def test_session_threads(model_path: Path) -> None:
 def test_load_verifier_uses_the_configured_cross_encoder(
     model_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from attribution.verify._verifiers import NliVerifier, Pair
+    from attribution.verify import NliVerifier, Pair
 
     folder = _export_folder(tmp_path / "export", model_path)
     monkeypatch.delenv(ENV_BY_KIND["cross_encoder"], raising=False)

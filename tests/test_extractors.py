@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import attribution.sources._extractors as extractors_module
+from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, decode_json
 from attribution.sources._extractors import (
     ExtractionResult,
     ExtractorRegistry,
@@ -20,7 +21,6 @@ from attribution.sources._extractors import (
     extract_sources,
 )
 from attribution.sources._keys import content_key
-from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, decode_json
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tool_outputs.json"
 

@@ -7,8 +7,8 @@ import pytest
 
 from attribution import CitationSource, MatchConfig
 from attribution.match._matcher import EmbeddingCache, Matcher
-from attribution.runtime import load_embedder
 from attribution.match._passages import make_passages
+from attribution.runtime import load_embedder
 
 TOPICS = [
     "The Eiffel Tower in Paris was completed in 1889 and is 330 metres tall.",

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from attribution import InputError, find_markers
 from attribution._config import SegmentConfig
-from attribution.text._markers import _fenced_code
 from attribution.segment import Segment, Segmenter
+from attribution.text import fenced_code
 
 # One segmenter for the module: its spaCy pipeline is built once, on first use.
 SEGMENTER = Segmenter()
@@ -41,7 +41,7 @@ def _check_invariants(answer: str, segments: list[Segment]) -> None:
             assert m.end <= s.end
     attached = [m for s in segments for m in s.markers]
     assert attached == find_markers(answer)
-    for a, b in _fenced_code(answer):
+    for a, b in fenced_code(answer):
         for s in segments:
             if s.is_claim:
                 assert s.end <= a or s.start >= b, "a claim overlaps a code fence"

@@ -10,11 +10,17 @@ from attribution import CitationSource
 from attribution._config import MatchConfig
 from attribution.match._lexical import LexicalIndex
 from attribution.match._passages import make_passages, source_text
-from attribution.text._terms import content_terms, entity_terms, number_terms, sentence_spans, stem
+from attribution.text._terms import (
+    content_terms,
+    entity_terms,
+    number_terms,
+    source_sentence_spans,
+    stem,
+)
 
 
 def _sentences(text: str) -> list[str]:
-    return [text[a:b] for a, b in sentence_spans(text)]
+    return [text[a:b] for a, b in source_sentence_spans(text)]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +50,7 @@ _pieces = st.sampled_from([*"ab .!?\n\t3,ÉD。", "Dr.", " e.g. ", "😀"])
 
 @given(st.lists(_pieces, max_size=40).map("".join))
 def test_sentence_spans_are_exact_ordered_and_trimmed(text: str) -> None:
-    spans = sentence_spans(text)
+    spans = source_sentence_spans(text)
     for a, b in spans:
         assert 0 <= a < b <= len(text)
         assert text[a:b] == text[a:b].strip()

@@ -18,9 +18,8 @@ import pytest
 pytest.importorskip("torch", reason="the train extra is not installed (make test installs it)")
 
 from attribution import AttributionConfig, Attributor, CitationSource, ModelConfig
-from attribution.runtime import load_verifier
 from attribution.runtime._cross_encoder import OnnxCrossEncoder
-from attribution.verify._verifiers import NliVerifier
+from attribution.verify import NliVerifier, load_verifier
 from models.training.data import LABELS, NOT_ENTAILED, MixConfig, build_mix
 from models.training.evaluate import evaluate
 from models.training.export import MODEL_NAME, export, sha256

@@ -20,8 +20,9 @@ from attribution import (
     NliVerifier,
     Pair,
 )
+from attribution.runtime import OnnxCrossEncoder, load_embedder
+from attribution.verify import load_verifier
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES
-from attribution.runtime import OnnxCrossEncoder, load_embedder, load_verifier
 
 from .test_cross_encoder import NLI, TOKENIZER, Weights, build_classifier
 

@@ -1,0 +1,33 @@
+"""Decide: the verdicts, as small pure functions over frozen data.
+
+- ``_claims``: :func:`decide_claim`, where a claim is judged (supported, partially supported,
+  contradicted, unsupported) from its best support per source and its best passage pair.
+- ``_markers``: :func:`check_marker`, where each number of a marker the answer wrote is judged
+  (supported, wrong source with a suggestion, unknown number, unverifiable, unsupported).
+- ``_types``: what they read and write.
+"""
+
+from __future__ import annotations
+
+from attribution.decide._claims import best_support, decide_claim
+from attribution.decide._markers import check_marker
+from attribution.decide._types import (
+    CheckedClaim,
+    ClaimDecision,
+    ClaimOutcome,
+    Numbering,
+    Support,
+    Thresholds,
+)
+
+__all__ = [
+    "CheckedClaim",
+    "ClaimDecision",
+    "ClaimOutcome",
+    "Numbering",
+    "Support",
+    "Thresholds",
+    "best_support",
+    "check_marker",
+    "decide_claim",
+]

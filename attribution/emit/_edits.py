@@ -1,4 +1,4 @@
-"""Reconciliation helpers: text edits with offset mapping, marker placement, evidence quotes."""
+"""Text edits of the answer with offset mapping: markers normalised, dropped and added."""
 
 from __future__ import annotations
 
@@ -8,12 +8,9 @@ from bisect import bisect_left
 from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from attribution.match._lexical import LexicalIndex
-from attribution.text._markers import Marker, MarkerStyle, _protected_spans, _removal_span, format_marker
-from attribution.match._passages import Passage
-from attribution.text._terms import content_terms
+from attribution.text import Marker, MarkerStyle, format_marker, protected_spans, removal_span
 
-__all__ = ["Edit", "EditedText", "apply_edits", "best_sentences", "insertion_edit", "marker_edits"]
+__all__ = ["Edit", "EditedText", "apply_edits", "insertion_edit", "marker_edits"]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
 
@@ -92,7 +89,7 @@ def marker_edits(
     for m in markers:
         numbers = tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers
         if not numbers:
-            a, b = _removal_span(text, m.start, m.end)
+            a, b = removal_span(text, m.start, m.end)
             edits.append(Edit(a, b, ""))
         elif style is not None or numbers != m.numbers:
             new = format_marker(numbers, style or m.style)
@@ -124,44 +121,9 @@ def insertion_edit(
         position = claim_start + tail.start()
         while position > claim_start and text[position - 1] in " \t":
             position -= 1
-    for a, b in protected if protected is not None else _protected_spans(text):
+    for a, b in protected if protected is not None else protected_spans(text):
         if a < position < b:
             position = b
     marker = format_marker(numbers, style)
     glue = "" if style == "footnote" else " "
     return Edit(position, position, glue + marker)
-
-
-def best_sentences(
-    passage: Passage, claim: str, lexical: LexicalIndex, limit: int
-) -> list[tuple[int, int]]:
-    """The sentence spans of a passage that cover the claim best, in text order.
-
-    The sentence with the highest IDF-weighted coverage of the claim's terms is taken first;
-    further sentences (up to ``limit``) only when they add claim terms the quote lacks.
-    """
-    terms = content_terms(claim)
-    if not terms or not passage.sentences:
-        return list(passage.sentences[:1])
-    base = passage.start
-    sentence_terms = [
-        frozenset(content_terms(passage.text[a - base : b - base])) for a, b in passage.sentences
-    ]
-    chosen: list[int] = []
-    covered: set[str] = set()
-    for _ in range(limit):
-        best, gain = -1, 0.0
-        for i, s_terms in enumerate(sentence_terms):
-            if i in chosen:
-                continue
-            new = frozenset(t for t in terms if t in s_terms and t not in covered)
-            value = lexical.coverage(terms, new) if new else 0.0
-            if value > gain:
-                best, gain = i, value
-        if best < 0:
-            break
-        chosen.append(best)
-        covered.update(t for t in terms if t in sentence_terms[best])
-    if not chosen:
-        chosen = [0]
-    return [passage.sentences[i] for i in sorted(chosen)]

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from attribution.text._terms import content_terms
+from attribution.text import content_terms
 
 __all__ = ["LexicalIndex"]
 

@@ -24,16 +24,14 @@ from typing import Any
 
 import msgspec
 import numpy as np
-from numpy.typing import NDArray
 
 from attribution._config import MatchConfig
 from attribution.match._lexical import LexicalIndex
 from attribution.match._passages import Passage
-from attribution.text._terms import content_terms
+from attribution.runtime import Embedder, Vectors
+from attribution.text import content_terms
 
 __all__ = ["Candidate", "EmbeddingCache", "MatchResult", "Matcher"]
-
-Vectors = NDArray[np.float32]
 
 
 class Candidate(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,6 +85,12 @@ class EmbeddingCache:
     def __len__(self) -> int:
         with self._lock:
             return len(self._items)
+
+    def clear(self) -> None:
+        """Forget every embedding (and the hit and miss counts)."""
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
 
 
 class MatchResult:
@@ -155,7 +159,7 @@ class Matcher:
 
     def __init__(
         self,
-        embedder: Any,
+        embedder: Embedder,
         config: MatchConfig | None = None,
         *,
         cache: EmbeddingCache | None = None,

@@ -8,8 +8,8 @@ from typing import Literal
 import msgspec
 
 from attribution._config import MatchConfig
-from attribution.text._terms import sentence_spans
 from attribution._wire import CitationSource
+from attribution.text import source_sentence_spans
 
 __all__ = ["Passage", "SourceField", "make_passages", "source_text"]
 
@@ -79,7 +79,7 @@ def make_passages(
         text, field = source_text(source)
         sentences = [
             piece
-            for span in sentence_spans(text)
+            for span in source_sentence_spans(text)
             for piece in _cut_long(text, span, config.passage_max_chars)
         ]
         i = 0

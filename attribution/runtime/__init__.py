@@ -8,7 +8,9 @@ Importing this package loads no model and imports neither ``onnxruntime`` nor ``
   then configuration) in ``models/manifest.json`` and checks its files' sha256.
 - :class:`OnnxEmbedder` turns texts into unit vectors; it satisfies :class:`Embedder`.
 - :class:`OnnxCrossEncoder` turns (passage, claim) pairs into label probabilities.
-- :func:`load_embedder` and :func:`load_verifier` build what the configuration names.
+- :func:`load_embedder` builds the embedder the configuration names.
+
+The runtime knows no pipeline stage: verifiers are built in ``attribution.verify``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,14 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from attribution.runtime._cross_encoder import CONTRADICTION_LABELS, SUPPORT_LABELS, OnnxCrossEncoder, pair_budget
+from attribution.runtime._cross_encoder import (
+    CONTRADICTION_LABELS,
+    SUPPORT_LABELS,
+    OnnxCrossEncoder,
+    pair_budget,
+)
 from attribution.runtime._embedder import OnnxEmbedder
-from attribution.runtime._loaders import load_embedder, load_verifier
+from attribution.runtime._loaders import load_embedder
 from attribution.runtime._manifest import (
     ENV_BY_KIND,
     ENV_MODELS_DIR,
@@ -56,7 +63,6 @@ __all__ = [
     "file_sha256",
     "load_embedder",
     "load_manifest",
-    "load_verifier",
     "locate_model",
     "make_session",
     "models_dir",

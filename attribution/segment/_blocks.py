@@ -9,7 +9,7 @@ segmenter can blank it out while keeping offsets exact.
 
 The grammar is CommonMark's, simplified where LLM answers never go, and lenient where they often
 do: a list item indented by any amount more than the item above it is nested in it. Fenced code
-is found by :func:`attribution.text._markers._fenced_code`, so that code here and code for the marker
+is found by :func:`attribution.text.fenced_code`, so that code here and code for the marker
 parser are the same regions.
 """
 
@@ -20,8 +20,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Literal
 
-from attribution.text._markers import _fenced_code
 from attribution.segment._spans import strip_span
+from attribution.text import fenced_code
 
 __all__ = ["BlockKind", "Unit", "split_blocks"]
 
@@ -504,7 +504,7 @@ def _fence_lines(text: str, lines: list[_Line]) -> dict[int, int]:
     fences: dict[int, int] = {}
     starts = [line.start for line in lines]
     previous = -1
-    for a, b in _fenced_code(text):
+    for a, b in fenced_code(text):
         first = bisect_right(starts, a) - 1
         if first > previous:  # two fences on one of our lines (split at \r, \u2028...): one
             previous = fences[first] = bisect_right(starts, b) - 1

@@ -13,11 +13,16 @@ import msgspec
 
 from attribution._config import SegmentConfig
 from attribution._errors import InputError
-from attribution.text._markers import _URL, Marker, _inline_code, _link_destinations, _url_end, find_markers
 from attribution.segment._blocks import BlockKind, Unit, split_blocks
 from attribution.segment._rules import count_words, is_pseudo_heading, skip_reason
-from attribution.segment._sentences import make_pipeline, sentence_spans, sentence_starts, split_long
+from attribution.segment._sentences import (
+    make_pipeline,
+    sentence_spans,
+    sentence_starts,
+    split_long,
+)
 from attribution.segment._spans import strip_span
+from attribution.text import URL, Marker, find_markers, inline_code, link_destinations, url_end
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -94,7 +99,7 @@ def _prepare(
     for s, e in hidden:
         chars[s - a : e - a] = " " * (e - s)
     view = "".join(chars)
-    code = [(s - a, e - a) for s, e in _inline_code(answer, a, b)]
+    code = [(s - a, e - a) for s, e in inline_code(answer, a, b)]
     if unit.skip is None:
         first = bisect_right(links, (a, a)) - 1
         for s, e in links[max(first, 0) :]:
@@ -244,8 +249,8 @@ class Segmenter:
             if k >= 0 and m.end <= units[k].end:
                 per_unit[k].append(m)
         links = sorted(
-            [(m.start(), _url_end(answer, m.start(), m.end())) for m in _URL.finditer(answer)]
-            + _link_destinations(answer)
+            [(m.start(), url_end(answer, m.start(), m.end())) for m in URL.finditer(answer)]
+            + link_destinations(answer)
         )
         return [_prepare(answer, u, ms, links) for u, ms in zip(units, per_unit, strict=True)]
 

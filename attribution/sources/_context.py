@@ -13,8 +13,8 @@ from collections.abc import Iterable
 import msgspec
 
 from attribution._errors import InputError
-from attribution.text._markers import normalize_markers
 from attribution.sources._numbering import CitationRegistry
+from attribution.text import normalize_markers
 
 __all__ = ["ContextPassage", "render_retrieved_context"]
 

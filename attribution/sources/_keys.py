@@ -6,8 +6,8 @@ import hashlib
 from collections.abc import Sequence
 
 from attribution._errors import InputError
-from attribution.sources._urls import canonical_url
 from attribution._wire import SOURCE_TYPES, CitationSource
+from attribution.sources._urls import canonical_url
 
 __all__ = ["content_key", "is_web_url", "make_source_key", "source_key"]
 

@@ -15,16 +15,16 @@ from collections.abc import Iterator, Sequence
 import msgspec
 
 from attribution._errors import InputError
+from attribution._wire import CitationSource, SourceType, WireStruct, decode_json, encode_json
 from attribution.sources._keys import Locator, is_web_url, make_source_key, source_key
 from attribution.sources._urls import canonical_url, domain_of
-from attribution._wire import CitationSource, SourceType, _Wire, decode_json, encode_json
 
 __all__ = ["CitationRegistry", "RegistryEntry", "RegistrySnapshot", "SourceDisplay"]
 
 _FORMAT_VERSION = 1
 
 
-class SourceDisplay(_Wire, frozen=True):
+class SourceDisplay(WireStruct, frozen=True):
     """What a reader is shown for a registered source."""
 
     title: str | None = None
@@ -35,7 +35,7 @@ class SourceDisplay(_Wire, frozen=True):
     """Host of the address, for display."""
 
 
-class RegistryEntry(_Wire, frozen=True):
+class RegistryEntry(WireStruct, frozen=True):
     """One registered source and its number."""
 
     number: int
@@ -50,7 +50,7 @@ class RegistryEntry(_Wire, frozen=True):
     """Title, address and domain for display."""
 
 
-class RegistrySnapshot(_Wire, frozen=True, omit_defaults=False):
+class RegistrySnapshot(WireStruct, frozen=True, omit_defaults=False):
     """A registry as JSON: its format version and its entries in number order."""
 
     entries: tuple[RegistryEntry, ...] = ()

@@ -1,0 +1,68 @@
+"""Text machinery every stage shares: markdown regions, citation markers, terms of source text.
+
+- ``_regions``: code, URLs, link destinations and definitions (where prose rules do not apply).
+- ``_markers``: find, format, normalise and renumber citation markers, with exact offsets.
+- ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
+"""
+
+from __future__ import annotations
+
+from attribution.text._markers import (
+    MARKER_STYLES,
+    Marker,
+    MarkerStyle,
+    NormalizedText,
+    find_markers,
+    format_marker,
+    normalize_markers,
+    renumber_markers,
+)
+from attribution.text._regions import (
+    URL,
+    ProtectedRegions,
+    fenced_code,
+    inline_code,
+    link_destinations,
+    merge_spans,
+    protected_spans,
+    removal_span,
+    url_end,
+)
+from attribution.text._terms import (
+    STOPWORDS,
+    content_terms,
+    entity_terms,
+    negated,
+    number_terms,
+    source_sentence_spans,
+    stem,
+    word_tokens,
+)
+
+__all__ = [
+    "MARKER_STYLES",
+    "STOPWORDS",
+    "URL",
+    "Marker",
+    "MarkerStyle",
+    "NormalizedText",
+    "ProtectedRegions",
+    "content_terms",
+    "entity_terms",
+    "fenced_code",
+    "find_markers",
+    "format_marker",
+    "inline_code",
+    "link_destinations",
+    "merge_spans",
+    "negated",
+    "normalize_markers",
+    "number_terms",
+    "protected_spans",
+    "removal_span",
+    "renumber_markers",
+    "source_sentence_spans",
+    "stem",
+    "url_end",
+    "word_tokens",
+]

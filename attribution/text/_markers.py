@@ -26,13 +26,13 @@ so it reads as a marker (wrap code in backticks to be sure).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from typing import Literal
 
 import msgspec
 
 from attribution._errors import InputError
+from attribution.text._regions import ProtectedRegions, removal_span
 
 __all__ = [
     "MARKER_STYLES",
@@ -60,15 +60,8 @@ _CANDIDATE = re.compile(
     rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
     re.IGNORECASE,
 )
-_FENCE_OPEN = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-_BACKTICKS = re.compile(r"`+")
-_URL = re.compile(r"""(?:https?|ftp)://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>"'`\[\]]+""", re.IGNORECASE)
-_LINK_DEST = re.compile(r"\]\(")
-_REF_DEFINITION = re.compile(r"^[ \t>]{0,4}\[[^\]\n]+\]:[ \t]+\S[^\n]*$", re.MULTILINE)
-_FOOTNOTE_DEFINITION = re.compile(r"^[ \t>]{0,4}\[\^[^\]\n]+\]:", re.MULTILINE)
 # obj.items / self.cache: a dotted name whose last part is a real identifier (not "e.g.", "U.S.")
 _ATTRIBUTE = re.compile(r"[A-Za-z0-9_]\.[A-Za-z_][A-Za-z0-9_]+$")
-_URL_TRAILING = ".,;:!?*_~'\""
 
 
 class Marker(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,118 +90,6 @@ class NormalizedText(msgspec.Struct, frozen=True, kw_only=True):
     """Markers of the original text that name numbers not in ``known`` (original offsets)."""
     unknown_numbers: tuple[int, ...] = ()
     """The unknown numbers, sorted."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Regions where markers cannot occur
-
-
-def _fenced_code(text: str) -> list[tuple[int, int]]:
-    """Spans of fenced code blocks, fences included; an unclosed fence runs to the end."""
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    open_at: int | None = None
-    fence = ""
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        if open_at is None:
-            m = _FENCE_OPEN.match(body)
-            # A backtick fence's info string may not hold a backtick (that is inline code).
-            if m and not (m["fence"][0] == "`" and "`" in m["info"]):
-                open_at, fence = pos, m["fence"]
-        else:
-            stripped = body.strip(" \t>")
-            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
-                spans.append((open_at, pos + len(body)))
-                open_at = None
-        pos += len(line)
-    if open_at is not None:
-        spans.append((open_at, len(text)))
-    return spans
-
-
-def _inline_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of inline code in ``text[start:end]``: a run of n backticks up to the next run of n."""
-    spans: list[tuple[int, int]] = []
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, start, end)]
-    i = 0
-    while i < len(runs):
-        a, b = runs[i]
-        width = b - a
-        for j in range(i + 1, len(runs)):
-            if runs[j][1] - runs[j][0] == width:
-                spans.append((a, runs[j][1]))
-                i = j
-                break
-        i += 1
-    return spans
-
-
-def _url_end(text: str, start: int, end: int) -> int:
-    """Trim trailing punctuation and unbalanced closing parentheses off a bare URL."""
-    while end > start:
-        last = text[end - 1]
-        unbalanced = last == ")" and text.count("(", start, end) < text.count(")", start, end)
-        if last in _URL_TRAILING or unbalanced:
-            end -= 1
-        else:
-            break
-    return end
-
-
-def _link_destinations(text: str) -> list[tuple[int, int]]:
-    """Spans of ``(destination)`` after a link text's closing bracket, balanced parentheses."""
-    spans: list[tuple[int, int]] = []
-    for m in _LINK_DEST.finditer(text):
-        depth = 0
-        for k in range(m.end() - 1, len(text)):
-            ch = text[k]
-            if ch == "\n":
-                break
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                spans.append((m.end() - 1, k + 1))
-                break
-    return spans
-
-
-def _merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for a, b in sorted(spans):
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    return merged
-
-
-def _protected_spans(text: str) -> list[tuple[int, int]]:
-    """Sorted, disjoint spans in which no marker is recognised."""
-    fences = _fenced_code(text)
-    spans = list(fences)
-    cursor = 0
-    for a, b in [*fences, (len(text), len(text))]:
-        spans.extend(_inline_code(text, cursor, a))
-        cursor = b
-    spans.extend((m.start(), _url_end(text, m.start(), m.end())) for m in _URL.finditer(text))
-    spans.extend(_link_destinations(text))
-    spans.extend(m.span() for m in _REF_DEFINITION.finditer(text))
-    spans.extend(m.span() for m in _FOOTNOTE_DEFINITION.finditer(text))
-    return _merge_spans(spans)
-
-
-class _Regions:
-    """Answers 'is this offset protected?' in O(log n)."""
-
-    def __init__(self, text: str) -> None:
-        self.url_ends = frozenset(_url_end(text, m.start(), m.end()) for m in _URL.finditer(text))
-        self.spans = _protected_spans(text)
-        self._starts = [a for a, _ in self.spans]
-
-    def covers(self, index: int) -> bool:
-        k = bisect_right(self._starts, index) - 1
-        return k >= 0 and index < self.spans[k][1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,7 +134,7 @@ def _line_start(text: str, index: int) -> bool:
 
 
 def _scan(text: str) -> list[Marker]:
-    regions = _Regions(text)
+    regions = ProtectedRegions(text)
     markers: list[Marker] = []
     for m in _CANDIDATE.finditer(text):
         start, end = m.span()
@@ -323,25 +204,6 @@ def format_marker(numbers: Iterable[int], style: MarkerStyle) -> str:
     raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
 
 
-def _removal_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span to delete when a marker goes: the marker and the blank that set it off.
-
-    ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
-    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it).
-    """
-    left = start
-    while left > 0 and text[left - 1] in " \t":
-        left -= 1
-    if left == 0 or text[left - 1] == "\n":
-        right = end
-        while right < len(text) and text[right] in " \t":
-            right += 1
-        return start, right
-    if text[end : end + 1] in ("[", "【"):
-        return start, end
-    return left, end
-
-
 def _rewrite(
     text: str,
     markers: list[Marker],
@@ -358,7 +220,7 @@ def _rewrite(
             continue
         numbers = new_numbers[i]
         a, b = (
-            (marker.start, marker.end) if numbers else _removal_span(text, marker.start, marker.end)
+            (marker.start, marker.end) if numbers else removal_span(text, marker.start, marker.end)
         )
         a = max(a, cursor)
         pieces.append(text[cursor:a])

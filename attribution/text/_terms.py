@@ -17,7 +17,7 @@ __all__ = [
     "entity_terms",
     "negated",
     "number_terms",
-    "sentence_spans",
+    "source_sentence_spans",
     "stem",
     "word_tokens",
 ]
@@ -294,7 +294,7 @@ def _ends_with_abbreviation(text: str, end: int) -> bool:
     return word in _ABBREVIATIONS
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
+def source_sentence_spans(text: str) -> list[tuple[int, int]]:
     """Sentence spans of ``text``, whitespace trimmed, in order, never empty.
 
     Splits after ``.!?`` (and ``。！？``) followed by a capital or digit, at blank lines, at line
@@ -391,7 +391,7 @@ def number_terms(text: str) -> set[str]:
 def entity_terms(text: str) -> set[str]:
     """Lower-cased capitalised words that are not at a sentence start: likely names."""
     names: set[str] = set()
-    for start, end in sentence_spans(text):
+    for start, end in source_sentence_spans(text):
         sentence = text[start:end]
         for m in _CAPITALISED.finditer(sentence):
             if m.start() == 0 or sentence[: m.start()].rstrip().endswith((":", '"', "“")):

@@ -12,8 +12,8 @@ from functools import lru_cache
 
 import msgspec
 
-from attribution.match._lexical import LexicalIndex
-from attribution.text._terms import content_terms, entity_terms, negated, number_terms, stem, word_tokens
+from attribution.match import LexicalIndex
+from attribution.text import content_terms, entity_terms, negated, number_terms, stem, word_tokens
 
 __all__ = ["FEATURE_NAMES", "NLI_FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
 

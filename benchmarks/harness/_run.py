@@ -133,8 +133,8 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
                 weights, embedder=base.embedder, cross_encoder=verifier.cross_encoder
             ),
             segmenter=base.segmenter,
+            cache=base.cache,  # share the embeddings
         )
-        engine.cache = base.cache  # before the matcher is built: share the embeddings
         engines[dataset] = engine
     return engines
 

@@ -218,21 +218,12 @@ def make_workload(root: Path, *, claims: int = 10, sources: int = 20, words: int
 
 
 def forget_pair_scores(attributor: Any) -> None:
-    """Empty the cross-encoder's pair cache, if the engine's verifier has one.
+    """Empty the verifier's pair-score cache (a cross-encoder's), keeping the embeddings.
 
     The sources' embeddings may be cached in use (they were registered before), but a new answer
     brings new (claim, passage) pairs: timing runs must not reuse the previous run's scores.
     """
-    from attribution import FeatureVerifier, NliVerifier
-
-    verifier = attributor.verifier
-    model = None
-    if isinstance(verifier, NliVerifier):
-        model = verifier.model
-    elif isinstance(verifier, FeatureVerifier):
-        model = verifier.cross_encoder
-    if model is not None:
-        model.clear_cache()
+    attributor.verifier.clear_cache()
 
 
 def _reset_peak_rss() -> bool:
@@ -351,9 +342,7 @@ def _measure(
 
     for i in range(engine_runs):
         # A fresh cache on both sides: neither may reuse an embedding from an earlier run.
-        attributor.cache = EmbeddingCache()
-        attributor.matcher.cache = attributor.cache
-        forget_pair_scores(attributor)
+        attributor.clear_caches()
         engine_run("cold")
         if i < baseline_runs:
             baselines = Baselines(

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from attribution.sources._keys import is_web_url
 from attribution._wire import CitationSource, ToolOutput
+from attribution.sources._extractors._framework import ExtractorRegistry, Warn
 from attribution.sources._extractors._mcp import mcp_sources
 from attribution.sources._extractors._records import (
     ANON_CHUNK,
@@ -22,7 +22,6 @@ from attribution.sources._extractors._records import (
     KB_DOCUMENT,
     record_sources,
 )
-from attribution.sources._extractors._framework import ExtractorRegistry, Warn
 from attribution.sources._extractors._shapes import (
     coerce_output,
     find_items,
@@ -42,11 +41,12 @@ from attribution.sources._extractors._web import (
     web_results,
     wikipedia_pages,
 )
+from attribution.sources._keys import is_web_url
 
 __all__ = ["default_extractors"]
 
 default_extractors = ExtractorRegistry()
-"""The registry :func:`attribution.sources._extractors.extract_sources` uses unless given another."""
+"""The registry :func:`attribution.extract_sources` uses unless given another."""
 
 
 @default_extractors.register("generic.v1", pattern=r".+")

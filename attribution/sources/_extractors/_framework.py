@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import msgspec
 
 from attribution._errors import ConfigError
+from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, WireStruct
 from attribution.sources._keys import source_key
-from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, _Wire
 
 __all__ = [
     "ExtractionResult",
@@ -30,7 +30,7 @@ ExtractorFn = Callable[[ToolOutput, Warn], Iterable[CitationSource]]
 _NAME = re.compile(r"^[A-Za-z0-9_.:-]+\.v[0-9]+$")
 
 
-class ExtractionWarning(_Wire, frozen=True):
+class ExtractionWarning(WireStruct, frozen=True):
     """Something in a tool's output could not be used as it was."""
 
     tool_name: str
@@ -43,7 +43,7 @@ class ExtractionWarning(_Wire, frozen=True):
     """The extractor that reported it."""
 
 
-class ExtractionResult(_Wire, frozen=True):
+class ExtractionResult(WireStruct, frozen=True):
     """Sources extracted from a batch of tool outputs, deduplicated, with the warnings."""
 
     sources: tuple[CitationSource, ...] = ()

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from attribution.sources._keys import is_web_url
 from attribution._wire import CitationSource, SourceType, ToolOutput
 from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import (
@@ -26,6 +25,7 @@ from attribution.sources._extractors._shapes import (
     text_of,
     to_json_text,
 )
+from attribution.sources._keys import is_web_url
 
 __all__ = ["mcp_sources", "mcp_title"]
 

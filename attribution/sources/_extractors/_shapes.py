@@ -16,9 +16,9 @@ from typing import Any, TypeAlias
 
 import msgspec
 
+from attribution._wire import CitationSource, SourceType, ToolOutput
 from attribution.sources._keys import content_key, is_web_url, make_source_key
 from attribution.sources._urls import domain_of
-from attribution._wire import CitationSource, SourceType, ToolOutput
 
 __all__ = [
     "ITEM_KEYS",

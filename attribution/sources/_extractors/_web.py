@@ -8,8 +8,6 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-from attribution.sources._keys import is_web_url
-from attribution.sources._urls import canonical_url
 from attribution._wire import CitationSource, ToolOutput
 from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import (
@@ -30,6 +28,8 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
+from attribution.sources._keys import is_web_url
+from attribution.sources._urls import canonical_url
 
 __all__ = [
     "http_response",

@@ -1,16 +1,10 @@
-"""Verification: how strongly a passage supports a claim.
+"""The feature verifier: a calibrated logistic model over cheap support signals.
 
-A :class:`Verifier` scores (claim, passage) pairs with a support probability and, when it can
-tell, a contradiction probability. Two implementations:
-
-- :class:`FeatureVerifier`: a logistic model over cheap signals — embedding cosine,
-  IDF-weighted and plain term coverage, bigram coverage, the longest verbatim run, numbers,
-  names and negation that disagree — with weights fitted on the development data by
-  ``benchmarks/fit_feature_verifier.py``. When its weights name a cross-encoder
-  (``cross_encoder``), the cross-encoder's P(entailment) and P(contradiction) are two more
-  features (the combined verifier).
-- :class:`NliVerifier`: any ONNX sequence-classification cross-encoder (an NLI model with
-  entailment / neutral / contradiction, or a binary supported / unsupported model).
+The signals are embedding cosine, IDF-weighted and plain term coverage, bigram coverage, the
+longest verbatim run, and numbers, names and negation that disagree; the weights are fitted on
+the development data by ``benchmarks/fit_feature_verifier.py``. When the weights name a
+cross-encoder (``cross_encoder``), its P(entailment) and P(contradiction) are two more features:
+the combined verifier, today's default.
 """
 
 from __future__ import annotations
@@ -18,77 +12,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
 from attribution._errors import InputError, ModelLoadError
+from attribution.match import LexicalIndex
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution.match._lexical import LexicalIndex
+from attribution.verify._protocol import Pair, VerifierOutput
 
 if TYPE_CHECKING:
-    from attribution.runtime import Embedder
-    from attribution.runtime._cross_encoder import OnnxCrossEncoder
+    from attribution.runtime import Embedder, OnnxCrossEncoder
 
-__all__ = [
-    "FeatureVerifier",
-    "FeatureWeights",
-    "NliVerifier",
-    "Pair",
-    "Verifier",
-    "VerifierOutput",
-]
-
-Scores = NDArray[np.float32]
-
-
-class Pair(msgspec.Struct, frozen=True, kw_only=True):
-    """A claim and a passage to check it against."""
-
-    claim: str
-    """The claim (markers removed)."""
-    passage: str
-    """The passage, or two passages joined."""
-    cosine: float | None = None
-    """Embedding cosine of the two when the caller already has it."""
-
-
-class VerifierOutput(msgspec.Struct, frozen=True, kw_only=True):
-    """Scores of a batch of pairs, in the batch's order."""
-
-    support: list[float]
-    """P(the passage supports the claim) per pair."""
-    contradiction: list[float] | None = None
-    """P(the passage contradicts the claim) per pair, when the verifier can tell."""
-
-
-@runtime_checkable
-class Verifier(Protocol):
-    """Scores (claim, passage) pairs."""
-
-    @property
-    def name(self) -> str:
-        """Name reported in results (model name and version)."""
-        ...
-
-    @property
-    def threshold(self) -> float:
-        """Support score at or above which a claim counts as supported."""
-        ...
-
-    def score(
-        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
-    ) -> VerifierOutput:
-        """Score every pair.
-
-        Args:
-            pairs: the pairs.
-            lexical: term statistics of the request's passages, for verifiers that weigh terms
-                by rarity; built from the pairs' passages when None.
-        """
-        ...
+__all__ = ["FeatureVerifier", "FeatureWeights"]
 
 
 class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -233,6 +171,10 @@ class FeatureVerifier:
                 cosines[i] = float(np.dot(claims[k], passages[k]))
         return cosines
 
+    def clear_cache(self) -> None:
+        if self.cross_encoder is not None:
+            self.cross_encoder.clear_cache()
+
     def score(
         self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
     ) -> VerifierOutput:
@@ -244,32 +186,3 @@ class FeatureVerifier:
         if self.cross_encoder is not None:
             contradiction = [float(v) for v in x[:, len(FEATURE_NAMES) + 1]]
         return VerifierOutput(support=[float(p) for p in probs], contradiction=contradiction)
-
-
-class NliVerifier:
-    """An ONNX cross-encoder as a verifier (entailment → support, contradiction if it has one)."""
-
-    def __init__(self, model: OnnxCrossEncoder, *, threshold: float = 0.5) -> None:
-        self.model = model
-        self._threshold = threshold
-
-    @property
-    def name(self) -> str:
-        return str(self.model.spec.name)
-
-    @property
-    def threshold(self) -> float:
-        return self._threshold
-
-    def score(
-        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
-    ) -> VerifierOutput:
-        if not pairs:
-            return VerifierOutput(support=[])
-        probs = self.model.predict([(p.passage, p.claim) for p in pairs])
-        support = [float(v) for v in probs[:, self.model.support_index]]
-        contra_index = self.model.contradiction_index
-        contradiction = (
-            [float(v) for v in probs[:, contra_index]] if contra_index is not None else None
-        )
-        return VerifierOutput(support=support, contradiction=contradiction)

@@ -13,8 +13,8 @@ from typing import Literal
 
 import msgspec
 
-from attribution.sources._extractors import ExtractionWarning
-from attribution._wire import StoredCitationData, _Wire
+from attribution._wire import StoredCitationData, WireStruct
+from attribution.sources import ExtractionWarning
 
 __all__ = [
     "AttributionResult",
@@ -33,7 +33,7 @@ MarkerVerdict = Literal[
 ]
 
 
-class EvidenceQuote(_Wire, frozen=True):
+class EvidenceQuote(WireStruct, frozen=True):
     """Sentences of a source that carry the support: ``text == source_text[start:end]``."""
 
     source_id: str
@@ -52,7 +52,7 @@ class EvidenceQuote(_Wire, frozen=True):
     """Support score of the passage the quote comes from."""
 
 
-class MarkerCheck(_Wire, frozen=True):
+class MarkerCheck(WireStruct, frozen=True):
     """The verdict on one number of one marker the answer carried."""
 
     start: int
@@ -79,7 +79,7 @@ class MarkerCheck(_Wire, frozen=True):
     """For wrong_source: that source's id."""
 
 
-class ClaimResult(_Wire, frozen=True):
+class ClaimResult(WireStruct, frozen=True):
     """One claim of the answer and where it comes from."""
 
     index: int
@@ -116,7 +116,7 @@ class ClaimResult(_Wire, frozen=True):
     """Why a claim is unsupported, in words (no relevant source, only partial support, ...)."""
 
 
-class AttributionSummary(_Wire, frozen=True):
+class AttributionSummary(WireStruct, frozen=True):
     """Counts over the result."""
 
     claims: int = 0
@@ -133,7 +133,7 @@ class AttributionSummary(_Wire, frozen=True):
     markers_added: int = 0
 
 
-class NumberedSource(_Wire, frozen=True):
+class NumberedSource(WireStruct, frozen=True):
     """A source of the request and its citation number."""
 
     number: int
@@ -141,7 +141,7 @@ class NumberedSource(_Wire, frozen=True):
     title: str | None = None
 
 
-class AttributionResult(_Wire, frozen=True):
+class AttributionResult(WireStruct, frozen=True):
     """The full result of attributing one answer."""
 
     answer: str

@@ -1,0 +1,81 @@
+"""Where a claim is judged: supported, partially supported, contradicted or unsupported."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from attribution.decide._types import ClaimDecision, Support, Thresholds
+
+__all__ = ["best_support", "decide_claim"]
+
+
+def best_support(per_source: Mapping[int, Support]) -> tuple[int, Support] | None:
+    """The source whose best passage supports the claim most, with that support."""
+    if not per_source:
+        return None
+    source = max(per_source, key=lambda s: per_source[s].score)
+    return source, per_source[source]
+
+
+def decide_claim(
+    per_source: Mapping[int, Support],
+    pair: Support | None,
+    thresholds: Thresholds,
+    *,
+    no_relevant_source: bool,
+) -> ClaimDecision:
+    """The verdict on one claim from its best support per source and its best passage pair.
+
+    - **supported**: one source's best passage reaches the support threshold; failing that,
+      the two best passages joined do (a claim two sources support together) and score above
+      the best single passage;
+    - **contradicted**: not supported, and the best passage contradicts the claim (the
+      contradiction cut) more than it supports it;
+    - **partially supported**: the best score is within the partial margin of the threshold;
+    - **unsupported**: otherwise, with "no relevant source" when the relevance gates found none.
+    """
+    best = best_support(per_source)
+    score = best[1].score if best else 0.0
+    contradiction = best[1].contradiction if best else None
+    if best is not None and best[1].score >= thresholds.support:
+        return ClaimDecision(
+            verdict="supported", score=score, supporting=(best[0],), contradiction=contradiction
+        )
+    if pair is not None and pair.score >= thresholds.support and pair.score > score:
+        return ClaimDecision(
+            verdict="supported",
+            score=pair.score,
+            supporting=pair.sources,
+            contradiction=contradiction,
+        )
+    if (
+        contradiction is not None
+        and contradiction >= thresholds.contradiction
+        and contradiction > score
+    ):
+        return ClaimDecision(
+            verdict="contradicted",
+            score=score,
+            supporting=(),
+            contradiction=contradiction,
+            reason="the most relevant passage contradicts the claim",
+        )
+    if score >= thresholds.partial:
+        return ClaimDecision(
+            verdict="partially_supported",
+            score=score,
+            supporting=(),
+            contradiction=contradiction,
+            reason="the best source supports part of the claim",
+        )
+    return ClaimDecision(
+        verdict="unsupported",
+        score=score,
+        supporting=(),
+        contradiction=contradiction,
+        reason=(
+            "no relevant source"
+            if no_relevant_source and not per_source
+            else "no source supports the claim"
+        ),
+    )

@@ -1,0 +1,43 @@
+"""Choose and build the verifier a configuration names."""
+
+from __future__ import annotations
+
+import os
+
+from attribution._config import ModelConfig
+from attribution.runtime import ENV_BY_KIND, Embedder, OnnxCrossEncoder, resolve_model
+from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
+from attribution.verify._nli_verifier import NliVerifier
+from attribution.verify._protocol import Verifier
+
+__all__ = ["load_verifier"]
+
+
+def load_verifier(
+    config: ModelConfig | None = None, *, embedder: Embedder | None = None
+) -> Verifier:
+    """The support verifier: the configured cross-encoder, else the feature verifier.
+
+    A cross-encoder is used when ``$ATTRIBUTION_VERIFIER`` or ``config.verifier`` names one;
+    otherwise the feature verifier with the weights of ``$ATTRIBUTION_FEATURE_WEIGHTS``, else
+    ``config.feature_weights`` (and the cross-encoder those weights name, if they combine one).
+
+    Args:
+        config: model configuration; None: the defaults.
+        embedder: the embedder the feature verifier computes cosines with.
+
+    Returns:
+        The verifier.
+
+    Raises:
+        ModelLoadError: the model or the weights cannot be found, are malformed, or have the
+            wrong sha256.
+    """
+    config = config if config is not None else ModelConfig()
+    if config.verifier or os.environ.get(ENV_BY_KIND["cross_encoder"]):
+        return NliVerifier(OnnxCrossEncoder.from_config(config))
+    weights = FeatureWeights.load(resolve_model(None, "feature_weights", config).path)
+    cross_encoder = None
+    if weights.cross_encoder:
+        cross_encoder = OnnxCrossEncoder.from_config(config, weights.cross_encoder)
+    return FeatureVerifier(weights, embedder=embedder, cross_encoder=cross_encoder)

@@ -1,0 +1,64 @@
+"""What a verifier is: it scores (claim, passage) pairs with P(support), P(contradiction)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import msgspec
+
+if TYPE_CHECKING:
+    from attribution.match import LexicalIndex
+
+__all__ = ["Pair", "Verifier", "VerifierOutput"]
+
+
+class Pair(msgspec.Struct, frozen=True, kw_only=True):
+    """A claim and a passage to check it against."""
+
+    claim: str
+    """The claim (markers removed)."""
+    passage: str
+    """The passage, or two passages joined."""
+    cosine: float | None = None
+    """Embedding cosine of the two when the caller already has it."""
+
+
+class VerifierOutput(msgspec.Struct, frozen=True, kw_only=True):
+    """Scores of a batch of pairs, in the batch's order."""
+
+    support: list[float]
+    """P(the passage supports the claim) per pair."""
+    contradiction: list[float] | None = None
+    """P(the passage contradicts the claim) per pair, when the verifier can tell."""
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """Scores (claim, passage) pairs."""
+
+    @property
+    def name(self) -> str:
+        """Name reported in results (model name and version)."""
+        ...
+
+    @property
+    def threshold(self) -> float:
+        """Support score at or above which a claim counts as supported."""
+        ...
+
+    def score(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> VerifierOutput:
+        """Score every pair.
+
+        Args:
+            pairs: the pairs.
+            lexical: term statistics of the request's passages, for verifiers that weigh terms
+                by rarity; built from the pairs' passages when None.
+        """
+        ...
+
+    def clear_cache(self) -> None:
+        """Forget cached scores, if the verifier keeps any (a no-op otherwise)."""
+        ...
