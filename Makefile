@@ -32,28 +32,28 @@ $(VENV)/.installed-train: pyproject.toml | $(BIN)/python
 EXAMPLE_REGISTRY := $(VENV)/example-registry.json
 
 # The HTTP service, until Ctrl-C. Settings come from ATTRIBUTION_* variables (see
-# service/_settings.py); these defaults apply to this target only, where a variable is unset.
+# attribution/service/_settings.py); these defaults apply to this target only, where a variable is unset.
 # The conversation registries' SQLite file goes in .venv (make clean removes it).
 run: export ATTRIBUTION_HOST ?= 127.0.0.1
 run: export ATTRIBUTION_PORT ?= 8000
 run: export ATTRIBUTION_DATABASE_PATH ?= $(VENV)/attribution.sqlite3
 run: $(VENV)/.installed-run
-	$(BIN)/python -m service
+	$(BIN)/python -m attribution.service
 
 # Same as run (the name the service had before it was the main job).
 serve: run
 
 # The CLI on the bundled example: number the sources, then attribute the answer.
 demo: $(VENV)/.installed-run
-	@echo "== 1. register: the sources in examples/tool_outputs.json, numbered for the conversation"
-	$(BIN)/attribution register examples/tool_outputs.json --out $(EXAMPLE_REGISTRY)
+	@echo "== 1. register: the sources in attribution/examples/tool_outputs.json, numbered for the conversation"
+	$(BIN)/attribution register attribution/examples/tool_outputs.json --out $(EXAMPLE_REGISTRY)
 	@echo
-	@echo "== 2. attribute: check the markers of examples/answer.md, fill the missing ones, flag the rest"
-	$(BIN)/attribution attribute --answer examples/answer.md --tool-outputs examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
+	@echo "== 2. attribute: check the markers of attribution/examples/answer.md, fill the missing ones, flag the rest"
+	$(BIN)/attribution attribute --answer attribution/examples/answer.md --tool-outputs attribution/examples/tool_outputs.json --registry $(EXAMPLE_REGISTRY)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check attribution tests service benchmarks models
-	$(BIN)/ruff format --check attribution tests service benchmarks models
+	$(BIN)/ruff check attribution tests benchmarks training
+	$(BIN)/ruff format --check attribution tests benchmarks training
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -64,22 +64,22 @@ unit: $(VENV)/.installed-test
 test: lint typecheck unit
 
 # Train the support verifier on ../shared/data/nli (checkpoints in build/support-verifier;
-# running it again resumes), export fp32 + int8 ONNX into models/support-verifier, register
-# them in models/manifest.json, and score them on the held-out NLI sets. TRAIN_ARGS adds
-# options (python -m models.training --help), e.g. TRAIN_ARGS="--budget-minutes 60".
+# running it again resumes), export fp32 + int8 ONNX into attribution/models/support-verifier, register
+# them in attribution/models/manifest.json, and score them on the held-out NLI sets. TRAIN_ARGS adds
+# options (python -m training --help), e.g. TRAIN_ARGS="--budget-minutes 60".
 train-verifier: $(VENV)/.installed-train $(VENV)/.installed-run
-	$(BIN)/python -m models.training all $(TRAIN_ARGS)
+	$(BIN)/python -m training all $(TRAIN_ARGS)
 
 # Fit the feature verifier's weights on the development data (../shared/data/attribution).
 fit-verifier: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier
 
 # The combined verifier: the same fit with the trained cross-encoder's two probabilities as
-# features (models/feature-verifier/weights-combined.json).
+# features (attribution/models/feature-verifier/weights-combined.json).
 fit-verifier-combined: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier \
 		--cross-encoder support-verifier-minilm-l6-int8 \
-		--out models/feature-verifier/weights-combined.json
+		--out attribution/models/feature-verifier/weights-combined.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -40,7 +40,7 @@ class ModelConfig(_Section, frozen=True):
     """Which models to load and how to run them."""
 
     models_dir: str | None = None
-    """Folder holding ``manifest.json``; None: $ATTRIBUTION_MODELS_DIR, else the repo's models/."""
+    """Folder holding ``manifest.json``; None: $ATTRIBUTION_MODELS_DIR, else attribution/models/."""
     embedder: str = "all-minilm-l6-v2-int8"
     """Sentence embedder: a manifest name or a path to an ``.onnx`` file."""
     verifier: str | None = None

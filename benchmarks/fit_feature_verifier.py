@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python -m benchmarks.fit_feature_verifier [--data-root DIR] [--out FILE]``
 (``make fit-verifier``). It reads nothing but the labelled data under ``--data-root`` (the
-development half of the attribution datasets) and writes ``models/feature-verifier/weights.json``.
+development half of the attribution datasets) and writes
+``attribution/models/feature-verifier/weights.json``.
 
 How:
 
@@ -49,7 +50,7 @@ from benchmarks.datasets._types import DatasetName
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
-DEFAULT_OUT = REPO / "models" / "feature-verifier" / "weights.json"
+DEFAULT_OUT = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa")
 # AttributionBench repeats ExpertQA and LFQA rows (with other labels for some); fitting on them
 # twice would also make the leave-one-dataset-out figures for those two not held out.

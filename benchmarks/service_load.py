@@ -3,14 +3,16 @@
 Run: ``.venv/bin/python -m benchmarks.service_load [--requests 200] [--duration 60]
 [--concurrency 1,4,16] [--max-queue N] [--out benchmarks/out/service_load.json]``.
 
-Starts ``python -m service`` as a subprocess on a free loopback port with its SQLite file in a
-temporary folder, waits for ``/readyz``, and stops it at the end (also on an error or Ctrl-C).
+Starts ``python -m attribution.service`` as a subprocess on a free loopback port with its
+SQLite file in a temporary folder, waits for ``/readyz``, and stops it at the end (also on an
+error or Ctrl-C).
 For each workload and each concurrency level, that many clients send requests back to back
 until ``--requests`` were sent or ``--duration`` seconds passed, whichever comes first. Every
 request goes to 127.0.0.1; nothing else is contacted. The workloads:
 
 - ``attributions, cached``: ``POST /v1/attributions`` with the bundled example
-  (``examples/answer.md`` and ``examples/tool_outputs.json``), the same body every time. After
+  (``attribution/examples/answer.md`` and ``attribution/examples/tool_outputs.json``), the
+  same body every time. After
   the warm-up request every passage's embedding is in the engine's cache, as in a later turn of
   a conversation whose sources were already seen.
 - ``attributions, cold``: the same example with a request counter written into every sentence of
@@ -52,7 +54,7 @@ import httpx
 from benchmarks.foundation import commit
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+EXAMPLES = ROOT / "attribution" / "examples"
 HOST = "127.0.0.1"
 
 # A sentence end: "." "!" or "?" followed by white space or the end of the text (not "6.5").
@@ -152,7 +154,7 @@ def _free_port() -> int:
 
 
 class Server:
-    """``python -m service`` on a free loopback port, its database and log in ``folder``."""
+    """``python -m attribution.service`` on a free loopback port; database and log in ``folder``."""
 
     def __init__(
         self, folder: Path, *, ready_timeout_s: float, extra_env: dict[str, str] | None = None
@@ -171,7 +173,7 @@ class Server:
         self._log = self.log_path.open("wb")
         t0 = time.perf_counter()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service"],
+            [sys.executable, "-m", "attribution.service"],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -420,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.requests < 1 or args.duration <= 0:
         parser.error("--requests must be >= 1 and --duration > 0")
 
-    from service import Settings  # the server's defaults, for the report
+    from attribution.service import Settings  # the server's defaults, for the report
 
     # SIGTERM ends the program like Ctrl-C does: through the finally below, stopping the server.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
@@ -429,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     t_start = time.perf_counter()
     workloads = make_workloads()
     with tempfile.TemporaryDirectory(prefix="attribution-load-") as tmp:
-        print(f"starting python -m service (log: {tmp}/service.log) ...", flush=True)
+        print(f"starting python -m attribution.service (log: {tmp}/service.log) ...", flush=True)
         server = Server(Path(tmp), ready_timeout_s=args.ready_timeout, extra_env=extra_env)
         exit_status: int | None = None
         try:

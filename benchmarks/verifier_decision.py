@@ -4,11 +4,11 @@ Run: ``.venv/bin/python -m benchmarks.verifier_decision [--limit N] [--out DIR]`
 
 Variants, each run through the harness's verification task on all five datasets:
 
-- ``feature``: the feature verifier (``models/feature-verifier/weights.json``);
+- ``feature``: the feature verifier (``attribution/models/feature-verifier/weights.json``);
 - ``cross-encoder``: the trained cross-encoder alone (``support-verifier-minilm-l6-int8``,
   P(entailment) at its 0.5 threshold; never fitted on the attribution data);
 - ``combined``: the feature verifier with the cross-encoder's two probabilities as features
-  (``models/feature-verifier/weights-combined.json``, ``make fit-verifier-combined``).
+  (``attribution/models/feature-verifier/weights-combined.json``, ``make fit-verifier-combined``).
 
 Figures quoted are the held-out ones: for the two fitted variants on the datasets they were
 fitted on, the harness refits without that dataset (its ``held_out`` pass); FaithBench is never
@@ -33,8 +33,8 @@ from benchmarks.harness._run import run_harness
 
 REPO = Path(__file__).resolve().parents[1]
 CROSS_ENCODER = "support-verifier-minilm-l6-int8"
-COMBINED_WEIGHTS = REPO / "models" / "feature-verifier" / "weights-combined.json"
-FEATURE_WEIGHTS = REPO / "models" / "feature-verifier" / "weights.json"
+COMBINED_WEIGHTS = REPO / "attribution" / "models" / "feature-verifier" / "weights-combined.json"
+FEATURE_WEIGHTS = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
 
 

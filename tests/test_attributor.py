@@ -193,8 +193,10 @@ def test_code_greetings_and_questions_are_not_claims(attributor: Attributor) -> 
 
 
 def test_bundled_example_end_to_end(attributor: Attributor) -> None:
-    answer = (ROOT / "examples" / "answer.md").read_text(encoding="utf-8")
-    outputs = decode_json((ROOT / "examples" / "tool_outputs.json").read_bytes(), list[ToolOutput])
+    answer = (ROOT / "attribution" / "examples" / "answer.md").read_text(encoding="utf-8")
+    outputs = decode_json(
+        (ROOT / "attribution" / "examples" / "tool_outputs.json").read_bytes(), list[ToolOutput]
+    )
     result = attributor.attribute(answer, outputs)
     verdicts = {(m.marker, m.number): m.verdict for m in result.markers}
     assert verdicts[("[1]", 1)] == "supported"

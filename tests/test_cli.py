@@ -11,7 +11,7 @@ from attribution import CitationRegistry, SourceDisplay
 from attribution._cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
+EXAMPLES = ROOT / "attribution" / "examples"
 
 
 def test_help_on_every_command() -> None:

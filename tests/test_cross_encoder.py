@@ -27,7 +27,7 @@ from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, make_session
 from attribution.verify import load_verifier
 
 REPO = Path(__file__).resolve().parents[1]
-TOKENIZER = REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json"
+TOKENIZER = REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json"
 NLI = ("entailment", "neutral", "contradiction")
 VOCAB, WIDTH = 30522, 8
 
@@ -368,6 +368,8 @@ def test_load_verifier_without_feature_weights_fails_clearly(
         monkeypatch.delenv(name, raising=False)
     directory = tmp_path / "models"
     directory.mkdir()
-    (directory / "manifest.json").write_bytes((REPO / "models" / "manifest.json").read_bytes())
+    (directory / "manifest.json").write_bytes(
+        (REPO / "attribution" / "models" / "manifest.json").read_bytes()
+    )
     with pytest.raises(ModelLoadError, match=r"feature-verifier/weights-combined\.json not found"):
         load_verifier(ModelConfig(models_dir=str(directory)))

@@ -22,7 +22,7 @@ from attribution.sources._extractors import (
 )
 from attribution.sources._keys import content_key
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tool_outputs.json"
+EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples" / "tool_outputs.json"
 
 
 def run(tool_name: str, output: Any, **parameters: Any) -> ExtractionResult:

@@ -34,7 +34,7 @@ from attribution.runtime import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-TOKENIZER = REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json"
+TOKENIZER = REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 EMBEDDER_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 ZEROS = "0" * 64
@@ -74,7 +74,7 @@ def _write(path: Path, data: bytes = b'{"w": 1}') -> str:
 
 
 def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> None:
-    manifest = load_manifest(REPO / "models")
+    manifest = load_manifest(REPO / "attribution" / "models")
     assert manifest.names() == (
         "all-minilm-l6-v2-int8",
         "feature-verifier",
@@ -107,8 +107,8 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
 
 
 def test_default_models_dir_is_the_repository_models_folder() -> None:
-    assert models_dir() == REPO / "models"
-    assert models_dir(ModelConfig()) == REPO / "models"
+    assert models_dir() == REPO / "attribution" / "models"
+    assert models_dir(ModelConfig()) == REPO / "attribution" / "models"
 
 
 def test_default_embedder_resolves_to_the_installed_package_file() -> None:
@@ -122,7 +122,11 @@ def test_default_embedder_resolves_to_the_installed_package_file() -> None:
 
 def test_feature_verifier_fails_clearly_until_its_weights_exist(tmp_path: Path) -> None:
     directory = tmp_path / "models"
-    shutil.copytree(REPO / "models", directory, ignore=shutil.ignore_patterns("feature-verifier"))
+    shutil.copytree(
+        REPO / "attribution" / "models",
+        directory,
+        ignore=shutil.ignore_patterns("feature-verifier"),
+    )
     config = ModelConfig(models_dir=str(directory))
     with pytest.raises(ModelLoadError) as caught:
         resolve_model(None, "feature_weights", config)
@@ -258,7 +262,7 @@ def test_wrong_tokenizer_sha256(tmp_path: Path) -> None:
 
 
 def test_packaged_manifest_describes_the_trained_cross_encoder() -> None:
-    manifest = load_manifest(REPO / "models")
+    manifest = load_manifest(REPO / "attribution" / "models")
     for suffix, file in (("int8", "model.int8.onnx"), ("fp32", "model.onnx")):
         spec = manifest.get(f"support-verifier-minilm-l6-{suffix}")
         assert spec.kind == "cross_encoder"
@@ -270,7 +274,7 @@ def test_packaged_manifest_describes_the_trained_cross_encoder() -> None:
         assert spec.max_length == 256
     # the int8 file is committed and its hash matches; the default weights combine it
     resolved = resolve_model("support-verifier-minilm-l6-int8", "cross_encoder")
-    assert resolved.path == REPO / "models" / "support-verifier" / "model.int8.onnx"
+    assert resolved.path == REPO / "attribution" / "models" / "support-verifier" / "model.int8.onnx"
     combined = manifest.get("feature-verifier-combined")
     assert combined.file.path == "feature-verifier/weights-combined.json"
     assert ModelConfig().feature_weights == "feature-verifier-combined"
@@ -370,7 +374,7 @@ def test_tokenizer_hash_must_be_stated_even_if_null() -> None:
 
 
 def test_spec_round_trips_through_json() -> None:
-    manifest = load_manifest(REPO / "models")
+    manifest = load_manifest(REPO / "attribution" / "models")
     again = msgspec.json.decode(msgspec.json.encode(manifest), type=Manifest)
     assert again == manifest
 

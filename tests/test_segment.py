@@ -15,7 +15,7 @@ from attribution.text import fenced_code
 
 # One segmenter for the module: its spaCy pipeline is built once, on first use.
 SEGMENTER = Segmenter()
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "answer.md"
+EXAMPLE = Path(__file__).resolve().parents[1] / "attribution" / "examples" / "answer.md"
 
 
 def _segments(answer: str, config: SegmentConfig | None = None) -> list[Segment]:

@@ -18,11 +18,11 @@ import structlog
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service import Settings, create_app
-from service._errors import Overloaded, WorkTimeout
-from service._work import Admission, ModelRunner
+from attribution.service import Settings, create_app
+from attribution.service._errors import Overloaded, WorkTimeout
+from attribution.service._work import Admission, ModelRunner
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
 ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
 TOOL_OUTPUTS: list[dict[str, Any]] = json.loads(
     (EXAMPLES / "tool_outputs.json").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import Settings, create_app
+from attribution.service import Settings, create_app
 
 STREAM = "/v1/attributions:stream"
 Client = TestClient[Litestar]

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import uvicorn
 
-from service import Settings, create_app
+from attribution.service import Settings, create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -95,7 +95,7 @@ def browser() -> Iterator[Any]:
 
 def test_example_endpoint_serves_the_bundled_files(base_url: str) -> None:
     body = httpx.get(f"{base_url}/v1/example", timeout=10).json()
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    examples = Path(__file__).resolve().parent.parent / "attribution" / "examples"
     assert body["answer"] == (examples / "answer.md").read_text(encoding="utf-8")
     assert body["toolOutputs"] == json.loads((examples / "tool_outputs.json").read_text())
 
@@ -124,7 +124,9 @@ def test_page_attributes_the_example(base_url: str, browser: Any, tmp_path: Path
 
     page.get_by_role("button", name="Load example").click()
     sync_api.expect(page.get_by_label("Answer (markdown)")).to_have_value(
-        (Path(__file__).resolve().parent.parent / "examples" / "answer.md").read_text("utf-8")
+        (
+            Path(__file__).resolve().parent.parent / "attribution" / "examples" / "answer.md"
+        ).read_text("utf-8")
     )
     with page.expect_response(lambda r: r.url.endswith("/v1/attributions")) as answer:
         page.get_by_role("button", name="Attribute").click()

@@ -1,4 +1,4 @@
-"""The service as it runs: ``python -m service`` in a subprocess, spoken to over loopback.
+"""The service as it runs: ``python -m attribution.service`` in a subprocess, over loopback.
 
 What only a real server shows: events leaving while the request body is still arriving, a client
 hanging up mid-stream, and a graceful shutdown on SIGTERM that finishes the request in flight,
@@ -24,7 +24,7 @@ import httpx
 import msgspec
 import pytest
 
-from service._store import SqliteConversationStore
+from attribution.service._store import SqliteConversationStore
 from tests.test_service_stream import (
     ANSWER,
     SOURCE,
@@ -47,7 +47,7 @@ def free_port() -> int:
 
 
 class Server:
-    """A ``python -m service`` subprocess on a free loopback port; its log lines on a queue."""
+    """``python -m attribution.service`` on a free loopback port; its log lines on a queue."""
 
     def __init__(self, database: Path) -> None:
         self.port = free_port()
@@ -63,7 +63,7 @@ class Server:
             "ATTRIBUTION_MAX_BODY_BYTES": "1000000",
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service"],
+            [sys.executable, "-m", "attribution.service"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -308,7 +308,8 @@ def test_sigterm_finishes_the_request_in_flight(tmp_path: Path) -> None:
         events = parse_events(outcome["text"])
         check_stream(events, answer)
         assert events[-1]["data"]["summary"]["claims"] >= 2
-        # service/__main__.py keeps uvicorn's re-raised SIGTERM from ending the process with -15.
+        # attribution/service/__main__.py keeps uvicorn's re-raised SIGTERM from ending the
+        # process with -15.
         assert server.process.wait(30) == 0
     finally:
         server.stop()

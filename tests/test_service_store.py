@@ -23,9 +23,9 @@ from attribution import (
     InputError,
     SourceDisplay,
 )
-from service._conversations import ConversationController
-from service._errors import handle_exception
-from service._store import SqliteConversationStore, StoreError
+from attribution.service._conversations import ConversationController
+from attribution.service._errors import handle_exception
+from attribution.service._store import SqliteConversationStore, StoreError
 
 CONV = "conv-1"
 

@@ -17,9 +17,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service import Settings, create_app
+from attribution.service import Settings, create_app
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
 ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
 TOOL_OUTPUTS: list[dict[str, Any]] = json.loads(
     (EXAMPLES / "tool_outputs.json").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 A few hundred real pairs from ../shared/data/nli, the real base encoder, real torch and
 onnxruntime: it proves the pipeline works, not that the model is good (the held-out figures in
-models/support-verifier/MODEL_CARD.md do that).
+attribution/models/support-verifier/MODEL_CARD.md do that).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ pytest.importorskip("torch", reason="the train extra is not installed (make test
 from attribution import AttributionConfig, Attributor, CitationSource, ModelConfig
 from attribution.runtime._cross_encoder import OnnxCrossEncoder
 from attribution.verify import NliVerifier, load_verifier
-from models.training.data import LABELS, NOT_ENTAILED, MixConfig, build_mix
-from models.training.evaluate import evaluate
-from models.training.export import MODEL_NAME, export, sha256
-from models.training.train import TrainConfig, support_loss, train
+from training.data import LABELS, NOT_ENTAILED, MixConfig, build_mix
+from training.evaluate import evaluate
+from training.export import MODEL_NAME, export, sha256
+from training.train import TrainConfig, support_loss, train
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE_SOURCES = ("vitaminc", "anli_dev", "summedits", "qags", "climate_fever")
@@ -102,12 +102,14 @@ def test_export_registers_and_the_engine_scores(
     out, _ = trained
     models = tmp_path / "models"
     (models / "all-minilm-l6-v2").mkdir(parents=True)
-    shutil.copy(REPO / "models" / "manifest.json", models / "manifest.json")
+    shutil.copy(REPO / "attribution" / "models" / "manifest.json", models / "manifest.json")
     shutil.copy(
-        REPO / "models" / "all-minilm-l6-v2" / "tokenizer.json",
+        REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json",
         models / "all-minilm-l6-v2" / "tokenizer.json",
     )
-    shutil.copytree(REPO / "models" / "feature-verifier", models / "feature-verifier")
+    shutil.copytree(
+        REPO / "attribution" / "models" / "feature-verifier", models / "feature-verifier"
+    )
     record = export(out / "final", models / "support-verifier", smoke_config, log=lambda *_: None)
     assert record["checks"]["model.onnx"]["max_abs_diff"] < 1e-4
     assert record["checks"]["model.int8.onnx"]["max_abs_diff"] < 0.5

@@ -5,7 +5,7 @@ Importing this package loads no model and imports neither ``onnxruntime`` nor ``
 ``attribution/__init__.py`` imports it only where a pipeline is built.
 
 - :func:`resolve_model` finds a model by name or path (argument, then environment variable,
-  then configuration) in ``models/manifest.json`` and checks its files' sha256.
+  then configuration) in ``attribution/models/manifest.json`` and checks its files' sha256.
 - :class:`OnnxEmbedder` turns texts into unit vectors; it satisfies :class:`Embedder`.
 - :class:`OnnxCrossEncoder` turns (passage, claim) pairs into label probabilities.
 - :func:`load_embedder` builds the embedder the configuration names.

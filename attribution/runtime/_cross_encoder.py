@@ -209,7 +209,7 @@ def encode_pairs(
 ) -> list[Encoding]:
     """Pairs as a cross-encoder sees them (see :meth:`OnnxCrossEncoder.encode_pairs`).
 
-    Also how ``models/training`` tokenises its training pairs, so the two cannot drift apart.
+    Also how ``training`` tokenises its training pairs, so the two cannot drift apart.
     """
     budget = max_length - tokenizer.num_special_tokens_to_add(True)
     firsts = tokenizer.encode_batch(list(passages), add_special_tokens=False)

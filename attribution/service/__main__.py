@@ -1,4 +1,4 @@
-"""``python -m service``: serve the app with uvicorn on the settings' host and port."""
+"""``python -m attribution.service``: serve the app with uvicorn on the settings' host and port."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def main() -> int:
     # would end with -15 after a clean stop; an empty handler lets it exit 0.
     signal.signal(signal.SIGTERM, lambda *_: None)
     uvicorn.run(
-        "service._factory:app_from_env",
+        "attribution.service._factory:app_from_env",
         factory=True,
         host=settings.host,
         port=settings.port,

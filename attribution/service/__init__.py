@@ -1,7 +1,7 @@
 """The attribution HTTP service (litestar + msgspec).
 
-``service.create_app(settings)`` builds the app; ``python -m service`` serves it with uvicorn on
-the host and port of :class:`service.Settings` (environment variables ``ATTRIBUTION_*``). The
+``create_app(settings)`` builds the app; ``python -m attribution.service`` serves it with
+uvicorn on the host and port of :class:`Settings` (environment variables ``ATTRIBUTION_*``). The
 library (``attribution``) never imports this package.
 """
 

@@ -20,7 +20,7 @@ with the usual ``{"error": {"type", "message"}}`` and ends the stream; before it
 are ordinary 4xx responses.
 
 A client that goes away cancels the generator; model work already running finishes in its thread
-and gives its admission slot back (:class:`service._work.ModelRunner`).
+and gives its admission slot back (:class:`attribution.service._work.ModelRunner`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Fine-tune a MiniLM cross-encoder as the support verifier, on the CPU (or a GPU when present).
 
-Run from the repository root: ``make train-verifier`` or ``python -m models.training train``.
+Run from the repository root: ``make train-verifier`` or ``python -m training train``.
 The run checkpoints every ``checkpoint_minutes`` and on Ctrl-C; running it again with the same
 output folder resumes where it stopped (the data order is fixed by the seed), so a long run can
 be spread over several sessions. ``--budget-minutes`` stops it cleanly at a time limit.
 
 A run also survives a fresh machine: with each checkpoint it writes a *round*
-(``models/support-verifier/round/``): the trainable weights in float16 (the word embeddings
+(``training/rounds/support-verifier/``): the trainable weights in float16 (the word embeddings
 stay frozen at the base model's, so the file is about 22 MB instead of 90) and the step, the
 held-out scores and the configuration. Committed, the round lets a later session on another
 machine go on from that step; only the optimizer's moments restart (with a short warm-up).

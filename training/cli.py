@@ -12,7 +12,7 @@ from .train import TrainConfig
 __all__ = ["main"]
 
 DEFAULT_OUT = Path("build/support-verifier")
-DEFAULT_MODEL_DIR = Path("models/support-verifier")
+DEFAULT_MODEL_DIR = Path("attribution/models/support-verifier")
 DEFAULT_ROUND = DEFAULT_MODEL_DIR / "round"
 
 
@@ -32,7 +32,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m training", description=__doc__)
     parser.add_argument("command", choices=["train", "export", "evaluate", "all"])
     parser.add_argument("--data", type=Path, default=None, help="the nli data folder")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="checkpoints and logs")

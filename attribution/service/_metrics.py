@@ -2,7 +2,7 @@
 
 Request counts by route and status, a request-latency histogram by route, claims and pairs
 verified, and the admission queue's depth. Updated on the event loop only (the queue depth is
-read from :class:`service._work.Admission`, which is thread-safe).
+read from :class:`attribution.service._work.Admission`, which is thread-safe).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The check scores a fixed set of pairs with torch and with onnxruntime and fails when fp32 differs
 by more than ``FP32_TOLERANCE`` in any probability (int8 is reported: quantisation moves scores).
-The files, their sha256 and the label order are written to ``models/manifest.json``.
+The files, their sha256 and the label order are written to ``attribution/models/manifest.json``.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def export(
 
     Args:
         trained: the transformers folder the training wrote (``<out>/final``).
-        model_dir: where the ONNX files go (``models/support-verifier``).
+        model_dir: where the ONNX files go (``attribution/models/support-verifier``).
         config: the training configuration (its ``max_length`` and base tokenizer).
         manifest: the model manifest to update; None: ``model_dir/../manifest.json``.
     """
@@ -152,12 +152,13 @@ def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> None
                 "tokenizer_sha256": sha256(tokenizer_path),
                 "max_length": config.max_length,
                 "labels": list(LABELS),
-                "licence": "Apache-2.0 (weights); see models/support-verifier/MODEL_CARD.md "
+                "licence": "Apache-2.0 (weights); see "
+                "attribution/models/support-verifier/MODEL_CARD.md "
                 "for the training data's licences, some non-commercial",
                 "description": f"all-MiniLM-L6-v2 fine-tuned here as a 3-way support verifier "
                 f"(entailment = the passage fully supports the claim), {what} ONNX. "
-                "Trained by models/training (make train-verifier); card in "
-                "models/support-verifier/MODEL_CARD.md.",
+                "Trained by training (make train-verifier); card in "
+                "attribution/models/support-verifier/MODEL_CARD.md.",
             }
         )
     names = {e["name"] for e in entries}

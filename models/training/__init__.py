@@ -1,4 +1,0 @@
-"""Training of the support verifier (see models/support-verifier/MODEL_CARD.md).
-
-Never imported by the engine: it needs the ``train`` extra (torch, transformers).
-"""
