@@ -7,9 +7,9 @@ together; each stage lives in its own module and can be tested alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from attribution._config import AttributionConfig
 from attribution._errors import ConfigError, InputError
 from attribution._result import AttributionResult, ClaimResult, MarkerCheck
-from attribution._wire import CitationSource, ToolOutput
+from attribution._wire import CitationSource, ToolOutput, sources_or_tool_outputs
 from attribution.decide import (
     CheckedClaim,
     ClaimOutcome,
@@ -55,7 +55,10 @@ if TYPE_CHECKING:
     from attribution.runtime import Embedder
     from attribution.segment import Segmenter
 
-__all__ = ["Attributor"]
+__all__ = ["Attributor", "SourcesOrToolOutputs"]
+
+SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
+"""What :meth:`Attributor.attribute` takes: typed sources or tool outputs, or their JSON dicts."""
 
 
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
@@ -180,8 +183,9 @@ class Attributor:
     # -- the pipeline -------------------------------------------------------------------------
 
     def _sources(
-        self, items: Sequence[CitationSource] | Sequence[ToolOutput]
+        self, given: SourcesOrToolOutputs
     ) -> tuple[list[CitationSource], tuple[ExtractionWarning, ...]]:
+        items = sources_or_tool_outputs(given)
         if all(isinstance(i, ToolOutput) for i in items):
             extracted = extract_sources(items)  # type: ignore[arg-type]
             return list(extracted.sources), extracted.warnings
@@ -199,14 +203,16 @@ class Attributor:
     def attribute(
         self,
         answer: str,
-        sources_or_tool_outputs: Sequence[CitationSource] | Sequence[ToolOutput],
+        sources_or_tool_outputs: SourcesOrToolOutputs,
         registry: CitationRegistry | None = None,
     ) -> AttributionResult:
         """Attribute every claim of ``answer`` to the sources.
 
         Args:
             answer: the finished answer (markdown).
-            sources_or_tool_outputs: the sources, or the raw tool outputs to extract them from.
+            sources_or_tool_outputs: the sources, or the raw tool outputs to extract them from:
+                :class:`CitationSource` / :class:`ToolOutput` objects, or the same as the
+                JSON-shaped dicts ``json.loads`` gives (camelCase keys, strictly validated).
             registry: the conversation's citation registry; sources are registered in it
                 (find-or-create) and markers are read against its numbers. Without one, the
                 sources are numbered 1, 2, ... in the order given (extracted).
@@ -216,7 +222,8 @@ class Attributor:
             answer with markers normalised and filled in, and a summary.
 
         Raises:
-            InputError: the answer is not a string, or the sources are of mixed kinds.
+            InputError: the answer is not a string, the sources are of mixed kinds, or a dict
+                has a missing, unknown or mistyped field (the message names it: ``$[2].type``).
         """
         if not isinstance(answer, str):
             raise InputError(f"answer must be a string, got {type(answer).__name__}")
@@ -283,7 +290,7 @@ class Attributor:
         return msgspec.structs.replace(result, warnings=warnings, timings_ms=timings)
 
     def check_claims(
-        self, claims: Sequence[str], sources: Sequence[CitationSource]
+        self, claims: Sequence[str], sources: Sequence[CitationSource] | Sequence[Mapping[str, Any]]
     ) -> list[ClaimResult]:
         """Score each claim text as a whole against the sources (no segmentation, no markers).
 

@@ -170,18 +170,6 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    try:
-        from benchmarks.__main__ import main as bench_main
-    except ImportError as exc:
-        raise InputError(
-            "the benchmark harness is not installed with this copy of attribution; "
-            "run it from a source checkout: python -m benchmarks"
-        ) from exc
-    given: list[str] = args.harness_args
-    return bench_main(given[1:] if given[:1] == ["--"] else given)
-
-
 def _cmd_markers(args: argparse.Namespace) -> int:
     text = _read_text(args.answer)
     markers = find_markers(text)
@@ -288,16 +276,6 @@ def make_parser() -> argparse.ArgumentParser:
     attribute.add_argument("--no-fill", action="store_true", help="do not add missing markers")
     attribute.set_defaults(run=_cmd_attribute)
 
-    bench = commands.add_parser(
-        "bench",
-        help="run the benchmark harness (python -m benchmarks)",
-        description="Run the benchmark harness; every option after 'bench' is passed on "
-        "(see: attribution bench --help).",
-        add_help=False,
-    )
-    bench.add_argument("harness_args", nargs=argparse.REMAINDER)
-    bench.set_defaults(run=_cmd_bench)
-
     markers = commands.add_parser(
         "markers",
         help="list the citation markers in an answer",
@@ -340,10 +318,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         logger_factory=_stderr_logger,
     )
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["bench"]:
-        # Everything after 'bench' belongs to the harness, --help included, which argparse's
-        # REMAINDER would not pass on.
-        argv = ["bench", "--", *argv[1:]]
     args = make_parser().parse_args(argv)
     try:
         status: int = args.run(args)

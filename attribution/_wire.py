@@ -22,6 +22,7 @@ __all__ = [
     "ToolOutput",
     "decode_json",
     "encode_json",
+    "sources_or_tool_outputs",
 ]
 
 SourceType = Literal[
@@ -145,6 +146,46 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
         raise InputError(f"{what}: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise InputError(f"{what}: malformed JSON: {exc}") from exc
+
+
+def sources_or_tool_outputs(
+    items: object, *, what: str = "sources_or_tool_outputs"
+) -> list[CitationSource] | list[ToolOutput]:
+    """Typed sources or tool outputs from what a caller holds: the wire types themselves, or
+    the JSON-shaped dicts ``json.loads`` gives (camelCase keys, as on the wire).
+
+    A list of dicts is read as tool outputs when its items have ``toolName`` (or ``output``),
+    as sources otherwise, and decoded as strictly as JSON on the wire.
+
+    Raises:
+        InputError: not a list, a mix of dicts and typed items or of tool outputs and sources,
+            or a dict with a missing, unknown or mistyped field (named: ``$[2].type``).
+    """
+    if isinstance(items, str | bytes | bytearray | dict) or not isinstance(items, list | tuple):
+        raise InputError(
+            f"{what} must be a list of sources or tool outputs, got {type(items).__name__}"
+        )
+    dicts = [isinstance(i, dict) for i in items]
+    if not any(dicts):
+        return list(items)
+    if not all(dicts):
+        k = dicts.index(False)
+        raise InputError(
+            f"{what}: $[{k}] is a {type(items[k]).__name__} among dicts; give all dicts "
+            "(JSON-shaped) or all CitationSource / ToolOutput"
+        )
+    tools = ["toolName" in i or "output" in i for i in items]
+    if any(tools) and not all(tools):
+        k = tools.index(not tools[0])
+        raise InputError(
+            f"{what}: $[0] is a {'tool output' if tools[0] else 'source'} but $[{k}] is a "
+            f"{'tool output' if tools[k] else 'source'}; give one kind"
+        )
+    kind: type[CitationSource] | type[ToolOutput] = ToolOutput if tools[0] else CitationSource
+    try:
+        return msgspec.convert(list(items), type=list[kind])  # type: ignore[valid-type]
+    except msgspec.ValidationError as exc:
+        raise InputError(f"{what}: {exc}") from exc
 
 
 def encode_json(value: object, *, indent: int = 0) -> bytes:

@@ -221,3 +221,72 @@ def test_no_sources_means_nothing_is_supported(attributor: Attributor) -> None:
     assert result.claims[0].verdict == "unsupported"
     assert result.markers[0].verdict == "unknown_number"
     assert result.citations.references == ()
+
+
+def _untimed(result: object) -> bytes:
+    import msgspec
+
+    return encode_json(msgspec.structs.replace(result, timings_ms={}))  # type: ignore[type-var]
+
+
+def test_json_shaped_dicts_give_the_same_result(attributor: Attributor) -> None:
+    answer = "The Eiffel Tower was completed in 1889 [1]. Everest is 8,849 metres high."
+    typed = attributor.attribute(answer, SOURCES)
+    as_json = json.loads(encode_json(list(SOURCES)))
+    assert all(isinstance(d, dict) for d in as_json)
+    assert _untimed(attributor.attribute(answer, as_json)) == _untimed(typed)
+    example = ROOT / "attribution" / "examples" / "tool_outputs.json"
+    outputs = json.loads(example.read_text(encoding="utf-8"))
+    from_dicts = attributor.attribute("Rust 1.0 shipped in May 2015.", outputs)
+    from_types = attributor.attribute(
+        "Rust 1.0 shipped in May 2015.", decode_json(example.read_bytes(), list[ToolOutput])
+    )
+    assert _untimed(from_dicts) == _untimed(from_types)
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        ([{"id": "a", "type": "website"}], r"\$\[0\]\.type"),
+        ([{"id": "a", "type": "web", "pageNumber": "7"}], r"\$\[0\]\.pageNumber"),
+        ([{"id": "a", "type": "web", "colour": "red"}], "unknown field `colour`"),
+        ([{"toolName": "web_search"}], "missing required field `output`"),
+        ([{"toolName": "s", "output": []}, {"id": "a", "type": "web"}], r"\$\[1\] is a source"),
+        ([SOURCES[0], {"id": "a", "type": "web"}], r"\$\[0\] is a CitationSource among dicts"),
+        ({"id": "a", "type": "web"}, "must be a list"),
+    ],
+)
+def test_bad_dicts_name_the_field(attributor: Attributor, given: object, named: str) -> None:
+    with pytest.raises(InputError, match=named):
+        attributor.attribute("Paris is in France.", given)  # type: ignore[arg-type]
+
+
+def test_with_config_shares_models_and_caches(attributor: Attributor) -> None:
+    from attribution import ConfigError, ModelConfig
+
+    config = AttributionConfig(reconcile=ReconcileConfig(marker_style="citation"))
+    other = attributor.with_config(config)
+    assert other.config == config
+    assert other.embedder is attributor.embedder
+    assert other.verifier is attributor.verifier
+    assert other.segmenter is attributor.segmenter
+    assert other.cache is attributor.cache
+    assert attributor.with_config(attributor.config) is attributor
+    result = other.attribute("The Eiffel Tower is 330 metres tall.", SOURCES)
+    assert "[citation:1]" in result.answer
+    with pytest.raises(ConfigError, match="model section"):
+        attributor.with_config(AttributionConfig(model=ModelConfig(verifier="other")))
+
+
+def test_clear_caches_forgets_embeddings_and_pair_scores() -> None:
+    engine = Attributor()
+    answer = "The Eiffel Tower was completed in 1889."
+    first = engine.attribute(answer, SOURCES)
+    assert len(engine.cache) > 0
+    engine.clear_caches()
+    assert len(engine.cache) == 0
+    cross_encoder = getattr(engine.verifier, "cross_encoder", None)
+    if cross_encoder is not None:
+        assert not cross_encoder._cache  # the pair scores are gone too
+    again = engine.attribute(answer, SOURCES)
+    assert encode_json(again.claims) == encode_json(first.claims)

@@ -40,7 +40,7 @@ def nli_root() -> Path:
 @pytest.fixture(scope="module")
 def smoke_config() -> TrainConfig:
     mix = MixConfig(scale=0.006, sources=SMOKE_SOURCES)
-    return TrainConfig(mix=mix, max_length=128, checkpoint_minutes=60.0)
+    return TrainConfig(mix=mix, max_length=128, checkpoint_minutes=60.0, eval_pairs=40)
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +91,44 @@ def test_train_finishes_and_resume_does_not_repeat(
     changed = dataclasses.replace(smoke_config, learning_rate=1e-3)
     with pytest.raises(SystemExit, match="another configuration"):
         train(changed, nli_root, out, log=lambda *_: None)
+
+
+def test_a_fresh_machine_resumes_from_the_committed_round(
+    tmp_path: Path, nli_root: Path, smoke_config: TrainConfig
+) -> None:
+    from safetensors.numpy import load_file
+
+    from training.train import ROUND_STATE, ROUND_WEIGHTS
+
+    round_dir = tmp_path / "round"
+    # one step, then the time budget stops it: the round holds step 1
+    first = train(
+        smoke_config,
+        nli_root,
+        tmp_path / "a",
+        round_dir=round_dir,
+        budget_minutes=0,
+        log=lambda *_: None,
+    )
+    assert first["step"] == 1
+    assert not first["finished"]
+    state = json.loads((round_dir / ROUND_STATE).read_text())
+    assert state["state"]["step"] == 1
+    weights = load_file(str(round_dir / ROUND_WEIGHTS))
+    assert all(w.dtype == np.float16 for w in weights.values())
+    assert not any("word_embeddings" in name for name in weights)  # frozen: not in the round
+
+    # another machine: no checkpoint, only the round
+    lines: list[str] = []
+    second = train(smoke_config, nli_root, tmp_path / "b", round_dir=round_dir, log=lines.append)
+    assert any("resumed from the round" in line and "at step 1 " in line for line in lines)
+    assert second["finished"]
+    assert second["step"] == second["steps_total"]
+    assert second["pairs_seen"] == first["pairs_in_mix"] * smoke_config.epochs
+
+    changed = dataclasses.replace(smoke_config, learning_rate=1e-3)
+    with pytest.raises(SystemExit, match="another configuration"):
+        train(changed, nli_root, tmp_path / "c", round_dir=round_dir, log=lambda *_: None)
 
 
 def test_export_registers_and_the_engine_scores(

@@ -17,7 +17,7 @@ DEFAULT_ROUND = DEFAULT_MODEL_DIR / "round"
 
 
 def _data_root() -> Path:
-    here = Path(__file__).resolve().parents[2]
+    here = Path(__file__).resolve().parents[1]
     return here.parent / "shared" / "data" / "nli"
 
 

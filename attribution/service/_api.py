@@ -17,6 +17,7 @@ from ._store import MAX_CONVERSATION_ID_CHARS
 __all__ = [
     "AttributionOptions",
     "AttributionRequest",
+    "Body",
     "ErrorBody",
     "ErrorDetail",
     "ExtractionRequest",
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 
-class _Body(
+class Body(
     msgspec.Struct,
     frozen=True,
     kw_only=True,
@@ -39,7 +40,7 @@ class _Body(
     """Base of every body: frozen, strict, camelCase on the wire."""
 
 
-class AttributionOptions(_Body, frozen=True):
+class AttributionOptions(Body, frozen=True):
     """Per-request overrides of the engine's configuration (unset: the service's defaults)."""
 
     marker_style: MarkerStyle | None = None
@@ -59,7 +60,7 @@ class AttributionOptions(_Body, frozen=True):
 ConversationId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONVERSATION_ID_CHARS)]
 
 
-class AttributionRequest(_Body, frozen=True):
+class AttributionRequest(Body, frozen=True):
     """``POST /v1/attributions``: exactly one of ``sources`` and ``toolOutputs``."""
 
     answer: str
@@ -76,28 +77,28 @@ class AttributionRequest(_Body, frozen=True):
     """Unit of every offset in the response: code points, UTF-16 code units or UTF-8 bytes."""
 
 
-class ExtractionRequest(_Body, frozen=True):
+class ExtractionRequest(Body, frozen=True):
     """``POST /v1/extractions``."""
 
     tool_outputs: tuple[ToolOutput, ...]
     """The tool outputs to extract sources from."""
 
 
-class VerificationPair(_Body, frozen=True):
+class VerificationPair(Body, frozen=True):
     """One claim and the passage to check it against."""
 
     claim: str
     passage: str
 
 
-class VerificationRequest(_Body, frozen=True):
+class VerificationRequest(Body, frozen=True):
     """``POST /v1/verifications``."""
 
     pairs: tuple[VerificationPair, ...]
     """The pairs to score (at most the service's max_pairs)."""
 
 
-class VerificationResult(_Body, frozen=True):
+class VerificationResult(Body, frozen=True):
     """The score of one pair."""
 
     support: float
@@ -108,7 +109,7 @@ class VerificationResult(_Body, frozen=True):
     """P(the passage contradicts the claim), when the verifier can tell."""
 
 
-class VerificationResponse(_Body, frozen=True):
+class VerificationResponse(Body, frozen=True):
     """Scores of every pair, in the request's order."""
 
     results: tuple[VerificationResult, ...]
@@ -118,14 +119,14 @@ class VerificationResponse(_Body, frozen=True):
     """Support score at or above which a pair is labelled supported."""
 
 
-class HealthBody(_Body, frozen=True):
+class HealthBody(Body, frozen=True):
     """``GET /healthz`` and ``GET /readyz``."""
 
     status: Literal["ok", "ready", "loading", "failed"]
     detail: str | None = None
 
 
-class ErrorDetail(_Body, frozen=True):
+class ErrorDetail(Body, frozen=True):
     """What went wrong."""
 
     type: str
@@ -134,7 +135,7 @@ class ErrorDetail(_Body, frozen=True):
     """In words; for a malformed body, msgspec's message naming the field."""
 
 
-class ErrorBody(_Body, frozen=True):
+class ErrorBody(Body, frozen=True):
     """Body of every error response."""
 
     error: ErrorDetail

@@ -31,7 +31,7 @@ from attribution import (
     extract_sources,
 )
 
-from ._api import _Body
+from ._api import Body
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore, StoreError
 
 __all__ = [
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 
-class RegisterSourcesRequest(_Body, frozen=True):
+class RegisterSourcesRequest(Body, frozen=True):
     """``POST .../sources``: exactly one of ``sources`` and ``toolOutputs``."""
 
     sources: tuple[CitationSource, ...] | None = None
@@ -52,7 +52,7 @@ class RegisterSourcesRequest(_Body, frozen=True):
     """Raw tool outputs; their sources are extracted and numbered."""
 
 
-class RegisteredNumber(_Body, frozen=True, omit_defaults=False):
+class RegisteredNumber(Body, frozen=True, omit_defaults=False):
     """The number one source has in the conversation."""
 
     number: int
@@ -65,7 +65,7 @@ class RegisteredNumber(_Body, frozen=True, omit_defaults=False):
     """True when this request gave the source its number, False when it had one already."""
 
 
-class RegisterSourcesResponse(_Body, frozen=True, omit_defaults=False):
+class RegisterSourcesResponse(Body, frozen=True, omit_defaults=False):
     """The numbers of the registered sources, in the order given (or extracted)."""
 
     conversation_id: str

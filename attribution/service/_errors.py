@@ -45,6 +45,7 @@ __all__ = [
     "Overloaded",
     "ServiceError",
     "WorkTimeout",
+    "classify",
     "handle_exception",
 ]
 
@@ -118,7 +119,7 @@ def _validation_message(exc: ValidationException) -> str:
     return str(exc.detail)
 
 
-def _classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
+def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
     """(status, type, message, headers) for any exception."""
     if isinstance(exc, ServiceError):
         return exc.status_code, exc.error_type, exc.message, exc.headers
@@ -141,7 +142,7 @@ def _classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
 
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
     """Map any exception to ``{"error": {"type", "message"}}`` with the right status code."""
-    status, kind, message, headers = _classify(exc)
+    status, kind, message, headers = classify(exc)
     if status >= 500 and not isinstance(exc, ServiceError | AttributionError):
         log.error(
             "unhandled_error",

@@ -18,20 +18,14 @@ from litestar.params import JSONBody
 from litestar.status_codes import HTTP_200_OK, HTTP_503_SERVICE_UNAVAILABLE
 
 from attribution import (
-    AttributionConfig,
     AttributionResult,
     Attributor,
-    CitationRegistry,
-    CitationSource,
     ExtractionResult,
-    ExtractionWarning,
     Pair,
-    ToolOutput,
     extract_sources,
 )
 
 from ._api import (
-    AttributionOptions,
     AttributionRequest,
     ErrorBody,
     ExtractionRequest,
@@ -40,10 +34,9 @@ from ._api import (
     VerificationResponse,
     VerificationResult,
 )
-from ._errors import BadRequest, LimitExceeded, NotReady
-from ._logging import text_fields
+from ._attribute import attribute_request, check_sources, over_limit
+from ._errors import BadRequest, NotReady
 from ._metrics import Metrics
-from ._offsets import convert_result_offsets
 from ._settings import Settings
 from ._store import ConversationStore
 from ._work import ModelRunner
@@ -75,78 +68,7 @@ def strict_body(type_: type[Any]) -> Callable[[Request[Any, Any, Any]], Awaitabl
     return decode
 
 
-# -- limits ----------------------------------------------------------------------------------
-
-
-def _over(name: str, what: str, value: int, limit: int) -> LimitExceeded:
-    return LimitExceeded(f"{what} is {value}; the limit ({name}) is {limit}")
-
-
-def _tool_output_chars(outputs: tuple[ToolOutput, ...]) -> int:
-    total = 0
-    for t in outputs:
-        if isinstance(t.output, str):
-            total += len(t.output)
-        else:
-            total += len(msgspec.json.encode(t.output))
-    return total
-
-
-def _check_sources(
-    settings: NamedDependency[Settings],
-    sources: tuple[CitationSource, ...] | None,
-    tool_outputs: tuple[ToolOutput, ...] | None,
-) -> None:
-    if sources is not None:
-        if len(sources) > settings.max_sources:
-            raise _over("max_sources", "the number of sources", len(sources), settings.max_sources)
-        chars = sum(len(s.full_content or "") + len(s.snippet or "") for s in sources)
-        if chars > settings.max_source_chars:
-            raise _over("max_source_chars", "the source text", chars, settings.max_source_chars)
-    if tool_outputs is not None:
-        if len(tool_outputs) > settings.max_sources:
-            raise _over(
-                "max_sources", "the number of tool outputs", len(tool_outputs), settings.max_sources
-            )
-        chars = _tool_output_chars(tool_outputs)
-        if chars > settings.max_source_chars:
-            raise _over(
-                "max_source_chars", "the tool output text", chars, settings.max_source_chars
-            )
-
-
-def _engine(base: Attributor, options: AttributionOptions | None) -> Attributor:
-    """The base attributor, or one with the options applied sharing its loaded models.
-
-    Raises:
-        ConfigError: an option out of bounds (422).
-    """
-    if options is None:
-        return base
-    cfg = base.config
-
-    def merged(section: Any, **changes: Any) -> Any:
-        fields = msgspec.structs.asdict(section)
-        fields.update({k: v for k, v in changes.items() if v is not None})
-        return type(section)(**fields)  # the constructor checks the bounds
-
-    config = AttributionConfig(
-        model=cfg.model,
-        segment=cfg.segment,
-        match=merged(cfg.match, top_k=options.top_k),
-        verify=merged(cfg.verify, support_threshold=options.support_threshold),
-        reconcile=merged(
-            cfg.reconcile,
-            marker_style=options.marker_style,
-            fill_missing=options.fill_missing,
-            drop_unknown=options.drop_unknown,
-            placement=options.placement,
-        ),
-    )
-    return base.with_config(config)
-
-
-_ERROR_RESPONSES = {
+ERROR_RESPONSES = {
     code: ResponseSpec(data_container=ErrorBody, description=description)
     for code, description in (
         (400, "Malformed JSON, a wrong type or unknown field (named), or a bad combination"),
@@ -166,7 +88,7 @@ _ERROR_RESPONSES = {
     "/attributions",
     before_request=strict_body(AttributionRequest),
     status_code=HTTP_200_OK,
-    responses=_ERROR_RESPONSES,
+    responses=ERROR_RESPONSES,
     summary="Attribute an answer's claims to its sources",
 )
 async def create_attribution(
@@ -178,66 +100,21 @@ async def create_attribution(
     metrics: NamedDependency[Metrics],
 ) -> AttributionResult:
     """Check every claim and marker of ``answer`` against the sources; fill missing markers."""
-    present = [
-        name
-        for name, v in (("sources", data.sources), ("toolOutputs", data.tool_outputs))
-        if v is not None
-    ]
-    if len(present) != 1:
-        which = "both" if present else "neither"
-        raise BadRequest(f"give exactly one of sources and toolOutputs ({which} given)")
-    if len(data.answer) > settings.max_answer_chars:
-        raise _over(
-            "max_answer_chars", "the answer length", len(data.answer), settings.max_answer_chars
-        )
-    _check_sources(settings, data.sources, data.tool_outputs)
-    engine = _engine(attributor, data.options)
-    log.info(
-        "attribution_requested",
-        sources=len(data.sources or ()),
-        tool_outputs=len(data.tool_outputs or ()),
-        conversation=data.conversation_id is not None,
-        offset_unit=data.offset_unit,
-        **text_fields(settings, answer=data.answer),
+    return await attribute_request(
+        data,
+        settings=settings,
+        attributor=attributor,
+        store=store,
+        runner=runner,
+        metrics=metrics,
     )
-
-    def work() -> AttributionResult:
-        items: tuple[CitationSource, ...] | tuple[ToolOutput, ...] = (
-            data.sources if data.sources is not None else data.tool_outputs or ()
-        )
-        registry: CitationRegistry | None = None
-        warnings: tuple[ExtractionWarning, ...] = ()
-        if data.conversation_id is not None:
-            # The stored registry numbers sources, so tool outputs are extracted first; their
-            # warnings would otherwise be lost (attribute() sees sources only).
-            sources = data.sources
-            if sources is None:
-                extracted = extract_sources(data.tool_outputs or ())
-                sources, warnings = extracted.sources, extracted.warnings
-            registry = store.register_sources(data.conversation_id, sources)
-            items = sources
-        result = engine.attribute(data.answer, items, registry)
-        if warnings:
-            result = msgspec.structs.replace(result, warnings=warnings + result.warnings)
-        return convert_result_offsets(result, data.answer, data.offset_unit)
-
-    result = await runner.run(work)
-    metrics.claims_verified += result.summary.claims
-    log.info(
-        "attribution_done",
-        claims=result.summary.claims,
-        supported=result.summary.supported,
-        markers=result.summary.markers_checked,
-        warnings=len(result.warnings),
-    )
-    return result
 
 
 @post(
     "/extractions",
     before_request=strict_body(ExtractionRequest),
     status_code=HTTP_200_OK,
-    responses=_ERROR_RESPONSES,
+    responses=ERROR_RESPONSES,
     summary="Extract citable sources from tool outputs",
 )
 async def create_extraction(
@@ -246,7 +123,7 @@ async def create_extraction(
     runner: NamedDependency[ModelRunner],
 ) -> ExtractionResult:
     """Sources from raw tool outputs; an output that cannot be used is a warning."""
-    _check_sources(settings, None, data.tool_outputs)
+    check_sources(settings, None, data.tool_outputs)
     return await runner.run(lambda: extract_sources(data.tool_outputs))
 
 
@@ -254,7 +131,7 @@ async def create_extraction(
     "/verifications",
     before_request=strict_body(VerificationRequest),
     status_code=HTTP_200_OK,
-    responses=_ERROR_RESPONSES,
+    responses=ERROR_RESPONSES,
     summary="Score (claim, passage) pairs with the verifier",
 )
 async def create_verification(
@@ -266,10 +143,10 @@ async def create_verification(
 ) -> VerificationResponse:
     """The verifier's support score and label for each pair."""
     if len(data.pairs) > settings.max_pairs:
-        raise _over("max_pairs", "the number of pairs", len(data.pairs), settings.max_pairs)
+        raise over_limit("max_pairs", "the number of pairs", len(data.pairs), settings.max_pairs)
     chars = sum(len(p.claim) + len(p.passage) for p in data.pairs)
     if chars > settings.max_source_chars:
-        raise _over("max_source_chars", "the pair text", chars, settings.max_source_chars)
+        raise over_limit("max_source_chars", "the pair text", chars, settings.max_source_chars)
     verifier = attributor.verifier
     pairs = [Pair(claim=p.claim, passage=p.passage) for p in data.pairs]
     output = await runner.run(lambda: verifier.score(pairs))

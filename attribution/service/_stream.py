@@ -49,7 +49,6 @@ from litestar.response.streaming import ASGIStreamingResponse
 from litestar.types import Receive, ReceiveMessage, Send
 
 from attribution import (
-    AttributionResult,
     Attributor,
     CitationSource,
     ClaimResult,
@@ -60,10 +59,11 @@ from attribution import (
 )
 
 from ._api import AttributionOptions, AttributionRequest, ConversationId, ErrorBody, ErrorDetail
-from ._api import _Body as _WireBody
-from ._errors import BadRequest, _classify
+from ._api import Body as WireBody
+from ._attribute import attribute_request, check_request, engine_for, over_limit
+from ._errors import BadRequest, classify
 from ._metrics import Metrics
-from ._routes import _ERROR_RESPONSES, _check_sources, _engine, _over, create_attribution
+from ._routes import ERROR_RESPONSES
 from ._settings import Settings
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore
 from ._work import ModelRunner
@@ -77,7 +77,7 @@ NDJSON = "application/x-ndjson"
 _BOUNDARY_CHARS = frozenset(" \t\n\r.!?;:\u3002\uff01\uff1f")
 
 
-class StreamRequest(_WireBody, frozen=True):
+class StreamRequest(WireBody, frozen=True):
     """The JSON body (or the first NDJSON line): exactly one of ``sources``, ``toolOutputs``."""
 
     deltas: tuple[str, ...] = ()
@@ -94,7 +94,7 @@ class StreamRequest(_WireBody, frozen=True):
     """Unit of every offset in the events."""
 
 
-class StreamDelta(_WireBody, frozen=True):
+class StreamDelta(WireBody, frozen=True):
     """Every NDJSON line after the first."""
 
     delta: str
@@ -186,7 +186,7 @@ class _Inbox:
     def _count(self, chunk: bytes) -> None:
         self._total += len(chunk)
         if self._total > self._limit:
-            raise _over("max_body_bytes", "the request body", self._total, self._limit)
+            raise over_limit("max_body_bytes", "the request body", self._total, self._limit)
 
     async def first_line(self) -> bytes:
         """The first line, read straight from the connection (before the response starts)."""
@@ -229,7 +229,7 @@ class _Inbox:
                 chunk = await self._chunks.get()
                 if chunk is None:
                     if self._received > self._limit:
-                        raise _over(
+                        raise over_limit(
                             "max_body_bytes", "the request body", self._received, self._limit
                         )
                     self._ended = True
@@ -350,7 +350,7 @@ async def _generate(
     runner: ModelRunner,
     metrics: Metrics,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    checker = _Checker(_engine(attributor, head.options), head)
+    checker = _Checker(engine_for(attributor, head.options), head)
     pieces: list[str] = []
     size = 0
     unit = head.offset_unit
@@ -378,7 +378,7 @@ async def _generate(
             pieces.append(delta)
             size += len(delta)
             if size > settings.max_answer_chars:
-                raise _over(
+                raise over_limit(
                     "max_answer_chars", "the answer length", size, settings.max_answer_chars
                 )
             if _BOUNDARY_CHARS.intersection(delta):
@@ -394,21 +394,18 @@ async def _generate(
             options=head.options,
             offset_unit=head.offset_unit,
         )
-        # The non-streaming handler itself: the final result is the same by construction.
-        final = cast(
-            AttributionResult,
-            await create_attribution.fn(
-                data=request,
-                settings=settings,
-                attributor=attributor,
-                store=store,
-                runner=runner,
-                metrics=metrics,
-            ),
+        # The non-streaming route's own function: the final result is the same by construction.
+        final = await attribute_request(
+            request,
+            settings=settings,
+            attributor=attributor,
+            store=store,
+            runner=runner,
+            metrics=metrics,
         )
         yield _event("result", "result", final)
     except Exception as exc:  # the status line is sent: the error becomes the last event
-        status, kind, text, _ = _classify(exc)
+        status, kind, text, _ = classify(exc)
         if status >= 500 and kind == "internal_error":
             log.error("stream_failed", error=type(exc).__name__, exc_info=exc)
         yield _event("error", "error", ErrorBody(error=ErrorDetail(type=kind, message=text)))
@@ -417,7 +414,7 @@ async def _generate(
 @post(
     "/attributions:stream",
     status_code=200,
-    responses=_ERROR_RESPONSES,
+    responses=ERROR_RESPONSES,
     summary="Attribute an answer as it is generated (server-sent events)",
     operation_class=_StreamOperation,
     description=(
@@ -444,19 +441,15 @@ async def stream_attribution(
         more = inbox.deltas()
     else:
         head = cast(StreamRequest, _decode(await request.body(), StreamRequest, "body"))
-    present = [
-        name
-        for name, v in (("sources", head.sources), ("toolOutputs", head.tool_outputs))
-        if v is not None
-    ]
-    if len(present) != 1:
-        which = "both" if present else "neither"
-        raise BadRequest(f"give exactly one of sources and toolOutputs ({which} given)")
-    size = sum(len(d) for d in head.deltas)
-    if size > settings.max_answer_chars:
-        raise _over("max_answer_chars", "the answer length", size, settings.max_answer_chars)
-    _check_sources(settings, head.sources, head.tool_outputs)
-    _engine(attributor, head.options)  # options out of bounds: 422 before the stream starts
+    # the same refusals as the non-streaming route, before the stream starts (4xx, not events)
+    check_request(
+        settings,
+        attributor,
+        answer_chars=sum(len(d) for d in head.deltas),
+        sources=head.sources,
+        tool_outputs=head.tool_outputs,
+        options=head.options,
+    )
     log.info(
         "attribution_stream_requested",
         sources=len(head.sources or ()),

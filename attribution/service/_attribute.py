@@ -1,0 +1,202 @@
+"""The attribution route's logic, in one place: ``POST /v1/attributions`` and the streaming
+route (whose final ``result`` event is this same function's answer) both call it.
+
+- :func:`check_request`: what is refused before any model work (exactly one of sources and
+  tool outputs, the limits, options out of bounds), and the engine the options ask for.
+- :func:`attribute_request`: the whole attribution of a request, conversation registry included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import structlog
+
+from attribution import (
+    AttributionConfig,
+    AttributionResult,
+    Attributor,
+    CitationRegistry,
+    CitationSource,
+    ExtractionWarning,
+    ToolOutput,
+    extract_sources,
+)
+
+from ._api import AttributionOptions, AttributionRequest
+from ._errors import BadRequest, LimitExceeded
+from ._logging import text_fields
+from ._metrics import Metrics
+from ._offsets import convert_result_offsets
+from ._settings import Settings
+from ._store import ConversationStore
+from ._work import ModelRunner
+
+__all__ = ["attribute_request", "check_request", "check_sources", "engine_for", "over_limit"]
+
+log = structlog.get_logger(__name__)
+
+
+def over_limit(name: str, what: str, value: int, limit: int) -> LimitExceeded:
+    """The 413 for a configured limit, naming it."""
+    return LimitExceeded(f"{what} is {value}; the limit ({name}) is {limit}")
+
+
+def _tool_output_chars(outputs: tuple[ToolOutput, ...]) -> int:
+    total = 0
+    for t in outputs:
+        if isinstance(t.output, str):
+            total += len(t.output)
+        else:
+            total += len(msgspec.json.encode(t.output))
+    return total
+
+
+def check_sources(
+    settings: Settings,
+    sources: tuple[CitationSource, ...] | None,
+    tool_outputs: tuple[ToolOutput, ...] | None,
+) -> None:
+    """413 when the sources or tool outputs are over the count or size limits."""
+    if sources is not None:
+        if len(sources) > settings.max_sources:
+            raise over_limit(
+                "max_sources", "the number of sources", len(sources), settings.max_sources
+            )
+        chars = sum(len(s.full_content or "") + len(s.snippet or "") for s in sources)
+        if chars > settings.max_source_chars:
+            raise over_limit(
+                "max_source_chars", "the source text", chars, settings.max_source_chars
+            )
+    if tool_outputs is not None:
+        if len(tool_outputs) > settings.max_sources:
+            raise over_limit(
+                "max_sources", "the number of tool outputs", len(tool_outputs), settings.max_sources
+            )
+        chars = _tool_output_chars(tool_outputs)
+        if chars > settings.max_source_chars:
+            raise over_limit(
+                "max_source_chars", "the tool output text", chars, settings.max_source_chars
+            )
+
+
+def engine_for(base: Attributor, options: AttributionOptions | None) -> Attributor:
+    """The base attributor, or one with the options applied sharing its models and caches.
+
+    Raises:
+        ConfigError: an option out of bounds (422).
+    """
+    if options is None:
+        return base
+    cfg = base.config
+
+    def merged(section: Any, **changes: Any) -> Any:
+        fields = msgspec.structs.asdict(section)
+        fields.update({k: v for k, v in changes.items() if v is not None})
+        return type(section)(**fields)  # the constructor checks the bounds
+
+    config = AttributionConfig(
+        model=cfg.model,
+        segment=cfg.segment,
+        match=merged(cfg.match, top_k=options.top_k),
+        verify=merged(cfg.verify, support_threshold=options.support_threshold),
+        reconcile=merged(
+            cfg.reconcile,
+            marker_style=options.marker_style,
+            fill_missing=options.fill_missing,
+            drop_unknown=options.drop_unknown,
+            placement=options.placement,
+        ),
+    )
+    return base.with_config(config)
+
+
+def check_request(
+    settings: Settings,
+    attributor: Attributor,
+    *,
+    answer_chars: int,
+    sources: tuple[CitationSource, ...] | None,
+    tool_outputs: tuple[ToolOutput, ...] | None,
+    options: AttributionOptions | None,
+) -> Attributor:
+    """Refuse what no model work may start on; the engine the options ask for.
+
+    Raises:
+        BadRequest: both or neither of sources and tool outputs (400).
+        LimitExceeded: the answer, the sources or the tool outputs are over a limit (413).
+        ConfigError: an option is out of bounds (422).
+    """
+    present = [
+        name for name, v in (("sources", sources), ("toolOutputs", tool_outputs)) if v is not None
+    ]
+    if len(present) != 1:
+        which = "both" if present else "neither"
+        raise BadRequest(f"give exactly one of sources and toolOutputs ({which} given)")
+    if answer_chars > settings.max_answer_chars:
+        raise over_limit(
+            "max_answer_chars", "the answer length", answer_chars, settings.max_answer_chars
+        )
+    check_sources(settings, sources, tool_outputs)
+    return engine_for(attributor, options)
+
+
+async def attribute_request(
+    data: AttributionRequest,
+    *,
+    settings: Settings,
+    attributor: Attributor,
+    store: ConversationStore,
+    runner: ModelRunner,
+    metrics: Metrics,
+) -> AttributionResult:
+    """Attribute one request: check it, register its sources in the conversation (if any),
+    run the engine in the model pool, and convert the offsets to the unit asked for."""
+    engine = check_request(
+        settings,
+        attributor,
+        answer_chars=len(data.answer),
+        sources=data.sources,
+        tool_outputs=data.tool_outputs,
+        options=data.options,
+    )
+    log.info(
+        "attribution_requested",
+        sources=len(data.sources or ()),
+        tool_outputs=len(data.tool_outputs or ()),
+        conversation=data.conversation_id is not None,
+        offset_unit=data.offset_unit,
+        **text_fields(settings, answer=data.answer),
+    )
+
+    def work() -> AttributionResult:
+        items: tuple[CitationSource, ...] | tuple[ToolOutput, ...] = (
+            data.sources if data.sources is not None else data.tool_outputs or ()
+        )
+        registry: CitationRegistry | None = None
+        warnings: tuple[ExtractionWarning, ...] = ()
+        if data.conversation_id is not None:
+            # The stored registry numbers sources, so tool outputs are extracted first; their
+            # warnings would otherwise be lost (attribute() sees sources only).
+            sources = data.sources
+            if sources is None:
+                extracted = extract_sources(data.tool_outputs or ())
+                sources, warnings = extracted.sources, extracted.warnings
+            registry = store.register_sources(data.conversation_id, sources)
+            items = sources
+        result = engine.attribute(data.answer, items, registry)
+        if warnings:
+            result = msgspec.structs.replace(result, warnings=warnings + result.warnings)
+        return convert_result_offsets(result, data.answer, data.offset_unit)
+
+    result = await runner.run(work)
+    metrics.claims_verified += result.summary.claims
+    log.info(
+        "attribution_done",
+        claims=result.summary.claims,
+        supported=result.summary.supported,
+        markers=result.summary.markers_checked,
+        warnings=len(result.warnings),
+    )
+    return result

