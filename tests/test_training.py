@@ -181,3 +181,19 @@ def test_export_registers_and_the_engine_scores(
     for file in ("model.int8.onnx", "model.onnx"):
         assert set(figures[file]) >= {"vitaminc", "mnli_dev", "anli_test", "pairs_per_second"}
         assert figures[file]["anli_test"]["n"] == 20
+
+
+def test_a_field_added_later_at_its_default_is_the_same_run(smoke_config: TrainConfig) -> None:
+    from training.train import same_run
+
+    saved = json.loads(json.dumps(dataclasses.asdict(smoke_config)))
+    del saved["mix"]["negation"]  # a run saved before the field existed
+    del saved["patience"]
+    assert same_run(saved, smoke_config)
+    assert same_run(saved, dataclasses.replace(smoke_config, threads=7))  # cores don't matter
+    with_negation = dataclasses.replace(
+        smoke_config, mix=dataclasses.replace(smoke_config.mix, negation=100)
+    )
+    assert not same_run(saved, with_negation)
+    assert not same_run(saved, dataclasses.replace(smoke_config, patience=1))
+    assert not same_run(saved, dataclasses.replace(smoke_config, learning_rate=1.0))

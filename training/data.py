@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ._io import LABELS, NOT_ENTAILED, Example, open_text
 from .generic import GENERIC_BUILDERS, LICENCES
+from .hard_cases import HARD_CASE_BUILDERS
 
 __all__ = ["LABELS", "Example", "MixConfig", "build_mix", "heldout_sets"]
 
@@ -72,6 +73,13 @@ class MixConfig:
     rte_cb: int = 3300
     science: int = 4100
     breaking_nli: int = 8200
+    # hard cases (hard_cases.py): 0 in the generic stage, set by the attribution stage
+    modality: int = 0
+    negation: int = 0
+    unit_forms: int = 0
+    unit_swaps: int = 0
+    entity_swaps: int = 0
+    two_passages: int = 0
     scale: float = 1.0
     """Multiplies every count above."""
     sources: tuple[str, ...] = field(default=())
@@ -116,6 +124,8 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
     }
     for name, build_all in GENERIC_BUILDERS.items():
         builders[name] = lambda n, build_all=build_all: _sample(build_all(root), n, rng)
+    for name, make in HARD_CASE_BUILDERS.items():
+        builders[name] = lambda n, make=make: make(fever_rows(), n, rng)
     counts = {
         "fever": config.fever_pairs,
         "fever_buried": config.fever_buried,
@@ -131,12 +141,15 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
         "numbers": config.numbers,
         "partial": config.partial,
         **{name: getattr(config, name) for name in GENERIC_BUILDERS},
+        **{name: getattr(config, name) for name in HARD_CASE_BUILDERS},
     }
     examples: list[Example] = []
     for name, build in builders.items():
         if config.sources and name not in config.sources:
             continue
         if config.commercial_only and not LICENCES[name][1]:
+            continue
+        if not counts[name]:
             continue
         n = max(1, round(counts[name] * config.scale))
         part = build(n)[:n]

@@ -156,6 +156,17 @@ LICENCES: dict[str, tuple[str, bool]] = {
     "rte_cb": ("RTE research use; CB CC BY-SA 3.0", False),
     "science": ("COVID-Fact no licence; SciFact CC BY-NC 2.0", False),
     "breaking_nli": ("CC BY-SA 4.0", True),
+    **{
+        name: ("CC BY-SA 3.0 (made from FEVER / Wikipedia)", True)
+        for name in (
+            "modality",
+            "negation",
+            "unit_forms",
+            "unit_swaps",
+            "entity_swaps",
+            "two_passages",
+        )
+    },
 }
 
 

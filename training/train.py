@@ -38,7 +38,15 @@ from attribution.runtime._cross_encoder import encode_pairs
 
 from .data import LABELS, NOT_ENTAILED, Example, MixConfig, build_mix, heldout_sets
 
-__all__ = ["TrainConfig", "base_model_dir", "encode", "load_round", "save_round", "train"]
+__all__ = [
+    "TrainConfig",
+    "base_model_dir",
+    "encode",
+    "load_round",
+    "same_run",
+    "save_round",
+    "train",
+]
 
 
 @dataclass(frozen=True)
@@ -262,7 +270,7 @@ def train(
     checkpoint = out / "checkpoint.pt"
     if checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=False)
-        if saved["config"] != dataclasses.asdict(config):
+        if not same_run(saved["config"], config):
             raise SystemExit(
                 f"{checkpoint} was made with another configuration; use another --out "
                 "or delete it to start again"
@@ -381,6 +389,35 @@ def train(
     return json.loads((out / "state.json").read_text())
 
 
+def same_run(saved: dict[str, Any], config: TrainConfig) -> bool:
+    """Whether a checkpoint or round saved with ``saved`` belongs to a run of ``config``.
+
+    Fields added to the configuration after the run started count as the same run when they
+    are at their defaults (a new mix source defaults to 0), so a later version of this code
+    can still resume an earlier run. The thread count is not part of a run.
+    """
+    current = json.loads(json.dumps(dataclasses.asdict(config)))
+    defaults = json.loads(json.dumps(dataclasses.asdict(TrainConfig())))
+
+    def same(old: Any, new: Any, default: Any) -> bool:
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in old.keys() | new.keys():
+                if key not in new:
+                    return False
+                if key not in old:
+                    if not isinstance(default, dict) or new[key] != default.get(key):
+                        return False
+                elif not same(old[key], new[key], (default or {}).get(key)):
+                    return False
+            return True
+        return bool(old == new)
+
+    old = json.loads(json.dumps(saved))
+    for record in (old, current, defaults):
+        record.pop("threads", None)  # how many cores ran it: not what the run is
+    return same(old, current, defaults)
+
+
 REWARM_STEPS = 200
 """A run resumed from a round (no optimizer moments) ramps its learning rate up over this."""
 ROUND_WEIGHTS = "weights.fp16.safetensors"
@@ -432,7 +469,7 @@ def save_round(
 def load_round(model: Any, round_dir: Path, config: TrainConfig) -> dict[str, Any]:
     """Load a round's weights into ``model``; returns its saved progress."""
     record = json.loads((round_dir / ROUND_STATE).read_text())
-    if record["config"] != json.loads(json.dumps(dataclasses.asdict(config))):
+    if not same_run(record["config"], config):
         raise SystemExit(
             f"the round in {round_dir} was made with another configuration; pass the same "
             "options, or --round to another folder to start a new run"
