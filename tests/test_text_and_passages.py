@@ -107,3 +107,33 @@ def test_lexical_index() -> None:
     assert index.coverage(content_terms("Webb mirror"), index.term_sets[0]) == pytest.approx(1.0)
     assert index.coverage(content_terms("Webb mirror"), index.term_sets[1]) == 0.0
     assert 0 < index.coverage(content_terms("Webb mirror"), index.term_sets[2]) < 1
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("It is 330 m tall.", "It is 330 metres tall."),
+        ("It is 330 meters tall.", "It is 330 metres tall."),
+        ("Sales rose 5%.", "Sales rose 5 percent."),
+        ("Sales rose 5 per cent.", "Sales rose 5%."),
+        ("It opened three new regions.", "It opened 3 new regions."),
+        ("It opened on 2015-03-10.", "It opened on 10 March 2015."),
+        ("A 12 km run.", "A 12 kilometre run."),
+    ],
+)
+def test_one_quantity_written_two_ways_gives_the_same_terms(one: str, other: str) -> None:
+    assert content_terms(one) == content_terms(other)
+    assert number_terms(one) == number_terms(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("It is 330 m tall.", "It is 330 feet tall."),
+        ("It opened on 2015-03-10.", "It opened on 10 May 2015."),
+        ("Sales rose 5%.", "Sales rose 6%."),
+        ("In the 1990s.", "In 1990 seconds."),  # a decade is not a duration
+    ],
+)
+def test_different_quantities_stay_different(one: str, other: str) -> None:
+    assert content_terms(one) != content_terms(other)

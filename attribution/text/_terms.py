@@ -103,6 +103,7 @@ _NEGATION = re.compile(
     r"aren't|weren't|doesn't|didn't|don't|hasn't|haven't|hadn't|without)\b",
     re.IGNORECASE,
 )
+_WORD_OR_NUMBER = re.compile(r"[a-z]+")
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _SCALED = re.compile(r"(\d+(?:[.,]\d+)*)\s*(thousand|million|billion|trillion)\b", re.IGNORECASE)
 
@@ -351,9 +352,78 @@ def stem(word: str) -> str:
     return w
 
 
+def _unit_table(groups: dict[str, str]) -> dict[str, str]:
+    return {form: canon for forms, canon in groups.items() for form in forms.split()}
+
+
+_UNITS = _unit_table(
+    {
+        "m metre metres meter meters": "metre",
+        "km kilometre kilometres kilometer kilometers": "kilometre",
+        "cm centimetre centimetres centimeter centimeters": "centimetre",
+        "mm millimetre millimetres millimeter millimeters": "millimetre",
+        "kg kilogram kilograms kilogramme kilogrammes kgs": "kilogram",
+        "lb lbs pound pounds": "pound",
+        "ft foot feet": "foot",
+        "mi mile miles": "mile",
+        "percent pct": "%",
+        "hr hrs hour hours": "hour",
+        "min mins minute minutes": "minute",
+        "sec secs second seconds": "second",
+        "yr yrs year years": "year",
+    }
+)
+"""Unit spellings after a number, each to one form: ``330 m`` and ``330 metres`` match."""
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if i >= 2  # "one" is as often a pronoun ("one of the") as a count
+}
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
+
+
+def _spell_iso_dates(text: str) -> str:
+    """``2015-03-10`` → ``10 march 2015``, the way prose writes a date."""
+    if "-" not in text:
+        return text
+    return _ISO_DATE.sub(
+        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}", text
+    )
+
+
 def word_tokens(text: str) -> list[str]:
-    """Lower-cased word and number tokens (numbers keep their decimal point)."""
-    return [m.group().lower().replace("’", "'") for m in _WORD.finditer(text)]
+    """Lower-cased word and number tokens (numbers keep their decimal point).
+
+    Written the same way whatever the form: a unit after a number has one spelling (``330 m``,
+    ``330 metres`` → ``330 metre``), ``5%``, ``5 percent`` and ``5 per cent`` are ``5 %``,
+    ``two`` to ``twenty`` are digits, and an ISO date is spelled as prose writes it.
+    """
+    raw = [m.group().lower().replace("’", "'") for m in _WORD.finditer(_spell_iso_dates(text))]
+    out: list[str] = []
+    skip = False
+    for i, token in enumerate(raw):
+        if skip:
+            skip = False
+            continue
+        after_number = bool(out) and out[-1][:1].isdigit()
+        if token[:1].isdigit() and token.endswith("%"):
+            out.extend((token[:-1], "%"))
+        elif token in _NUMBER_WORDS:
+            out.append(_NUMBER_WORDS[token])
+        elif after_number and token == "per" and raw[i + 1 : i + 2] == ["cent"]:
+            out.append("%")
+            skip = True
+        elif after_number and token in _UNITS:
+            out.append(_UNITS[token])
+        else:
+            out.append(token)
+    return out
 
 
 def content_terms(text: str) -> list[str]:
@@ -377,7 +447,11 @@ def number_terms(text: str) -> set[str]:
     ``1.5 million`` gives ``{"1.5", "1500000"}``; ``1,500,000`` gives ``{"1500000"}``; ``6.50``
     gives ``{"6.5"}``. A year is a number like any other.
     """
+    text = _spell_iso_dates(text)
     found = {_canonical_number(m.group()) for m in _NUMBER.finditer(text)}
+    found.update(
+        _NUMBER_WORDS[w] for w in _WORD_OR_NUMBER.findall(text.lower()) if w in _NUMBER_WORDS
+    )
     for m in _SCALED.finditer(text):
         try:
             base = float(_canonical_number(m.group(1)))
