@@ -373,3 +373,32 @@ def test_load_verifier_without_feature_weights_fails_clearly(
     )
     with pytest.raises(ModelLoadError, match=r"feature-verifier/weights-combined\.json not found"):
         load_verifier(ModelConfig(models_dir=str(directory)))
+
+
+def test_the_manifest_threshold_is_the_verifier_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from attribution import ConfigError
+    from attribution.verify import NliVerifier
+
+    monkeypatch.delenv(ENV_BY_KIND["cross_encoder"], raising=False)
+    packaged = REPO / "attribution" / "models"
+    manifest = json.loads((packaged / "manifest.json").read_text())
+    for entry in manifest["models"]:
+        for field in ("file", "tokenizer"):
+            ref = entry.get(field)
+            if ref and "package" not in ref:
+                ref["path"] = str(packaged / ref["path"])  # absolute: this folder has no files
+        if entry["name"] == "support-verifier-minilm-l6-int8":
+            entry["threshold"] = 0.73
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    config = ModelConfig(models_dir=str(tmp_path), verifier="support-verifier-minilm-l6-int8")
+    verifier = load_verifier(config)
+    assert isinstance(verifier, NliVerifier)
+    assert verifier.threshold == 0.73
+    assert NliVerifier(verifier.model, threshold=0.4).threshold == 0.4  # an explicit one wins
+
+    manifest["models"][-1]["threshold"] = 1.5
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises((ConfigError, ModelLoadError), match="threshold"):
+        load_verifier(config)

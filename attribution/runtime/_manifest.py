@@ -120,6 +120,9 @@ class ModelSpec(_Spec, frozen=True):
     """sha256 of the tokenizer; required with a tokenizer (null skips the check)."""
     labels: tuple[str, ...] = ()
     """Names of the classifier's outputs, in output order."""
+    threshold: float | None = None
+    """A cross-encoder's calibrated support threshold (on P(support), fitted on the validation
+    part of the development data); None: 0.5. ``VerifyConfig.support_threshold`` overrides it."""
     max_length: int | None = None
     """Tokens per input sequence at most, special tokens included; longer input is truncated."""
     pooling: Pooling | None = None
@@ -136,6 +139,8 @@ class ModelSpec(_Spec, frozen=True):
     def __post_init__(self) -> None:
         if not self.name:
             raise ConfigError("model spec: name is empty")
+        if self.threshold is not None and not 0.0 < self.threshold < 1.0:
+            raise ConfigError(f"model spec {self.name}: threshold must be in (0, 1)")
         for field in ("sha256", "tokenizer_sha256"):
             value = getattr(self, field)
             if isinstance(value, str) and not _SHA256.fullmatch(value):

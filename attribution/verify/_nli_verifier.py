@@ -21,8 +21,15 @@ __all__ = ["NliVerifier"]
 class NliVerifier:
     """An ONNX cross-encoder as a verifier (entailment → support, contradiction if it has one)."""
 
-    def __init__(self, model: OnnxCrossEncoder, *, threshold: float = 0.5) -> None:
+    def __init__(self, model: OnnxCrossEncoder, *, threshold: float | None = None) -> None:
+        """Args:
+        model: the cross-encoder.
+        threshold: the support threshold; None: the model's calibrated one from the manifest
+            (``ModelSpec.threshold``), else 0.5.
+        """
         self.model = model
+        if threshold is None:
+            threshold = model.spec.threshold if model.spec.threshold is not None else 0.5
         self._threshold = threshold
 
     @property
