@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks._logs import quiet_logs
-from benchmarks.datasets import default_data_root
+from benchmarks.datasets import SPLIT_NAMES, default_data_root
 from benchmarks.harness._context import DATASET_NAMES
 from benchmarks.harness._run import TASKS, run_harness
 
@@ -41,6 +41,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, default=REPO / "benchmarks" / "out", help="report folder"
     )
     parser.add_argument("--limit", type=int, help="at most N examples per dataset (evenly spread)")
+    parser.add_argument(
+        "--split",
+        choices=SPLIT_NAMES,
+        default="validation",
+        help="part of the committed split (benchmarks/splits) every task sees: validation "
+        "(default; records the split does not know, e.g. the held-out half, count as "
+        "validation), train or all",
+    )
     parser.add_argument(
         "--datasets",
         type=lambda v: _names(v, DATASET_NAMES, "dataset"),
@@ -79,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         limit=args.limit,
         quick_speed=args.quick_speed,
         held_out=not args.no_held_out,
+        split=args.split,
     )
     print(f"wrote {args.out / 'report.md'} ({accuracy['seconds']['total']} s)", file=sys.stderr)
     for note in accuracy["notes"]:

@@ -1,9 +1,14 @@
 """Fit the feature verifier's weights on the development data and write them to models/.
 
-Run: ``.venv/bin/python -m benchmarks.fit_feature_verifier [--data-root DIR] [--out FILE]``
-(``make fit-verifier``). It reads nothing but the labelled data under ``--data-root`` (the
-development half of the attribution datasets) and writes
+Run: ``.venv/bin/python -m benchmarks.fit_feature_verifier [--data-root DIR] [--out FILE]
+[--split validation|train|all]`` (``make fit-verifier``). It reads nothing but the labelled data
+under ``--data-root`` (the development half of the attribution datasets) and writes
 ``attribution/models/feature-verifier/weights.json``.
+
+Only the examples of one part of the committed split (``benchmarks/splits``) are read:
+``validation`` by default, since the threshold and the combination of signals are fitted on the
+validation part (the cross-encoder trains on ``train``); records the split does not know count
+as validation.
 
 How:
 
@@ -45,8 +50,14 @@ from attribution.runtime._cross_encoder import OnnxCrossEncoder
 from attribution.verify import FeatureWeights
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
 from benchmarks._logs import quiet_logs
-from benchmarks.datasets import load_verification
-from benchmarks.datasets._types import DatasetName
+from benchmarks.datasets import (
+    SPLIT_NAMES,
+    SplitFilter,
+    SplitName,
+    filter_split,
+    load_verification,
+)
+from benchmarks.datasets._types import DatasetName, VerificationExample
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
@@ -158,6 +169,20 @@ def choose_threshold(examples: Sequence[Example], scores: NDArray[np.float64]) -
     return best_t
 
 
+def labelled_rows(
+    data_root: Path, dataset: str, limit: int | None, *, split: SplitName = "validation"
+) -> list[VerificationExample]:
+    """The labelled examples with evidence that one dataset contributes to the fit: those of
+    ``split``, without :data:`SKIP_GROUPS`, the first ``limit`` of them."""
+    loaded = load_verification(data_root, cast("DatasetName", dataset))
+    skip = SKIP_GROUPS.get(dataset, frozenset())
+    rows = [
+        e for e in loaded.examples if e.label is not None and e.evidence and e.group not in skip
+    ]
+    rows = filter_split(rows, split, data_root=data_root)
+    return rows[:limit] if limit else rows
+
+
 def build_examples(
     data_root: Path,
     limit: int | None,
@@ -165,6 +190,7 @@ def build_examples(
     matcher: Matcher | None = None,
     datasets: Sequence[str] = DATASETS,
     cross_encoder: OnnxCrossEncoder | None = None,
+    split: SplitName = "validation",
 ) -> list[Example]:
     """Feature rows for every labelled example (see the module docstring).
 
@@ -175,21 +201,20 @@ def build_examples(
         datasets: which of :data:`DATASETS` to read.
         cross_encoder: when given, its P(entailment) and P(contradiction) of each candidate
             are two more columns (:data:`NLI_FEATURE_NAMES`), as the combined verifier has.
+        split: the part of the committed split to read (records it does not know count as
+            validation).
     """
     config = AttributionConfig()
     if matcher is None:
         matcher = Matcher(load_embedder(config.model), config.match)
     examples: list[Example] = []
     for dataset in (d for d in DATASETS if d in datasets):
-        loaded = load_verification(data_root, cast("DatasetName", dataset))
-        skip = SKIP_GROUPS.get(dataset, frozenset())
-        rows = [
-            e for e in loaded.examples if e.label is not None and e.evidence and e.group not in skip
-        ]
-        if limit:
-            rows = rows[:limit]
+        rows = labelled_rows(data_root, dataset, limit, split=split)
         t0 = time.perf_counter()
-        print(f"{dataset}: {len(rows)} labelled examples with evidence", file=sys.stderr)
+        print(
+            f"{dataset}: {len(rows)} labelled examples with evidence ({split} split)",
+            file=sys.stderr,
+        )
         for n, row in enumerate(rows, 1):
             claim = normalize_markers(row.claim, known=(), drop_unknown=True).text.strip()
             sources = [
@@ -264,6 +289,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="weights file to write")
     parser.add_argument("--limit", type=int, help="at most this many examples per dataset")
     parser.add_argument(
+        "--split",
+        choices=SPLIT_NAMES,
+        default="validation",
+        help="part of the committed split (benchmarks/splits) to fit on: validation (default; "
+        "records the split does not know count as validation), train or all",
+    )
+    parser.add_argument(
         "--cross-encoder",
         metavar="NAME",
         help="combine this cross-encoder (a manifest name) as two more features",
@@ -281,7 +313,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ModelLoadError as exc:
             parser.error(f"--cross-encoder: {exc}")
     names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
-    examples = build_examples(args.data_root, args.limit, cross_encoder=cross_encoder)
+    examples = build_examples(
+        args.data_root, args.limit, cross_encoder=cross_encoder, split=args.split
+    )
+    if args.split != "all":
+        split_filter = SplitFilter(args.split, args.data_root)
+        for dataset in DATASETS:
+            split_filter.train_ids(dataset)
+        for note in split_filter.notes:
+            print(f"note: {note}", file=sys.stderr)
     datasets = sorted({e.dataset for e in examples})
     if len(datasets) < 2:
         parser.error(f"need labelled examples from two datasets at least, found {datasets}")
@@ -318,8 +358,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         metrics=metrics,
         notes=(
             "Logistic model over support features, fitted by benchmarks/fit_feature_verifier.py "
-            "on the development half of the attribution datasets (multiple-instance, datasets "
-            "weighted equally, classes balanced). 'heldout' figures: fitted without that dataset."
+            f"on the {args.split} part (benchmarks/splits) of the development half of the "
+            "attribution datasets (multiple-instance, datasets weighted equally, classes "
+            "balanced). 'heldout' figures: fitted without that dataset."
         ),
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_accuracy_json_has_the_documented_shape(report: Path) -> None:
     data = json.loads((report / "accuracy.json").read_text(encoding="utf-8"))
     assert {"commit", "machine", "models", "datasets"} <= set(data)
+    assert data["split"] == "validation"  # the default: figures on the validation part only
     assert set(data["models"]) >= {"all-minilm-l6-v2-int8"}
     assert set(data["datasets"]) == {"expertqa", "attributionbench", "wice", "lfqa", "faithbench"}
     for figures in data["datasets"].values():
@@ -40,6 +41,7 @@ def test_accuracy_json_has_the_documented_shape(report: Path) -> None:
 def test_report_and_speed_outputs(report: Path) -> None:
     text = (report / "report.md").read_text(encoding="utf-8")
     assert "## Claim verification" in text
+    assert "split: validation" in text
     assert "expertqa" in text
     if (report / "speed.json").exists():
         speed = json.loads((report / "speed.json").read_text(encoding="utf-8"))

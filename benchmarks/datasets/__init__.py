@@ -35,6 +35,14 @@ only (``bing_chat``, ``gpt4``) and LFQA answers without a document set are dropp
 reason in ``DatasetLoad.dropped``; the richer records keep them. Each dataset module's
 docstring gives the details (ties, span repair, detector normalisation).
 
+One fixed train/validation split (about 70/30 per dataset, grouped so that the two parts never
+share a question, an answer, a claim or a source page, within or across datasets) is committed
+as ids in ``benchmarks/splits/<dataset>.json``; models train on ``train``, figures and
+thresholds use ``validation``. :func:`filter_split` / :func:`in_split` / :class:`SplitFilter`
+select a part; records the split does not know (the held-out half of the data) count as
+validation. ``python -m benchmarks.datasets.split [--check]`` writes or verifies the files; see
+:mod:`benchmarks.datasets._split`.
+
 Run ``python -m benchmarks.datasets [--data-root DIR]`` for a table of the counts.
 """
 
@@ -51,6 +59,20 @@ from ._faithbench import (
 )
 from ._lfqa import LFQAAnswer, LFQADocument, LFQASentence, docs_file_for, load_lfqa
 from ._load import DATA_ROOT_ENV, PATTERNS, default_data_root, load_all, load_verification
+from ._split import (
+    SPLIT_NAMES,
+    SPLITS_DIR,
+    Side,
+    SplitFile,
+    SplitFilter,
+    SplitName,
+    build_split,
+    check_split,
+    filter_split,
+    in_split,
+    read_split,
+    write_split,
+)
 from ._types import (
     DATASETS,
     DatasetLoad,
@@ -67,6 +89,8 @@ __all__ = [
     "DATASETS",
     "DATA_ROOT_ENV",
     "PATTERNS",
+    "SPLITS_DIR",
+    "SPLIT_NAMES",
     "DatasetLoad",
     "DatasetName",
     "DetectorVerdict",
@@ -83,16 +107,26 @@ __all__ = [
     "Loaded",
     "OffsetMatch",
     "SampleLabel",
+    "Side",
     "SkippedRow",
     "SpanLabel",
+    "SplitFile",
+    "SplitFilter",
+    "SplitName",
     "VerificationExample",
     "WiCEClaim",
+    "build_split",
+    "check_split",
     "default_data_root",
     "docs_file_for",
+    "filter_split",
+    "in_split",
     "load_all",
     "load_expertqa",
     "load_faithbench",
     "load_lfqa",
     "load_verification",
     "load_wice",
+    "read_split",
+    "write_split",
 ]

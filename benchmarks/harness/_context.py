@@ -1,4 +1,5 @@
-"""What every benchmark task receives: the engine, the data, the limits, a progress bar."""
+"""What every benchmark task receives: the engine, the data, the split, the limits, a progress
+bar."""
 
 from __future__ import annotations
 
@@ -7,14 +8,23 @@ import time
 from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from attribution import Attributor
+from benchmarks.datasets import SplitFilter, SplitName
 
 __all__ = ["DATASET_NAMES", "HarnessContext", "progress"]
 
 DATASET_NAMES = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
 T = TypeVar("T")
+
+
+class _Record(Protocol):
+    @property
+    def example_id(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Record)
 
 
 def progress(items: Iterable[T], desc: str, total: int | None = None) -> Iterator[T]:
@@ -61,13 +71,28 @@ class HarnessContext:
     """At most this many examples per dataset (None: all)."""
     notes: list[str] = field(default_factory=list)
     """Lines for the report: missing datasets, label mappings, caveats."""
+    split: SplitName = "validation"
+    """The part of the committed split (``benchmarks/splits``) the tasks see: ``validation``
+    (the default: every reported figure), ``train`` or ``all``. Records the split does not know,
+    such as the whole held-out half of the data, count as validation."""
+    _split_filter: SplitFilter | None = field(default=None, init=False, repr=False)
 
-    def take(self, items: list[T]) -> list[T]:
-        """``limit`` items spread evenly over ``items`` (all without a limit); deterministic.
+    def in_split(self, items: list[R]) -> list[R]:
+        """The items (records with an ``example_id``) of this context's split, in order."""
+        if self._split_filter is None:
+            self._split_filter = SplitFilter(self.split, self.data_root)
+        kept = self._split_filter.filter(items)
+        self.notes.extend(n for n in self._split_filter.notes if n not in self.notes)
+        return kept
+
+    def take(self, items: list[R]) -> list[R]:
+        """The items of this context's split (:meth:`in_split`), then ``limit`` of them spread
+        evenly (all without a limit); deterministic.
 
         Evenly spaced rather than the first ones: data files are often sorted by label or
         sub-source, and a smoke run should still see both classes.
         """
+        items = self.in_split(items)
         if self.limit is None or len(items) <= self.limit:
             return items
         step = len(items) / self.limit

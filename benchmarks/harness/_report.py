@@ -277,7 +277,9 @@ def write_report(
         f"Python {accuracy.get('python')}",
         f"- verifier: `{accuracy.get('verifier')}`; models: "
         + ", ".join(f"`{k}` ({v[:12]})" for k, v in accuracy.get("models", {}).items()),
-        f"- data: `{accuracy.get('data_root')}`; limit per dataset: {accuracy.get('limit')}",
+        f"- data: `{accuracy.get('data_root')}`; split: {accuracy.get('split', 'all')} "
+        "(`benchmarks/splits`; records it does not know count as validation); "
+        f"limit per dataset: {accuracy.get('limit')}",
         f"- seconds per task: {accuracy.get('seconds')}",
         "",
         "## Claim verification",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from attribution import Attributor, FeatureVerifier, NliVerifier
+from benchmarks.datasets import SplitName
 from benchmarks.foundation import commit
 
 from ._context import HarnessContext
@@ -84,8 +85,8 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
     """For each fitted-on dataset, an engine whose feature weights were fitted without it.
 
     The weights are refitted exactly as ``make fit-verifier`` fits them, on the examples of the
-    other datasets (``--limit`` applies), and share the models and embedding cache of the engine
-    under test.
+    other datasets in the run's split (``--split`` and ``--limit`` apply), and share the models
+    and embedding cache of the engine under test.
     """
     from attribution import FeatureWeights
     from benchmarks.fit_feature_verifier import (
@@ -109,6 +110,7 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
         matcher=base.matcher,
         datasets=DATASETS,
         cross_encoder=verifier.cross_encoder,
+        split=ctx.split,
     )
     engines: dict[str, Attributor] = {}
     for dataset in fitted:
@@ -149,15 +151,22 @@ def run_harness(
     quick_speed: bool,
     held_out: bool = True,
     attributor: Attributor | None = None,
+    split: SplitName = "validation",
 ) -> dict[str, Any]:
     """Run the chosen tasks and write the reports into ``out``; returns accuracy.json's dict.
+
+    Every accuracy task sees only the records of ``split`` (``validation`` by default; see
+    ``benchmarks/splits``), recorded as ``accuracy.json``'s ``split``. The speed task times
+    WiCE text whatever the split (it reads no label).
 
     With ``held_out`` (the default), every accuracy task is run a second time on each dataset
     the feature verifier was fitted on, with weights refitted without that dataset; those
     figures land under ``datasets[NAME]["held_out"]`` and are the ones to quote.
     """
     attributor = attributor or Attributor()
-    ctx = HarnessContext(attributor=attributor, data_root=data_root, datasets=datasets, limit=limit)
+    ctx = HarnessContext(
+        attributor=attributor, data_root=data_root, datasets=datasets, limit=limit, split=split
+    )
     started = time.perf_counter()
     attributor.warm_up()
     accuracy: dict[str, Any] = {
@@ -168,6 +177,7 @@ def run_harness(
         "verifier": attributor.verifier.name,
         "data_root": str(data_root),
         "limit": limit,
+        "split": split,
         "datasets": {},
         "seconds": {},
     }
@@ -189,7 +199,11 @@ def run_harness(
         t0 = time.perf_counter()
         for dataset, engine in _held_out_engines(ctx).items():
             sub_ctx = HarnessContext(
-                attributor=engine, data_root=data_root, datasets=(dataset,), limit=limit
+                attributor=engine,
+                data_root=data_root,
+                datasets=(dataset,),
+                limit=limit,
+                split=split,
             )
             for name in accuracy_tasks:
                 fn = _task(name)

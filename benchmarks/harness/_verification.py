@@ -126,6 +126,7 @@ def _leave_one_dataset_out(ctx: HarnessContext) -> dict[str, dict[str, float]]:
         matcher=ctx.attributor.matcher,
         datasets=chosen,
         cross_encoder=verifier.cross_encoder if isinstance(verifier, FeatureVerifier) else None,
+        split=ctx.split,
     )
     out: dict[str, dict[str, float]] = {}
     for d in sorted({e.dataset for e in examples}):
