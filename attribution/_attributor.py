@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 import numpy as np
@@ -24,6 +24,7 @@ from attribution.decide import (
     Numbering,
     Support,
     Thresholds,
+    best_support,
     check_marker,
     decide_claim,
 )
@@ -56,6 +57,16 @@ if TYPE_CHECKING:
     from attribution.segment import Segmenter
 
 __all__ = ["Attributor", "SourcesOrToolOutputs"]
+
+
+class Verified(NamedTuple):
+    """What the verify stage found for each claim of a request."""
+
+    per_source: list[dict[int, Support]]
+    """The best support per source."""
+    pair: list[Support | None]
+    """The support of the best two passages joined."""
+
 
 SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
 """What :meth:`Attributor.attribute` takes: typed sources or tool outputs, or their JSON dicts."""
@@ -333,7 +344,7 @@ class Attributor:
                 claim.segment.text,
                 [],
                 [claim],
-                ([per_source[i]], [pair_support[i]]),
+                Verified([per_source[i]], [pair_support[i]]),
                 [match.no_relevant_source[i]],
                 match.lexical,
                 passages,
@@ -345,7 +356,7 @@ class Attributor:
 
     def _verify(
         self, claims: Sequence[CheckedClaim], match: MatchResult, passages: Sequence[Passage]
-    ) -> tuple[list[dict[int, Support]], list[Support | None]]:
+    ) -> Verified:
         """Best support per (claim, source), and of the best pair of passages per claim."""
         cfg = self.config
         pairs: list[Pair] = []
@@ -387,14 +398,14 @@ class Attributor:
             best = per_source[i].get(source_index)
             if best is None or support.score > best.score:
                 per_source[i][source_index] = support
-        return per_source, pair_support
+        return Verified(per_source, pair_support)
 
     def _decide_and_emit(
         self,
         answer: str,
         markers: Sequence[Marker],
         claims: Sequence[CheckedClaim],
-        verified: tuple[list[dict[int, Support]], list[Support | None]],
+        verified: Verified,
         no_relevant_source: Sequence[bool],
         lexical: LexicalIndex,
         passages: Sequence[Passage],
@@ -422,6 +433,10 @@ class Attributor:
         )
         marker_checks: list[MarkerCheck] = []
         outcomes: list[ClaimOutcome] = []
+        # every passage of a source may hold a quote's sentence, not only the ones scored
+        by_source: dict[int, tuple[int, ...]] = {}
+        for p, passage in enumerate(passages):
+            by_source[passage.source_index] = (*by_source.get(passage.source_index, ()), p)
         for i, claim in enumerate(claims):
             decision = decide_claim(
                 per_source[i],
@@ -469,11 +484,15 @@ class Attributor:
                     s for n in (*cited_ok, *added) if (s := numbering.index_of(n)) is not None
                 )
             )
+            quoted = shown or decision.supporting
+            if not quoted and decision.verdict == "partially_supported":
+                quoted = (best[0],) if (best := best_support(per_source[i])) else ()
             evidence = evidence_quotes(
                 claim,
-                shown or decision.supporting,
+                quoted,
                 per_source[i],
                 pair_support[i],
+                candidates=by_source,
                 lexical=lexical,
                 passages=passages,
                 sources=sources,

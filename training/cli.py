@@ -13,7 +13,8 @@ __all__ = ["main"]
 
 DEFAULT_OUT = Path("build/support-verifier")
 DEFAULT_MODEL_DIR = Path("attribution/models/support-verifier")
-DEFAULT_ROUND = DEFAULT_MODEL_DIR / "round"
+DEFAULT_ROUND = Path("training/rounds/support-verifier")
+"""The committed round: float16 trainable weights and progress, resumed from on a new machine."""
 
 
 def _data_root() -> Path:

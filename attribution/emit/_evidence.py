@@ -13,39 +13,56 @@ from attribution.text import content_terms
 __all__ = ["best_sentences", "evidence_quotes"]
 
 
-def best_sentences(
-    passage: Passage, claim: str, lexical: LexicalIndex, limit: int
-) -> list[tuple[int, int]]:
-    """The sentence spans of a passage that cover the claim best, in text order.
+PRIMARY_BONUS = 0.1
+"""Added to a sentence's coverage when it lies in the passage the verifier scored best: the
+judge's choice breaks near-ties, the claim's words decide the rest."""
 
-    The sentence with the highest IDF-weighted coverage of the claim's terms is taken first;
-    further sentences (up to ``limit``) only when they add claim terms the quote lacks.
+
+def best_sentences(
+    passages: Sequence[Passage], claim: str, lexical: LexicalIndex, limit: int, *, primary: int = 1
+) -> list[tuple[int, int]]:
+    """The sentence spans that carry a claim best, best first.
+
+    ``passages`` are one source's passages for the claim: first the ``primary`` one (or ones)
+    the verifier scored best, then the source's other passages. Every sentence of them is a
+    candidate; the one with the highest IDF-weighted coverage of the claim's terms (plus
+    :data:`PRIMARY_BONUS` inside the verifier's passage) is taken first, further
+    sentences (up to ``limit``) only when they add claim terms the quote lacks.
     """
+    spans: dict[tuple[int, int], bool] = {}
+    texts: dict[tuple[int, int], str] = {}
+    for k, passage in enumerate(passages):
+        for a, b in passage.sentences:
+            spans[(a, b)] = spans.get((a, b), False) or k < primary
+            texts[(a, b)] = passage.text[a - passage.start : b - passage.start]
+    if not spans:
+        return []
     terms = content_terms(claim)
-    if not terms or not passage.sentences:
-        return list(passage.sentences[:1])
-    base = passage.start
-    sentence_terms = [
-        frozenset(content_terms(passage.text[a - base : b - base])) for a, b in passage.sentences
-    ]
-    chosen: list[int] = []
+    order = sorted(spans)
+    if not terms:
+        return [next(span for span in order if spans[span])]
+    sentence_terms = {span: frozenset(content_terms(texts[span])) for span in order}
+    chosen: list[tuple[int, int]] = []
     covered: set[str] = set()
     for _ in range(limit):
-        best, gain = -1, 0.0
-        for i, s_terms in enumerate(sentence_terms):
-            if i in chosen:
+        best: tuple[int, int] | None = None
+        gain = 0.0
+        for span in order:
+            if span in chosen:
                 continue
-            new = frozenset(t for t in terms if t in s_terms and t not in covered)
-            value = lexical.coverage(terms, new) if new else 0.0
+            new = frozenset(t for t in terms if t in sentence_terms[span] and t not in covered)
+            if not new:
+                continue
+            value = lexical.coverage(terms, new) + (PRIMARY_BONUS if spans[span] else 0.0)
             if value > gain:
-                best, gain = i, value
-        if best < 0:
+                best, gain = span, value
+        if best is None:
             break
         chosen.append(best)
         covered.update(t for t in terms if t in sentence_terms[best])
     if not chosen:
-        chosen = [0]
-    return [passage.sentences[i] for i in sorted(chosen)]
+        chosen = [next(span for span in order if spans[span])]
+    return chosen
 
 
 def evidence_quotes(
@@ -54,37 +71,42 @@ def evidence_quotes(
     per_source: Mapping[int, Support],
     pair: Support | None,
     *,
+    candidates: Mapping[int, Sequence[int]],
     lexical: LexicalIndex,
     passages: Sequence[Passage],
     sources: Sequence[CitationSource],
     numbering: Numbering,
     sentences: int,
 ) -> tuple[EvidenceQuote, ...]:
-    """Quotes from each source in ``source_indices``: the best sentences of its best passage
-    (or of its part of the supporting pair), as offsets into the source's text."""
+    """Quotes from each source in ``source_indices``: the sentences that carry the claim, best
+    first, among its best passage (or its part of the supporting pair) and the source's other
+    passages (``candidates``: source index → passage ids), as offsets into the source's text."""
     quotes: list[EvidenceQuote] = []
     for s in source_indices:
         support = per_source.get(s)
         if support is not None:
-            passage_ids = support.passages
+            primary = support.passages
             score = support.score
         elif pair is not None:
-            passage_ids = tuple(p for p in pair.passages if passages[p].source_index == s)
+            primary = tuple(p for p in pair.passages if passages[p].source_index == s)
             score = pair.score
         else:
             continue
+        pool = [passages[p] for p in dict.fromkeys((*primary, *candidates.get(s, ())))]
         text, field = source_text(sources[s])
-        for p in passage_ids:
-            for a, b in best_sentences(passages[p], claim.segment.clean_text, lexical, sentences):
-                quotes.append(
-                    EvidenceQuote(
-                        source_id=sources[s].id,
-                        number=numbering.numbers[s],
-                        field=field,
-                        start=a,
-                        end=b,
-                        text=text[a:b],
-                        score=round(score, 6),
-                    )
+        chosen = best_sentences(
+            pool, claim.segment.clean_text, lexical, sentences, primary=len(primary)
+        )
+        for a, b in chosen:
+            quotes.append(
+                EvidenceQuote(
+                    source_id=sources[s].id,
+                    number=numbering.numbers[s],
+                    field=field,
+                    start=a,
+                    end=b,
+                    text=text[a:b],
+                    score=round(score, 6),
                 )
+            )
     return tuple(quotes)
