@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +131,16 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
     with pytest.raises(SystemExit, match="another configuration"):
         train(changed, nli_root, tmp_path / "c", round_dir=round_dir, log=lambda *_: None)
 
+    # a next stage starts from the round's weights; a machine without checkpoints exports it
+    from training.train import materialize_round
+
+    next_stage = dataclasses.replace(smoke_config, init_round=str(round_dir), learning_rate=1e-5)
+    lines.clear()
+    train(next_stage, nli_root, tmp_path / "d", budget_minutes=0, log=lines.append)
+    assert any("started from the weights of the round" in line for line in lines)
+    folder = materialize_round(round_dir, smoke_config, tmp_path / "from-round")
+    assert (folder / "config.json").is_file()
+
 
 def test_export_registers_and_the_engine_scores(
     trained: tuple[Path, dict],
@@ -197,3 +208,28 @@ def test_a_field_added_later_at_its_default_is_the_same_run(smoke_config: TrainC
     assert not same_run(saved, with_negation)
     assert not same_run(saved, dataclasses.replace(smoke_config, patience=1))
     assert not same_run(saved, dataclasses.replace(smoke_config, learning_rate=1.0))
+
+
+def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path) -> None:
+    from benchmarks.datasets import filter_split, load_verification
+    from training.data import attribution_stage
+
+    attribution_root = nli_root.parent / "attribution"
+    if not attribution_root.is_dir():
+        pytest.skip("no attribution data")
+    config = dataclasses.replace(
+        attribution_stage(),
+        scale=0.02,
+        sources=("in_domain_expertqa", "in_domain_lfqa", "negation", "unit_swaps"),
+    )
+    examples, manifest = build_mix(nli_root, config)
+    assert {"in_domain_expertqa", "in_domain_lfqa", "negation", "unit_swaps"} <= set(manifest)
+    claims = {e.claim for e in examples if e.source.startswith("in_domain_")}
+    assert claims
+    for dataset in ("expertqa", "lfqa"):
+        loaded = load_verification(attribution_root, dataset)
+        validation = filter_split(loaded.examples, "validation", data_root=attribution_root)
+        assert not claims & {e.claim for e in validation}
+    # repeated: each in-domain pair enters the mix in_domain_repeat times
+    counts = Counter(e for e in examples if e.source == "in_domain_expertqa")
+    assert set(counts.values()) == {config.in_domain_repeat}

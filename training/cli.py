@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from .data import MixConfig
+from .data import MixConfig, attribution_stage
 from .train import TrainConfig
 
 __all__ = ["main"]
@@ -23,8 +23,20 @@ def _data_root() -> Path:
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
-    mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only)
-    config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
+    if args.stage == "attribution":
+        mix = dataclasses.replace(
+            attribution_stage(), scale=args.scale, commercial_only=args.commercial_only
+        )
+        config = TrainConfig(
+            mix=mix,
+            freeze_layers=args.freeze_layers,
+            init_round=str(args.init_round or DEFAULT_ROUND),
+            learning_rate=2e-5,
+            eval_minutes=15.0,
+        )
+    else:
+        mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only)
+        config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
     if args.epochs is not None:
         config = dataclasses.replace(config, epochs=args.epochs)
     if args.threads is not None:
@@ -36,16 +48,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training", description=__doc__)
     parser.add_argument("command", choices=["train", "export", "evaluate", "all"])
     parser.add_argument("--data", type=Path, default=None, help="the nli data folder")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="checkpoints and logs")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="checkpoints and logs (default per stage)"
+    )
     parser.add_argument(
         "--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="where the ONNX files go"
     )
     parser.add_argument(
         "--round",
         type=Path,
-        default=DEFAULT_ROUND,
-        help="the committable float16 state of the run (resumed from on a fresh machine)",
+        default=None,
+        help="the committable float16 state of the run, resumed from on a fresh machine "
+        "(default per stage: training/rounds/support-verifier[-attribution])",
     )
+    parser.add_argument(
+        "--stage",
+        choices=["generic", "attribution"],
+        default="generic",
+        help="generic: the whole NLI mix from the base encoder; attribution: hard cases, the "
+        "train part of the attribution data and a tenth of the generic mix, starting from "
+        "--init-round (default: the generic stage's committed round)",
+    )
+    parser.add_argument("--init-round", type=Path, default=None)
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full mix")
     parser.add_argument(
         "--commercial-only",
@@ -62,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     if not data.is_dir():
         parser.error(f"no NLI data at {data}: pass --data")
     config = _config(args)
+    suffix = "-attribution" if args.stage == "attribution" else ""
+    args.out = args.out or Path(f"{DEFAULT_OUT}{suffix}")
+    args.round = args.round or Path(f"{DEFAULT_ROUND}{suffix}")
     if args.command in ("train", "all"):
         from .train import train
 
@@ -74,7 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("export", "all"):
         from .export import export
 
-        export(args.out / "final", args.model_dir, config)
+        trained = args.out / "final"
+        if not (trained / "config.json").is_file():
+            from .train import materialize_round
+
+            print(f"no {trained}: exporting the committed round in {args.round}")
+            trained = materialize_round(args.round, config, args.out / "from-round")
+        export(trained, args.model_dir, config)
     if args.command in ("evaluate", "all"):
         from .evaluate import evaluate
 

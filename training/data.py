@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import dataclasses
 import json
 import random
 import re
@@ -30,8 +31,16 @@ from pathlib import Path
 from ._io import LABELS, NOT_ENTAILED, Example, open_text
 from .generic import GENERIC_BUILDERS, LICENCES
 from .hard_cases import HARD_CASE_BUILDERS
+from .in_domain import IN_DOMAIN_DATASETS, in_domain
 
-__all__ = ["LABELS", "Example", "MixConfig", "build_mix", "heldout_sets"]
+__all__ = [
+    "LABELS",
+    "Example",
+    "MixConfig",
+    "attribution_stage",
+    "build_mix",
+    "heldout_sets",
+]
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
@@ -80,12 +89,40 @@ class MixConfig:
     unit_swaps: int = 0
     entity_swaps: int = 0
     two_passages: int = 0
+    # the train part of the labelled attribution data (in_domain.py): 0 in the generic stage
+    in_domain_expertqa: int = 0
+    in_domain_attributionbench: int = 0
+    in_domain_wice: int = 0
+    in_domain_lfqa: int = 0
+    in_domain_repeat: int = 1
+    """Each in-domain pair enters the mix this many times (it is small next to the rest)."""
     scale: float = 1.0
     """Multiplies every count above."""
     sources: tuple[str, ...] = field(default=())
     """Only these sources when set (names as in :data:`Example.source`)."""
     commercial_only: bool = False
     """Only sources whose licence allows commercial use (``generic.LICENCES``)."""
+
+
+def attribution_stage(seed: int = 13) -> MixConfig:
+    """The second stage's mix: the hard cases, the train part of the labelled attribution
+    data (four times over), and a tenth of the generic mix so that nothing learnt is lost."""
+    generic = MixConfig()
+    tenth = {
+        f.name: max(1, getattr(generic, f.name) // 10)
+        for f in dataclasses.fields(MixConfig)
+        if f.type in (int, "int")
+        and getattr(generic, f.name) > 0
+        and f.name not in ("seed", "heldout_vitaminc", "in_domain_repeat")
+    }
+    return dataclasses.replace(
+        generic,
+        seed=seed,
+        **tenth,
+        **{name: 5000 for name in HARD_CASE_BUILDERS},
+        **{f"in_domain_{d}": 100_000 for d in IN_DOMAIN_DATASETS},
+        in_domain_repeat=4,
+    )
 
 
 def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, Counter[str]]]:
@@ -126,6 +163,11 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
         builders[name] = lambda n, build_all=build_all: _sample(build_all(root), n, rng)
     for name, make in HARD_CASE_BUILDERS.items():
         builders[name] = lambda n, make=make: make(fever_rows(), n, rng)
+    attribution_root = root.parent / "attribution"
+    for dataset in IN_DOMAIN_DATASETS:
+        builders[f"in_domain_{dataset}"] = lambda n, d=dataset: in_domain(
+            attribution_root, d, n, rng
+        )
     counts = {
         "fever": config.fever_pairs,
         "fever_buried": config.fever_buried,
@@ -142,6 +184,7 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
         "partial": config.partial,
         **{name: getattr(config, name) for name in GENERIC_BUILDERS},
         **{name: getattr(config, name) for name in HARD_CASE_BUILDERS},
+        **{f"in_domain_{d}": getattr(config, f"in_domain_{d}") for d in IN_DOMAIN_DATASETS},
     }
     examples: list[Example] = []
     for name, build in builders.items():
@@ -153,6 +196,8 @@ def build_mix(root: Path, config: MixConfig) -> tuple[list[Example], dict[str, C
             continue
         n = max(1, round(counts[name] * config.scale))
         part = build(n)[:n]
+        if name.startswith("in_domain_"):
+            part = part * config.in_domain_repeat
         examples.extend(
             e
             for e in part

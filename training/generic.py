@@ -156,6 +156,10 @@ LICENCES: dict[str, tuple[str, bool]] = {
     "rte_cb": ("RTE research use; CB CC BY-SA 3.0", False),
     "science": ("COVID-Fact no licence; SciFact CC BY-NC 2.0", False),
     "breaking_nli": ("CC BY-SA 4.0", True),
+    "in_domain_expertqa": ("MIT (ExpertQA)", True),
+    "in_domain_attributionbench": ("none stated; each source keeps its terms", False),
+    "in_domain_wice": ("ODC-BY; Wikipedia CC BY-SA", True),
+    "in_domain_lfqa": ("none stated (research use)", False),
     **{
         name: ("CC BY-SA 3.0 (made from FEVER / Wikipedia)", True)
         for name in (

@@ -43,6 +43,7 @@ __all__ = [
     "base_model_dir",
     "encode",
     "load_round",
+    "materialize_round",
     "same_run",
     "save_round",
     "train",
@@ -76,6 +77,9 @@ class TrainConfig:
     bucket_batches: int = 64
     """Batches per length bucket: examples are sorted by length inside each bucket."""
     checkpoint_minutes: float = 10.0
+    init_round: str = ""
+    """A round folder (``training/rounds/...``) whose weights start this run, e.g. the generic
+    stage's for the attribution stage; "" starts from ``base``."""
     seed: int = 13
     threads: int = 0
     """torch threads (0: torch's default, all cores)."""
@@ -286,6 +290,12 @@ def train(
             f"resumed from the round in {round_dir} at step {state['step']} of {total} "
             "(optimizer moments restart with a short warm-up)"
         )
+    elif config.init_round:
+        start = Path(config.init_round)
+        if not (start / ROUND_WEIGHTS).is_file():
+            raise SystemExit(f"init_round {start} has no {ROUND_WEIGHTS}")
+        _load_trainable(model, start / ROUND_WEIGHTS)
+        log(f"started from the weights of the round in {start}")
 
     def save() -> None:
         state["seconds"] += time.monotonic() - session_start
@@ -477,6 +487,15 @@ def load_round(model: Any, round_dir: Path, config: TrainConfig) -> dict[str, An
     _load_trainable(model, round_dir / ROUND_WEIGHTS)
     saved: dict[str, Any] = record["state"]
     return saved
+
+
+def materialize_round(round_dir: Path, config: TrainConfig, folder: Path) -> Path:
+    """The model a round holds, written as a transformers folder (what export reads) for a
+    machine that has the committed round but not the run's checkpoints."""
+    model = load_model(config)
+    _load_trainable(model, round_dir / ROUND_WEIGHTS)
+    model.save_pretrained(folder)
+    return folder
 
 
 def _heldout_encodings(
