@@ -299,6 +299,7 @@ def train(
 
     def save() -> None:
         state["seconds"] += time.monotonic() - session_start
+        state["since_eval"] = time.monotonic() - last_eval
         tmp = checkpoint.with_suffix(".tmp")
         torch.save(
             {
@@ -333,7 +334,10 @@ def train(
 
     model.train()
     session_start = time.monotonic()
-    last_save = last_eval = session_start
+    # training time since the last evaluation carries over a restart (a run resumed often
+    # would otherwise never reach eval_minutes)
+    last_save = session_start
+    last_eval = session_start - float(state.get("since_eval", 0.0))
     window_loss, window_pairs, window_start = 0.0, 0, time.monotonic()
     stopped_early = False
     try:
@@ -469,7 +473,11 @@ def save_round(
     record = {
         "config": dataclasses.asdict(config),
         "steps_total": total,
-        "state": {k: state[k] for k in ("step", "pairs", "seconds", "evals", "best", "stale")},
+        "state": {
+            k: state[k]
+            for k in ("step", "pairs", "seconds", "evals", "best", "stale", "since_eval")
+            if k in state
+        },
         "loss_curve_tail": state["losses"][-40:],
         "torch": torch.__version__,
     }
