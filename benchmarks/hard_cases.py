@@ -1,0 +1,137 @@
+"""Hand-written hard cases: what a careful reader catches.
+
+Run: ``.venv/bin/python -m benchmarks.hard_cases [--verifier NAME]``. Each case is one claim
+with its marker against one or two short sources, and the verdict a careful reader gives
+(``supported`` or not). It prints the engine's verdict, support score and contradiction for
+each, and the count right. These are examples of kinds of error (plans read as facts, a unit
+written another way, a changed number, date or name, a negation, a claim half supported, two
+sources needed together, a paraphrase), not a list to tune to: the aim is the harness's
+figures, and these show why they move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from attribution import AttributionConfig, Attributor, CitationSource, ModelConfig
+
+__all__ = ["CASES", "main"]
+
+
+def _source(i: str, text: str) -> CitationSource:
+    return CitationSource(id=i, type="web", full_content=text)
+
+
+EIFFEL = _source(
+    "eiffel",
+    "The Eiffel Tower is a wrought-iron lattice tower in Paris. It is 330 metres tall and was "
+    "completed in 1889.",
+)
+CASES: tuple[tuple[str, str, tuple[CitationSource, ...], bool], ...] = (
+    (
+        "plan read as a fact",
+        "Orion already runs in Sydney [1].",
+        (
+            _source(
+                "orion",
+                "Orion runs in three regions: Frankfurt, Virginia and Tokyo. A fourth region, "
+                "Sydney, is planned but has no date yet.",
+            ),
+        ),
+        False,
+    ),
+    ("unit written another way", "The Eiffel Tower is 330 m tall [1].", (EIFFEL,), True),
+    ("changed number", "The Eiffel Tower is 300 metres tall [1].", (EIFFEL,), False),
+    ("changed date", "The Eiffel Tower was completed in 1887 [1].", (EIFFEL,), False),
+    (
+        "swapped name",
+        "The Eiffel Tower was designed by Gustave Flaubert [1].",
+        (
+            _source(
+                "design",
+                "The tower was designed by the engineering company of Gustave Eiffel and "
+                "completed in 1889.",
+            ),
+        ),
+        False,
+    ),
+    (
+        "negation",
+        "The museum does not open on Mondays [1].",
+        (
+            _source(
+                "museum",
+                "The museum opens every day of the week, Mondays included, from 9 am to 6 pm.",
+            ),
+        ),
+        False,
+    ),
+    (
+        "half supported",
+        "Rust 1.0 was released in May 2015 and is maintained by Google [1].",
+        (
+            _source(
+                "rust",
+                "Rust 1.0 was released in May 2015. The language is maintained by the Rust "
+                "Foundation.",
+            ),
+        ),
+        False,
+    ),
+    (
+        "two sources together",
+        "Marie Curie won the Nobel Prize in Physics in 1903 and in Chemistry in 1911.",
+        (
+            _source(
+                "physics",
+                "Marie Curie shared the 1903 Nobel Prize in Physics with Pierre Curie and Henri "
+                "Becquerel.",
+            ),
+            _source(
+                "chemistry",
+                "In 1911 Marie Curie received the Nobel Prize in Chemistry for discovering "
+                "radium and polonium.",
+            ),
+        ),
+        True,
+    ),
+    (
+        "paraphrase",
+        "The company's revenue doubled over the year [1].",
+        (
+            _source(
+                "sales", "Annual sales rose from $2 billion to $4 billion, the company reported."
+            ),
+        ),
+        True,
+    ),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hard_cases", description=__doc__)
+    parser.add_argument("--verifier", help="a cross-encoder alone (manifest name or path)")
+    args = parser.parse_args(argv)
+    config = AttributionConfig(model=ModelConfig(verifier=args.verifier))
+    attributor = Attributor.from_config(config)
+    right = 0
+    print(f"verifier: {attributor.verifier.name}")
+    print("| case | reader | engine | score | contradiction |")
+    print("| --- | --- | --- | ---: | ---: |")
+    for name, claim, sources, supported in CASES:
+        result = attributor.attribute(claim, list(sources))
+        verdict = result.claims[0]
+        ok = (verdict.verdict == "supported") == supported
+        right += ok
+        contradiction = "–" if verdict.contradiction is None else f"{verdict.contradiction:.2f}"
+        print(
+            f"| {name} | {'supported' if supported else 'not supported'} | "
+            f"{verdict.verdict}{'' if ok else ' ✗'} | {verdict.score:.2f} | {contradiction} |"
+        )
+    print(f"\n{right} of {len(CASES)} as a careful reader", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
