@@ -80,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=float, default=None)
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: all)")
     parser.add_argument("--budget-minutes", type=float, default=None)
+    parser.add_argument(
+        "--precision",
+        choices=["auto", "bf16", "fp32"],
+        default="auto",
+        help="bf16: bfloat16 autocast (auto: where the CPU has AMX or AVX-512 BF16)",
+    )
     parser.add_argument("--heldout-limit", type=int, default=2000)
     args = parser.parse_args(argv)
     data = args.data or _data_root()
@@ -93,7 +99,12 @@ def main(argv: list[str] | None = None) -> int:
         from .train import train
 
         record = train(
-            config, data, args.out, round_dir=args.round, budget_minutes=args.budget_minutes
+            config,
+            data,
+            args.out,
+            round_dir=args.round,
+            budget_minutes=args.budget_minutes,
+            bf16={"auto": None, "bf16": True, "fp32": False}[args.precision],
         )
         if not record["finished"]:
             print("not finished: run the same command again to resume")

