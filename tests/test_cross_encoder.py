@@ -402,3 +402,34 @@ def test_the_manifest_threshold_is_the_verifier_threshold(
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises((ConfigError, ModelLoadError), match="threshold"):
         load_verifier(config)
+
+
+# -- long passages: windows --------------------------------------------------------------------
+
+
+def test_a_long_passage_is_scored_in_windows_and_the_best_one_wins() -> None:
+    from attribution.runtime._cross_encoder import encode_windows
+
+    model = OnnxCrossEncoder.from_config(ModelConfig(), "support-verifier-minilm-l6-int8")
+    filler = " ".join(
+        f"Sentence {i} describes the weather in a small village on the coast." for i in range(40)
+    )
+    passage = filler + " The Eiffel Tower is 330 metres tall and stands in Paris."
+    claim = "The Eiffel Tower is 330 metres tall."
+    tokenizer = model._runtime.tokenizer  # the tokenizer the model loaded
+    encodings, owners = encode_windows(tokenizer, [passage, "Short."], [claim, claim], 256, 4)
+    assert owners[-1] == 1
+    assert owners.count(0) > 1  # the long passage became several windows
+    assert all(len(e.ids) <= 256 for e in encodings)
+    assert all(claim.split()[-1].rstrip(".") in tokenizer.decode(e.ids) for e in encodings)
+
+    model.max_windows = 1  # the passage cut to its first window: the evidence is lost
+    cut = model.predict([(passage, claim)])[0]
+    model.clear_cache()
+    model.max_windows = 4
+    windowed = model.predict([(passage, claim)])[0]
+    assert windowed[model.support_index] > cut[model.support_index] + 0.1
+    short = model.predict([("The Eiffel Tower is 330 metres tall.", claim)])[0]
+    model.clear_cache()
+    model.max_windows = 1
+    assert np.allclose(short, model.predict([("The Eiffel Tower is 330 metres tall.", claim)])[0])
