@@ -179,6 +179,7 @@ def _report_as_public() -> None:
 
     msgspec and ``typing`` resolve a class's string annotations in the namespace of the module
     the class names, so a class's own annotations are resolved first, where it was defined.
+    As with httpx, which does the same, ``inspect.getsource`` then no longer finds a class.
     """
     import contextlib
     import inspect
@@ -194,7 +195,10 @@ def _report_as_public() -> None:
         if isinstance(value, type):
             own = inspect.get_annotations(value)
             if own:
-                hints = typing.get_type_hints(value, include_extras=True)
+                try:
+                    hints = typing.get_type_hints(value, include_extras=True)
+                except NameError:  # an annotation names a type-checking-only import:
+                    continue  # the class keeps its own module rather than break decoding
                 value.__annotations__ = {k: hints[k] for k in own}
         with contextlib.suppress(AttributeError, TypeError):  # builtin-backed objects refuse
             value.__module__ = __name__

@@ -142,7 +142,8 @@ class Attributor:
         )
 
     def clear_caches(self) -> None:
-        """Forget every cached embedding and verifier score (as if no source was seen before).
+        """Forget every cached embedding and verifier score (as if no source was seen before);
+        a verifier keeps scores when it has a ``clear_cache`` method (the built-in ones do).
 
         Shared with the attributors :meth:`with_config` made from this one.
         """
@@ -194,9 +195,9 @@ class Attributor:
     # -- the pipeline -------------------------------------------------------------------------
 
     def _sources(
-        self, given: SourcesOrToolOutputs
+        self, given: SourcesOrToolOutputs, what: str = "sources_or_tool_outputs"
     ) -> tuple[list[CitationSource], tuple[ExtractionWarning, ...]]:
-        items = sources_or_tool_outputs(given)
+        items = sources_or_tool_outputs(given, what=what)
         if all(isinstance(i, ToolOutput) for i in items):
             extracted = extract_sources(items)  # type: ignore[arg-type]
             return list(extracted.sources), extracted.warnings
@@ -313,7 +314,7 @@ class Attributor:
         """
         from attribution.segment import Segment
 
-        sources, _ = self._sources(sources)
+        sources, _ = self._sources(sources, "sources")
         segments = [
             Segment(
                 index=i,

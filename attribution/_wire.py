@@ -7,6 +7,7 @@ Decoding is strict: an unknown field or a wrong type is an :class:`InputError` n
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeVar, get_args
 
 import msgspec
@@ -161,11 +162,11 @@ def sources_or_tool_outputs(
         InputError: not a list, a mix of dicts and typed items or of tool outputs and sources,
             or a dict with a missing, unknown or mistyped field (named: ``$[2].type``).
     """
-    if isinstance(items, str | bytes | bytearray | dict) or not isinstance(items, list | tuple):
+    if isinstance(items, str | bytes | bytearray | Mapping) or not isinstance(items, Sequence):
         raise InputError(
             f"{what} must be a list of sources or tool outputs, got {type(items).__name__}"
         )
-    dicts = [isinstance(i, dict) for i in items]
+    dicts = [isinstance(i, Mapping) for i in items]
     if not any(dicts):
         return list(items)
     if not all(dicts):
@@ -183,7 +184,7 @@ def sources_or_tool_outputs(
         )
     kind: type[CitationSource] | type[ToolOutput] = ToolOutput if tools[0] else CitationSource
     try:
-        return msgspec.convert(list(items), type=list[kind])  # type: ignore[valid-type]
+        return msgspec.convert([dict(i) for i in items], type=list[kind])  # type: ignore[valid-type]
     except msgspec.ValidationError as exc:
         raise InputError(f"{what}: {exc}") from exc
 

@@ -1,4 +1,4 @@
-"""``python -m benchmarks``: the benchmark harness (also ``attribution bench``)."""
+"""``python -m benchmarks``: the benchmark harness (a checkout of the repository only)."""
 
 from __future__ import annotations
 

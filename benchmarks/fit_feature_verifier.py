@@ -43,12 +43,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from attribution import AttributionConfig, CitationSource, ModelLoadError, normalize_markers
-from attribution.match._matcher import Matcher
-from attribution.match._passages import make_passages
-from attribution.runtime import load_embedder
-from attribution.runtime._cross_encoder import OnnxCrossEncoder
-from attribution.verify import FeatureWeights
-from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
+from attribution.match import Matcher, make_passages
+from attribution.runtime import OnnxCrossEncoder, load_embedder
+from attribution.verify import FEATURE_NAMES, NLI_FEATURE_NAMES, FeatureWeights, pair_features
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import (
     SPLIT_NAMES,

@@ -202,3 +202,8 @@ def test_attribute_json_to_stdout_and_bad_config(
     ]
     assert main(argv) == 2
     assert "MatchConfig.top_k = 0 is out of bounds" in capsys.readouterr().err
+
+
+def test_bench_says_where_the_harness_went(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--limit", "2"]) == 2
+    assert "python -m benchmarks" in capsys.readouterr().err

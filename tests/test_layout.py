@@ -34,7 +34,11 @@ def _runtime_imports(tree: ast.Module) -> Iterator[ast.ImportFrom | ast.Import]:
 
     def walk(nodes: list[ast.stmt]) -> Iterator[ast.ImportFrom | ast.Import]:
         for node in nodes:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            if isinstance(node, ast.If) and ast.unparse(node.test) in (
+                "TYPE_CHECKING",
+                "typing.TYPE_CHECKING",
+            ):
+                yield from walk(node.orelse)  # only the else branch runs
                 continue
             if isinstance(node, ast.Import | ast.ImportFrom):
                 yield node
@@ -114,6 +118,40 @@ def test_the_model_runtime_knows_no_stage_and_the_core_no_service() -> None:
         ):
             wrong.append(where)
     assert not wrong, "\n".join(wrong)
+
+
+def test_no_stage_imports_the_public_facade() -> None:
+    """``attribution/__init__`` imports every stage, so a stage importing it would be a circle."""
+    inward = [
+        f"{path.relative_to(PACKAGE.parent)}:{line} imports from attribution"
+        for module, path, line, target, _ in _imports()
+        if target == "attribution" and module != "attribution" and _owner(module) != "service"
+    ]
+    assert not inward, "\n".join(inward)
+
+
+def test_programs_beside_the_library_use_its_packages_not_their_modules() -> None:
+    """benchmarks/ and training/ may use ``attribution`` and its stage packages, never a
+    private module inside one (``attribution.match._matcher``)."""
+    reaching_in = []
+    for folder in ("benchmarks", "training"):
+        for path in sorted((PACKAGE.parent / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = (
+                    [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and not node.level
+                    else [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else []
+                )
+                reaching_in.extend(
+                    f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports {name}"
+                    for name in names
+                    if name.startswith("attribution.")
+                    and any(p.startswith("_") for p in name.split(".")[1:])
+                )
+    assert not reaching_in, "\n".join(reaching_in)
 
 
 def test_no_import_circle_between_stages() -> None:

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import site
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import venv
 import zipfile
 from pathlib import Path
@@ -46,8 +50,24 @@ print(json.dumps({
 """
 
 
+def _tracked() -> list[str]:
+    """The repository's tracked files (the wheel is built from these alone)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    return [f for f in listed.split("\0") if f and (ROOT / f).is_file()]
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built from a copy of the tracked files: no stale build/ folder, no stray file."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the wheel is built from the tracked files")
+    source = tmp_path_factory.mktemp("source")
+    for name in _tracked():
+        target = source / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [
@@ -60,7 +80,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "-q",
             "-w",
             str(out),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         cwd=out,
@@ -130,6 +150,10 @@ def test_the_wheel_carries_the_models_and_nothing_of_the_repository(wheel: Path)
         assert needed in names, needed
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"attribution"}
+    shipped = {n for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert shipped <= set(_tracked()), sorted(shipped - set(_tracked()))  # nothing untracked
+    python = {f for f in _tracked() if f.startswith("attribution/") and f.endswith(".py")}
+    assert python <= shipped, sorted(python - shipped)  # every module of the package
     assert "attribution/models/support-verifier/model.onnx" not in names  # fp32: not shipped
     (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
     text = zipfile.ZipFile(wheel).read(metadata).decode()
@@ -150,7 +174,8 @@ def test_the_installed_wheel_attributes_the_bundled_example(installed: Path) -> 
     )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert ROOT not in Path(report["package"]).parents
-    assert report["verifier"].startswith("feature-verifier")  # the default, combined verifier
+    # the default: the feature verifier combined with the shipped int8 cross-encoder
+    assert report["verifier"] == "feature-verifier.v1+support-verifier-minilm-l6-int8"
     assert report["claims"] >= 6
     assert report["supported"] >= 5
     assert {"supported", "wrong_source", "unknown_number"} <= set(report["markers"])
@@ -208,3 +233,65 @@ def test_the_installed_cli_and_service_work(installed: Path) -> None:
         timeout=120,
     )
     assert service.returncode == 0, service.stderr[-2000:]
+
+
+def test_the_installed_service_serves_the_example(installed: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    cwd = installed.parents[2]
+    env = {**_clean_env(), "ATTRIBUTION_PORT": str(port), "ATTRIBUTION_HOST": "127.0.0.1"}
+    env["ATTRIBUTION_DATABASE_PATH"] = str(cwd / "registry.sqlite3")
+    server = subprocess.Popen(
+        [str(installed), "-m", "attribution.service"],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert server.poll() is None, "the installed service exited"
+            assert time.monotonic() < deadline, "the installed service never became ready"
+            time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/example", timeout=30) as r:
+            example = json.loads(r.read())
+        assert "James Webb" in example["answer"]
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_a_changed_model_file_is_refused_after_install(installed: Path) -> None:
+    """Last in this module: it damages the installed verifier."""
+    cwd = installed.parents[2]
+    script = """
+from pathlib import Path
+import attribution
+from attribution import Attributor, ModelLoadError
+onnx = Path(attribution.__file__).parent / "models" / "support-verifier" / "model.int8.onnx"
+with onnx.open("ab") as f:
+    f.write(b"tampered")
+try:
+    Attributor().verifier
+except ModelLoadError as exc:
+    print("refused:", exc)
+"""
+    done = subprocess.run(
+        [str(installed), "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_clean_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "refused:" in done.stdout
+    assert "sha256" in done.stdout

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attribution.runtime._cross_encoder import OnnxCrossEncoder
+from attribution.runtime import OnnxCrossEncoder
 from benchmarks.harness._metrics import balanced_accuracy, roc_auc
 
 from .data import LABELS, heldout_sets

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from tokenizers import Tokenizer
 
-from attribution.runtime._manifest import file_sha256 as sha256
+from attribution.runtime import file_sha256 as sha256
 
 from .data import LABELS, Example
 from .train import TrainConfig, base_model_dir, collate, encode

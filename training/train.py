@@ -34,7 +34,7 @@ import torch
 from numpy.typing import NDArray
 from tokenizers import Encoding, Tokenizer
 
-from attribution.runtime._cross_encoder import encode_pairs
+from attribution.runtime import encode_pairs
 
 from .data import LABELS, NOT_ENTAILED, Example, MixConfig, build_mix, heldout_sets
 

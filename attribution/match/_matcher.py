@@ -20,7 +20,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import numpy as np
@@ -28,8 +28,10 @@ import numpy as np
 from attribution._config import MatchConfig
 from attribution.match._lexical import LexicalIndex
 from attribution.match._passages import Passage
-from attribution.runtime import Embedder, Vectors
 from attribution.text import content_terms
+
+if TYPE_CHECKING:
+    from attribution.runtime import Embedder, Vectors
 
 __all__ = ["Candidate", "EmbeddingCache", "MatchResult", "Matcher"]
 

@@ -25,6 +25,8 @@ from attribution.runtime._cross_encoder import (
     CONTRADICTION_LABELS,
     SUPPORT_LABELS,
     OnnxCrossEncoder,
+    encode_pairs,
+    encode_windows,
     pair_budget,
 )
 from attribution.runtime._embedder import OnnxEmbedder
@@ -60,6 +62,8 @@ __all__ = [
     "ResolvedModel",
     "Vectors",
     "default_threads",
+    "encode_pairs",
+    "encode_windows",
     "file_sha256",
     "load_embedder",
     "load_manifest",

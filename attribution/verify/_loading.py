@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from attribution._config import ModelConfig
-from attribution.runtime import ENV_BY_KIND, Embedder, OnnxCrossEncoder, resolve_model
 from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Verifier
+
+if TYPE_CHECKING:
+    from attribution.runtime import Embedder
 
 __all__ = ["load_verifier"]
 
@@ -33,6 +36,9 @@ def load_verifier(
         ModelLoadError: the model or the weights cannot be found, are malformed, or have the
             wrong sha256.
     """
+    # the runtime imports numpy's model adapters: only when a verifier is built
+    from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, resolve_model
+
     config = config if config is not None else ModelConfig()
     if config.verifier or os.environ.get(ENV_BY_KIND["cross_encoder"]):
         return NliVerifier(OnnxCrossEncoder.from_config(config))

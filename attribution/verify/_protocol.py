@@ -58,7 +58,3 @@ class Verifier(Protocol):
                 by rarity; built from the pairs' passages when None.
         """
         ...
-
-    def clear_cache(self) -> None:
-        """Forget cached scores, if the verifier keeps any (a no-op otherwise)."""
-        ...

@@ -1,4 +1,4 @@
 """The benchmark harness: citation accuracy on labelled data, speed and scale, with baselines.
 
-Run as ``python -m benchmarks`` (or ``attribution bench``); see ``benchmarks/__main__.py``.
+Run as ``python -m benchmarks`` from a checkout; see ``benchmarks/__main__.py``.
 """

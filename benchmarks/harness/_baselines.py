@@ -18,9 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attribution import CitationSource, MatchConfig
-from attribution.match._matcher import Matcher
-from attribution.match._passages import Passage, make_passages
-from attribution.text._terms import content_terms
+from attribution.match import Matcher, Passage, make_passages
+from attribution.text import content_terms
 
 __all__ = ["BASELINE_THRESHOLDS", "BaselineScores", "Baselines"]
 

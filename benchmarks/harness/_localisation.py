@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from attribution import CitationSource
-from attribution.match._passages import make_passages
-from attribution.text._terms import content_terms
+from attribution.match import make_passages
+from attribution.text import content_terms
 from benchmarks.datasets import WiCEClaim, load_wice
 
 from ._context import HarnessContext, progress

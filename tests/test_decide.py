@@ -1,0 +1,103 @@
+"""The verdicts as pure functions: claims (decide_claim) and markers (check_marker)."""
+
+from __future__ import annotations
+
+import pytest
+
+from attribution.decide import (
+    ClaimDecision,
+    Numbering,
+    Support,
+    Thresholds,
+    check_marker,
+    decide_claim,
+)
+from attribution.text import find_markers
+
+T = Thresholds(support=0.6, partial=0.45)
+
+
+def _s(score: float, source: int, contradiction: float | None = None) -> Support:
+    return Support(score=score, passages=(source,), sources=(source,), contradiction=contradiction)
+
+
+@pytest.mark.parametrize(
+    ("per_source", "pair", "no_relevant", "verdict", "supporting"),
+    [
+        ({0: _s(0.9, 0), 1: _s(0.7, 1)}, None, False, "supported", (0,)),  # the best source
+        (
+            {0: _s(0.5, 0), 1: _s(0.4, 1)},
+            Support(score=0.8, passages=(3, 7), sources=(0, 1)),
+            False,
+            "supported",  # two sources together
+            (0, 1),
+        ),
+        (
+            {0: _s(0.5, 0)},
+            Support(score=0.55, passages=(3, 7), sources=(0, 1)),
+            False,
+            "partially_supported",
+            (),
+        ),  # the pair does not reach the threshold
+        ({0: _s(0.3, 0, contradiction=0.8)}, None, False, "contradicted", ()),
+        ({0: _s(0.5, 0, contradiction=0.4)}, None, False, "partially_supported", ()),
+        ({0: _s(0.2, 0)}, None, False, "unsupported", ()),
+        ({}, None, True, "unsupported", ()),
+    ],
+)
+def test_decide_claim(
+    per_source: dict[int, Support],
+    pair: Support | None,
+    no_relevant: bool,
+    verdict: str,
+    supporting: tuple[int, ...],
+) -> None:
+    decision = decide_claim(per_source, pair, T, no_relevant_source=no_relevant)
+    assert decision.verdict == verdict
+    assert decision.supporting == supporting
+    assert (decision.reason is None) == (verdict == "supported")
+
+
+def test_an_unsupported_claim_says_whether_anything_was_relevant() -> None:
+    assert decide_claim({}, None, T, no_relevant_source=True).reason == "no relevant source"
+    found = decide_claim({0: _s(0.1, 0)}, None, T, no_relevant_source=True)
+    assert found.reason == "no source supports the claim"
+
+
+NUMBERING = Numbering(numbers=(1, 2, 5), source_ids=("a", "b", "c"), known=frozenset({1, 2, 3, 5}))
+
+
+@pytest.mark.parametrize(
+    ("number", "per_source", "supporting", "verdict", "suggested"),
+    [
+        (1, {0: _s(0.9, 0)}, (0,), "supported", None),
+        (2, {0: _s(0.9, 0), 1: _s(0.2, 1)}, (0,), "wrong_source", 1),
+        (2, {1: _s(0.5, 1), 0: _s(0.5, 0)}, (0, 1), "supported", None),  # one of a pair
+        (5, {2: _s(0.3, 2)}, (), "unsupported", None),
+        (3, {}, (), "unverifiable", None),  # known to the registry, not in this request
+        (9, {}, (), "unknown_number", None),
+    ],
+)
+def test_check_marker(
+    number: int,
+    per_source: dict[int, Support],
+    supporting: tuple[int, ...],
+    verdict: str,
+    suggested: int | None,
+) -> None:
+    (marker,) = find_markers(f"A claim [{number}].")
+    decision = ClaimDecision(
+        verdict="supported" if supporting else "unsupported", score=0.9, supporting=supporting
+    )
+    check = check_marker(
+        marker,
+        number,
+        claim_index=0,
+        per_source=per_source,
+        decision=decision,
+        threshold=T.support,
+        numbering=NUMBERING,
+    )
+    assert check.verdict == verdict
+    assert check.suggested == suggested
+    assert (check.start, check.end) == (marker.start, marker.end)
