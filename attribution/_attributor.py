@@ -7,7 +7,7 @@ together; each stage lives in its own module and can be tested alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -50,7 +50,7 @@ from attribution.sources import (
     source_key,
 )
 from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
-from attribution.verify import Pair, Verifier
+from attribution.verify import Pair, Verifier, verbatim_in, word_key
 
 if TYPE_CHECKING:
     from attribution.runtime import Embedder
@@ -355,51 +355,112 @@ class Attributor:
             results.append(msgspec.structs.replace(result.claims[0], index=i))
         return results
 
+    def _threshold(self) -> float:
+        """The support threshold: the configured one, else the verifier's calibrated one."""
+        configured = self.config.verify.support_threshold
+        return configured if configured is not None else self.verifier.threshold
+
     def _verify(
         self, claims: Sequence[CheckedClaim], match: MatchResult, passages: Sequence[Passage]
     ) -> Verified:
-        """Best support per (claim, source), and of the best pair of passages per claim."""
-        cfg = self.config
-        pairs: list[Pair] = []
-        owners: list[tuple[int, tuple[int, ...]]] = []
-        for i, claim in enumerate(claims):
-            text = claim.segment.clean_text
-            chosen = {c.passage: c for c in match.candidates[i]}
-            for source_index in claim.cited_sources:
-                for c in match.best_in_source(i, source_index, limit=2):
-                    chosen.setdefault(c.passage, c)
-            for c in chosen.values():
-                pairs.append(Pair(claim=text, passage=passages[c.passage].text, cosine=c.cosine))
-                owners.append((i, (c.passage,)))
-            top = match.candidates[i][:2]
-            if cfg.verify.pair_passages and len(top) == 2:
-                a, b = top[0].passage, top[1].passage
-                first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
-                joined = passages[first].text + "\n" + passages[second].text
-                vec = match.passage_vectors[a] + match.passage_vectors[b]
-                norm = float(np.linalg.norm(vec)) or 1.0
-                cosine = float(np.dot(match.claim_vectors[i], vec) / norm)
-                pairs.append(Pair(claim=text, passage=joined, cosine=cosine))
-                owners.append((i, (first, second)))
-        output = self.verifier.score(pairs, lexical=match.lexical)
+        """Best support per (claim, source), and of the best pair of passages per claim.
+
+        Model passes go only where they decide something: the ``passages_per_claim`` best
+        candidates and the best passage of each cited source, in one batch; a claim found
+        word for word in a passage is supported by it without a pass (and its other uncited
+        candidates are not scored); the best two passages joined are scored, in a second
+        batch, only for claims no single passage supports.
+        """
+        cfg = self.config.verify
         per_source: list[dict[int, Support]] = [{} for _ in claims]
         pair_support: list[Support | None] = [None for _ in claims]
-        for k, (i, owned) in enumerate(owners):
-            contra = output.contradiction[k] if output.contradiction is not None else None
-            support = Support(
-                score=output.support[k],
-                passages=owned,
-                sources=tuple(dict.fromkeys(passages[p].source_index for p in owned)),
-                contradiction=contra,
-            )
-            if len(owned) == 2:
-                pair_support[i] = support
-                continue
+        pairs: list[Pair] = []
+        owners: list[tuple[int, tuple[int, ...]]] = []
+        keys: dict[int, str] = {}
+
+        def keep(i: int, support: Support) -> None:
             source_index = support.sources[0]
             best = per_source[i].get(source_index)
             if best is None or support.score > best.score:
                 per_source[i][source_index] = support
+
+        for i, claim in enumerate(claims):
+            text = claim.segment.clean_text
+            chosen = {c.passage: c for c in match.candidates[i][: cfg.passages_per_claim]}
+            for source_index in claim.cited_sources:
+                if any(passages[p].source_index == source_index for p in chosen):
+                    continue
+                for c in match.best_in_source(i, source_index, cfg.passages_per_cited_source):
+                    chosen.setdefault(c.passage, c)
+            verbatim: set[int] = set()
+            if cfg.verbatim and chosen:
+                claim_key = word_key(text)
+                for p in chosen:
+                    if p not in keys:
+                        keys[p] = word_key(passages[p].text)
+                    if verbatim_in(claim_key, keys[p]):
+                        source_index = passages[p].source_index
+                        verbatim.add(source_index)
+                        keep(i, Support(1.0, (p,), (source_index,), shortcut="verbatim"))
+            cited = set(claim.cited_sources)
+            for p, c in chosen.items():
+                source_index = passages[p].source_index
+                if source_index in verbatim or (verbatim and source_index not in cited):
+                    continue
+                pairs.append(Pair(claim=text, passage=passages[p].text, cosine=c.cosine))
+                owners.append((i, (p,)))
+        self._score(pairs, owners, match, passages, keep)
+
+        if cfg.pair_passages:
+            threshold = self._threshold()
+            pairs, owners = [], []
+            for i, claim in enumerate(claims):
+                top = match.candidates[i][:2]
+                best = best_support(per_source[i])
+                if len(top) < 2 or (best is not None and best[1].score >= threshold):
+                    continue
+                a, b = top[0].passage, top[1].passage
+                first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
+                vec = match.passage_vectors[a] + match.passage_vectors[b]
+                norm = float(np.linalg.norm(vec)) or 1.0
+                pairs.append(
+                    Pair(
+                        claim=claim.segment.clean_text,
+                        passage=passages[first].text + "\n" + passages[second].text,
+                        cosine=float(np.dot(match.claim_vectors[i], vec) / norm),
+                    )
+                )
+                owners.append((i, (first, second)))
+
+            def keep_pair(i: int, support: Support) -> None:
+                pair_support[i] = support
+
+            self._score(pairs, owners, match, passages, keep_pair)
         return Verified(per_source, pair_support)
+
+    def _score(
+        self,
+        pairs: Sequence[Pair],
+        owners: Sequence[tuple[int, tuple[int, ...]]],
+        match: MatchResult,
+        passages: Sequence[Passage],
+        keep: Callable[[int, Support], None],
+    ) -> None:
+        """Score pairs in one batch and hand each owner its support."""
+        if not pairs:
+            return
+        output = self.verifier.score(pairs, lexical=match.lexical)
+        for k, (i, owned) in enumerate(owners):
+            contra = output.contradiction[k] if output.contradiction is not None else None
+            keep(
+                i,
+                Support(
+                    score=output.support[k],
+                    passages=owned,
+                    sources=tuple(dict.fromkeys(passages[p].source_index for p in owned)),
+                    contradiction=contra,
+                ),
+            )
 
     def _decide_and_emit(
         self,
@@ -417,11 +478,7 @@ class Attributor:
         (``emit``)."""
         cfg = self.config
         per_source, pair_support = verified
-        threshold = (
-            cfg.verify.support_threshold
-            if cfg.verify.support_threshold is not None
-            else self.verifier.threshold
-        )
+        threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
         protected = protected_spans(answer)

@@ -42,7 +42,10 @@ class ModelConfig(_Section, frozen=True):
     models_dir: str | None = None
     """Folder holding ``manifest.json``; None: $ATTRIBUTION_MODELS_DIR, else attribution/models/."""
     embedder: str = "all-minilm-l6-v2-int8"
-    """Sentence embedder: a manifest name or a path to an ``.onnx`` file."""
+    """Sentence embedder of the matcher: a manifest name, or a path to an ``.onnx`` encoder or
+    a static model's ``.npy`` table. ``minilm-static-256`` is a static model distilled from
+    all-MiniLM-L6-v2 (no layers to run: a 10-claim answer over 20 new sources in about a
+    quarter of the time), at some cost in accuracy with today's verifier (docs/benchmarks.md)."""
     verifier: str | None = None
     """NLI / support cross-encoder: a manifest name or ``.onnx`` path; None: feature verifier."""
     feature_weights: str = "feature-verifier-combined"
@@ -51,8 +54,13 @@ class ModelConfig(_Section, frozen=True):
     cross-encoder (faster, a little less accurate: docs/benchmarks.md)."""
     intra_op_threads: int | None = None
     """ONNX Runtime threads per session; None: the number of cores."""
-    batch_size: int = 32
-    """Sequences per inference batch."""
+    batch_size: int = 1
+    """Sequences per inference batch (texts for a transformer embedder, pairs for a
+    cross-encoder). 1, the default, makes every score independent of the rest of the request:
+    the int8 models quantise each batch's activations with one scale, so a pair batched with
+    others scores slightly differently (by up to 0.02) than alone. It costs no speed on a CPU:
+    on two cores, 30 pairs of about 120 tokens take 220 ms one at a time, 200 ms in batches of
+    4 and 450 ms in one batch of 32 (docs/benchmarks.md)."""
 
     def __post_init__(self) -> None:
         self._check(
@@ -93,8 +101,9 @@ class MatchConfig(_Section, frozen=True):
     """Weight of the lexical score in the fused relevance score (the rest is embedding cosine)."""
     prefilter_per_claim: int = 8
     """When sources are large, only the lexically best passages per claim are embedded."""
-    embed_all_below: int = 48
-    """Embed every passage when a request has at most this many (no lexical pre-filter)."""
+    embed_all_below: int | None = None
+    """Embed every passage when a request has at most this many (no lexical pre-filter);
+    None: every passage with a static embedder, 48 with a transformer."""
     exact_index_max: int = 50_000
     """Above this many passages the FAISS index is approximate (HNSW) instead of exact."""
     min_passage_similarity: float = 0.15
@@ -113,7 +122,11 @@ class MatchConfig(_Section, frozen=True):
         self._check("top_k", 1 <= self.top_k <= 100, "1..100")
         self._check("lexical_weight", 0.0 <= self.lexical_weight <= 1.0, "0..1")
         self._check("prefilter_per_claim", 1 <= self.prefilter_per_claim <= 1000, "1..1000")
-        self._check("embed_all_below", 0 <= self.embed_all_below <= 1_000_000, "0..1000000")
+        self._check(
+            "embed_all_below",
+            self.embed_all_below is None or 0 <= self.embed_all_below <= 1_000_000,
+            "0..1000000 or null",
+        )
         self._check("exact_index_max", self.exact_index_max >= 1, ">= 1")
         self._check("min_passage_similarity", -1.0 <= self.min_passage_similarity <= 1.0, "-1..1")
         self._check("min_top_mean", -1.0 <= self.min_top_mean <= 1.0, "-1..1")
@@ -127,7 +140,17 @@ class VerifyConfig(_Section, frozen=True):
     partial_margin: float = 0.15
     """Scores within this margin below the support threshold are 'partially supported'."""
     pair_passages: bool = True
-    """Also score the best two passages joined, for claims that need two sources together."""
+    """Also score the best two passages joined, for claims that need two sources together
+    (only claims no single passage supports)."""
+    passages_per_claim: int = 5
+    """The matcher's best candidates per claim that the verifier scores (at most
+    ``MatchConfig.top_k`` of them). Fewer is faster: 3 costs a little accuracy with today's
+    verifier (docs/benchmarks.md)."""
+    passages_per_cited_source: int = 1
+    """Best passages scored in each source a claim's markers cite (when not among the above)."""
+    verbatim: bool = True
+    """A claim found word for word in a passage is supported by it without a model pass
+    (``shortcut: "verbatim"`` in the result)."""
     evidence_sentences: int = 2
     """Sentences of a passage quoted as evidence at most."""
 
@@ -138,6 +161,10 @@ class VerifyConfig(_Section, frozen=True):
             "0..1 or null",
         )
         self._check("partial_margin", 0.0 <= self.partial_margin <= 1.0, "0..1")
+        self._check("passages_per_claim", 1 <= self.passages_per_claim <= 100, "1..100")
+        self._check(
+            "passages_per_cited_source", 1 <= self.passages_per_cited_source <= 100, "1..100"
+        )
         self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
 
 

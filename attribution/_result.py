@@ -114,6 +114,10 @@ class ClaimResult(WireStruct, frozen=True):
     """P(contradicted) by the best passage, when the verifier can tell."""
     reason: str | None = None
     """Why a claim is unsupported, in words (no relevant source, only partial support, ...)."""
+    shortcut: str | None = None
+    """The rule that decided the claim without a verifier pass: ``verbatim`` (the claim is
+    written word for word in a source) or ``no_candidates`` (no passage passed the matcher's
+    relevance gates, and no marker named a source); None: the verifier decided."""
 
 
 class AttributionSummary(WireStruct, frozen=True):

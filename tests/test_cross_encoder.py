@@ -433,3 +433,20 @@ def test_a_long_passage_is_scored_in_windows_and_the_best_one_wins() -> None:
     model.clear_cache()
     model.max_windows = 1
     assert np.allclose(short, model.predict([("The Eiffel Tower is 330 metres tall.", claim)])[0])
+
+
+def test_the_shipped_int8_model_scores_a_pair_the_same_whatever_else_is_in_the_request() -> None:
+    # int8 dynamic quantisation takes one scale per batch: only batches of one pair keep a
+    # pair's score independent of the others (the default batch_size).
+    pairs = [
+        ("The Eiffel Tower is 330 metres tall and stands in Paris.", "The tower is 330 m tall."),
+        ("Short.", "Tall."),
+        ("A much longer passage about other things. " * 20, "Bananas contain potassium."),
+    ]
+    model = OnnxCrossEncoder.from_config(ModelConfig(), "support-verifier-minilm-l6-int8")
+    assert model.batch_size == 1
+    alone = model.predict(pairs[:1])[0]
+    model.clear_cache()
+    assert np.array_equal(model.predict(pairs)[0], alone)
+    model.clear_cache()
+    assert np.array_equal(model.predict(pairs[::-1])[2], alone)

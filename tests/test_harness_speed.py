@@ -5,6 +5,7 @@ Only the shape of the report is checked; tests never assert on wall-clock values
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,28 @@ def test_workload_sources_are_distinct_real_text() -> None:
     assert len(workload.claims) == 12
     assert workload.claims_about_sources == 8
     assert workload.answer.count("[") == 4
+
+
+@pytest.mark.parametrize("embedder", ["all-minilm-l6-v2-int8", "minilm-static-256"])
+def test_pipeline_speed_reports_stages_pairs_memory_and_the_baseline(
+    embedder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks import pipeline_speed
+
+    out = tmp_path / "speed.json"
+    argv = ["--repeat", "2", "--claims", "3", "--sources", "3", "--words", "200"]
+    assert pipeline_speed.main([*argv, "--embedder", embedder, "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["embedder"] == embedder
+    assert figures["claims"] == 3
+    cold, cached = figures["modes"]["cold sources"], figures["modes"]["cached sources"]
+    for row in (cold, cached):
+        assert set(row["stages_ms"]) == set(STAGES)
+        assert row["p95_ms"] >= row["p50_ms"] > 0
+        # at most passages_per_claim + a cited source's best passage + the joined pair
+        assert 0 < row["pairs_per_claim"] <= figures["passages_per_claim"] + 2
+    assert cold["baseline_p50_ms"] > 0
+    assert cold["engine_over_baseline"] > 0
+    assert "baseline_p50_ms" not in cached  # the baseline is timed cold only
+    assert figures["peak_rss_mb"] > 50
+    assert "| cold sources |" in capsys.readouterr().out

@@ -77,6 +77,7 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
     manifest = load_manifest(REPO / "attribution" / "models")
     assert manifest.names() == (
         "all-minilm-l6-v2-int8",
+        "minilm-static-256",
         "feature-verifier",
         "feature-verifier-combined",
         "support-verifier-minilm-l6-int8",
@@ -97,6 +98,18 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
         "mean",
         True,
         384,
+    )
+    static = manifest.get("minilm-static-256")
+    assert (static.kind, static.format, static.dimension, static.normalize) == (
+        "embedder",
+        "static",
+        256,
+        True,
+    )
+    assert static.file == FileRef(
+        path="minilm-static/vectors.npy",
+        hint="it ships in the package; remake it with: python -m training.static (see "
+        "training/static.py)",
     )
     verifier = manifest.get("feature-verifier")
     assert (verifier.kind, verifier.sha256, verifier.file.path) == (
@@ -285,7 +298,7 @@ def test_unknown_name_lists_the_known_ones() -> None:
         resolve_model("no-such-model", "embedder")
     message = str(caught.value)
     assert "unknown model 'no-such-model'" in message
-    assert "all-minilm-l6-v2-int8, feature-verifier, feature-verifier-combined" in message
+    assert "all-minilm-l6-v2-int8, minilm-static-256, feature-verifier" in message
 
 
 def test_model_of_another_kind() -> None:

@@ -21,7 +21,7 @@ from attribution import (
     Pair,
 )
 from attribution.runtime import OnnxCrossEncoder, load_embedder
-from attribution.verify import load_verifier
+from attribution.verify import VERBATIM_MIN_WORDS, load_verifier, verbatim_in, word_key
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES
 
 from .test_cross_encoder import NLI, TOKENIZER, Weights, build_classifier
@@ -179,3 +179,26 @@ def test_cross_encoder_cache_returns_the_same_scores(nli: NliVerifier) -> None:
     model.clear_cache()
     assert not model._cache
     np.testing.assert_allclose(model.predict(pairs), first, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "found"),
+    [
+        ("The tower is 330 metres tall.", "Built in 1889, the tower is 330 metres tall.", True),
+        ("THE TOWER — is 330 metres “tall”", "the tower is 330 metres tall", True),
+        ("The tower is 330 metres tall.", "The tower is 300 metres tall.", False),
+        ("The museum opens on Mondays.", "The museum never opens on Mondays.", False),
+        ("The museum does not open on Mondays.", "The museum does open on Mondays.", False),
+        ("Tall the tower is 330 metres.", "The tower is 330 metres tall.", False),
+        ("It is tall.", "It is tall.", False),  # too short to trust words alone
+        ("tower is 330 met", "The tower is 330 metres tall.", False),  # words, not characters
+        ("ﬁnal score was 3–1 today", "The final score was 3-1 today.", True),  # NFKC
+    ],
+)
+def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
+    assert verbatim_in(word_key(claim), word_key(passage)) is found
+
+
+def test_the_verbatim_rule_needs_enough_words() -> None:
+    assert VERBATIM_MIN_WORDS == 4
+    assert not verbatim_in(word_key(""), word_key("anything at all here"))

@@ -33,13 +33,20 @@ def decide_claim(
       contradiction cut) more than it supports it;
     - **partially supported**: the best score is within the partial margin of the threshold;
     - **unsupported**: otherwise, with "no relevant source" when the relevance gates found none.
+
+    ``shortcut`` says when no model pass decided: the best support came from the verbatim
+    rule, or no passage was scored at all (``no_candidates``).
     """
     best = best_support(per_source)
     score = best[1].score if best else 0.0
     contradiction = best[1].contradiction if best else None
     if best is not None and best[1].score >= thresholds.support:
         return ClaimDecision(
-            verdict="supported", score=score, supporting=(best[0],), contradiction=contradiction
+            verdict="supported",
+            score=score,
+            supporting=(best[0],),
+            contradiction=contradiction,
+            shortcut=best[1].shortcut,
         )
     if pair is not None and pair.score >= thresholds.support and pair.score > score:
         return ClaimDecision(
@@ -78,4 +85,5 @@ def decide_claim(
             if no_relevant_source and not per_source
             else "no source supports the claim"
         ),
+        shortcut="no_candidates" if not per_source and pair is None else None,
     )

@@ -31,6 +31,8 @@ class Support(msgspec.Struct, frozen=True):
     """The sources those passages belong to, in passage order, without repeats."""
     contradiction: float | None = None
     """P(contradiction), when the verifier can tell."""
+    shortcut: str | None = None
+    """The rule that gave the score without a model pass (``verbatim``); None: the verifier."""
 
 
 class Thresholds(msgspec.Struct, frozen=True):
@@ -72,6 +74,8 @@ class ClaimDecision(msgspec.Struct, frozen=True):
     """Source indices that support the claim (one, or the two of a joined pair)."""
     contradiction: float | None = None
     reason: str | None = None
+    shortcut: str | None = None
+    """The rule that decided without a model pass (``verbatim``, ``no_candidates``)."""
 
 
 class ClaimOutcome(msgspec.Struct, frozen=True):

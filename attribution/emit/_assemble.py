@@ -71,6 +71,7 @@ def assemble_result(
                 evidence=outcome.evidence,
                 contradiction=decision.contradiction,
                 reason=decision.reason,
+                shortcut=decision.shortcut,
             )
         )
     return AttributionResult(

@@ -3,9 +3,10 @@
 Flow for one request:
 
 1. a lexical index (BM25 and IDF-weighted coverage) over every passage;
-2. the passages to embed: all of them when there are at most ``embed_all_below``, else the
-   ``prefilter_per_claim`` best by BM25 for each claim (embedding dominates the cost: about
-   6,000 tokens/s on two cores), plus the best passages of every source a claim cites;
+2. the passages to embed: all of them with a static embedder (the default: hundreds of
+   passages in milliseconds) or when there are at most ``embed_all_below``; else, with a
+   transformer (about 6,000 tokens/s on two cores), the ``prefilter_per_claim`` best by BM25
+   for each claim, plus the best passages of every source a claim cites;
 3. embeddings from a content-hash cache, the rest computed in one batch;
 4. a FAISS inner-product index over them (exact, or HNSW above ``exact_index_max``), searched
    per claim; the cosine hits and the BM25 hits are fused as
@@ -190,7 +191,10 @@ class Matcher:
         claim_terms: list[list[str]],
         cited: Mapping[int, Iterable[int]],
     ) -> list[int]:
-        if len(passages) <= self.config.embed_all_below:
+        limit = self.config.embed_all_below
+        if limit is None:
+            limit = len(passages) if getattr(self.embedder, "static", False) else 48
+        if len(passages) <= limit:
             return list(range(len(passages)))
         chosen: set[int] = set()
         by_source: dict[int, list[int]] = {}

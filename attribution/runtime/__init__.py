@@ -6,7 +6,8 @@ Importing this package loads no model and imports neither ``onnxruntime`` nor ``
 
 - :func:`resolve_model` finds a model by name or path (argument, then environment variable,
   then configuration) in ``attribution/models/manifest.json`` and checks its files' sha256.
-- :class:`OnnxEmbedder` turns texts into unit vectors; it satisfies :class:`Embedder`.
+- :class:`OnnxEmbedder` turns texts into unit vectors; it satisfies :class:`Embedder`, as
+  :class:`StaticEmbedder` (a model2vec token-vector table, no layers to run) does.
 - :class:`OnnxCrossEncoder` turns (passage, claim) pairs into label probabilities.
 - :func:`load_embedder` builds the embedder the configuration names.
 
@@ -46,6 +47,7 @@ from attribution.runtime._manifest import (
     resolve_model,
 )
 from attribution.runtime._onnx import default_threads, make_session
+from attribution.runtime._static import StaticEmbedder
 
 __all__ = [
     "CONTRADICTION_LABELS",
@@ -60,6 +62,7 @@ __all__ = [
     "OnnxCrossEncoder",
     "OnnxEmbedder",
     "ResolvedModel",
+    "StaticEmbedder",
     "Vectors",
     "default_threads",
     "encode_pairs",
@@ -95,4 +98,7 @@ if TYPE_CHECKING:
 
     def _embedder_conforms(embedder: OnnxEmbedder) -> Embedder:
         # mypy checks here that OnnxEmbedder satisfies the Embedder protocol.
+        return embedder
+
+    def _static_conforms(embedder: StaticEmbedder) -> Embedder:
         return embedder

@@ -93,7 +93,7 @@ class OnnxCrossEncoder(OnnxModel):
         max_length: int = 512,
         *,
         threads: int | None = None,
-        batch_size: int = 32,
+        batch_size: int = 1,
     ) -> OnnxCrossEncoder:
         """A cross-encoder exported by the user (no manifest entry, no hash check).
 

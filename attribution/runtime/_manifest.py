@@ -36,6 +36,7 @@ __all__ = [
     "ENV_BY_KIND",
     "ENV_MODELS_DIR",
     "FileRef",
+    "Format",
     "Manifest",
     "ModelKind",
     "ModelSpec",
@@ -49,6 +50,7 @@ __all__ = [
 
 ModelKind = Literal["embedder", "cross_encoder", "feature_weights"]
 Pooling = Literal["mean"]
+Format = Literal["onnx", "static"]
 
 ENV_MODELS_DIR = "ATTRIBUTION_MODELS_DIR"
 """Environment variable naming the models folder."""
@@ -60,10 +62,10 @@ ENV_BY_KIND: Mapping[ModelKind, str] = {
 """Environment variable that picks the model of each kind (a manifest name or a path)."""
 
 MANIFEST_NAME = "manifest.json"
-_SUFFIX_BY_KIND: Mapping[ModelKind, str] = {
-    "embedder": ".onnx",
-    "cross_encoder": ".onnx",
-    "feature_weights": ".json",
+_SUFFIXES_BY_KIND: Mapping[ModelKind, tuple[str, ...]] = {
+    "embedder": (".onnx", ".npy"),
+    "cross_encoder": (".onnx",),
+    "feature_weights": (".json",),
 }
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _HASH_CHUNK = 1 << 20
@@ -111,9 +113,12 @@ class ModelSpec(_Spec, frozen=True):
     kind: ModelKind
     """``embedder``, ``cross_encoder`` or ``feature_weights``."""
     file: FileRef
-    """The model file (``.onnx``, or ``.json`` weights)."""
+    """The model file (``.onnx``, a static embedder's ``.npy`` table, or ``.json`` weights)."""
     sha256: str | None
     """sha256 of the file; null (said explicitly) skips the check, for files we generate."""
+    format: Format = "onnx"
+    """``onnx``: a graph run by ONNX Runtime; ``static``: an embedder that averages rows of a
+    token-vector table (a model2vec model, see ``attribution.runtime.StaticEmbedder``)."""
     tokenizer: FileRef | None = None
     """The ``tokenizer.json`` of an ONNX model."""
     tokenizer_sha256: str | UnsetType | None = UNSET
@@ -162,6 +167,10 @@ class ModelSpec(_Spec, frozen=True):
         missing = [f for f in ("tokenizer", "max_length") if getattr(self, f) is None]
         if self.kind == "embedder" and self.pooling is None:
             missing.append("pooling")
+        if self.format == "static" and self.dimension is None:
+            missing.append("dimension")
+        if self.format == "static" and self.kind != "embedder":
+            self._fail(f"format static is for embedders, not kind {self.kind}")
         if missing:
             self._fail(f"kind {self.kind} needs {', '.join(missing)}")
         if self.kind == "cross_encoder" and len(self.labels) < 2:
@@ -367,7 +376,7 @@ def _choice(name_or_path: str | None, kind: ModelKind, config: ModelConfig) -> t
 
 def _is_path(choice: str) -> bool:
     """Whether a choice names a file rather than a manifest entry."""
-    return choice.endswith((".onnx", ".json")) or "/" in choice or os.sep in choice
+    return choice.endswith((".onnx", ".npy", ".json")) or "/" in choice or os.sep in choice
 
 
 def _find_file(ref: FileRef, directory: Path, what: str) -> Path:
@@ -416,9 +425,11 @@ def _spec_for_path(path: Path, kind: ModelKind, origin: str) -> ModelSpec:
     from a Hugging Face ``config.json`` beside it when there is one (``id2label``,
     ``max_position_embeddings``), which is how ``optimum`` exports lay out a folder.
     """
-    suffix = _SUFFIX_BY_KIND[kind]
-    if path.suffix != suffix:
-        raise ModelLoadError(f"{kind} file {path} (from {origin}) is not a {suffix} file")
+    suffixes = _SUFFIXES_BY_KIND[kind]
+    if path.suffix not in suffixes:
+        raise ModelLoadError(
+            f"{kind} file {path} (from {origin}) is not a {' or '.join(suffixes)} file"
+        )
     if not path.is_file():
         raise ModelLoadError(f"{kind} file {path} (from {origin}) not found; check the path")
     file = FileRef(path=str(path.resolve()))
@@ -438,6 +449,7 @@ def _spec_for_path(path: Path, kind: ModelKind, origin: str) -> ModelSpec:
     max_length = _PATH_MAX_LENGTH
     if export.max_position_embeddings:
         max_length = min(max_length, export.max_position_embeddings)
+    static = path.suffix == ".npy"
     try:
         return ModelSpec(
             name=str(path),
@@ -450,10 +462,28 @@ def _spec_for_path(path: Path, kind: ModelKind, origin: str) -> ModelSpec:
             max_length=max_length,
             pooling="mean" if kind == "embedder" else None,
             normalize=kind == "embedder",
+            format="static" if static else "onnx",
+            dimension=_table_width(path, origin) if static else None,
             description=description,
         )
     except ConfigError as exc:
         raise ModelLoadError(f"{kind} {path} (from {origin}): {exc}") from exc
+
+
+def _table_width(path: Path, origin: str) -> int:
+    """Columns of a static embedder's ``.npy`` table (read from its header only)."""
+    import numpy as np
+
+    try:
+        table = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise ModelLoadError(f"embedder {path} (from {origin}) is not a .npy table: {exc}") from exc
+    if table.ndim != 2:
+        raise ModelLoadError(
+            f"embedder {path} (from {origin}) has shape {list(table.shape)}; a static "
+            "embedder's table is [tokens, dimension]"
+        )
+    return int(table.shape[1])
 
 
 def _read_export_config(path: Path) -> _ExportConfig:

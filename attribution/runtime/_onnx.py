@@ -178,7 +178,7 @@ class OnnxModel:
     _optional_inputs: ClassVar[tuple[str, ...]] = ("token_type_ids",)
 
     def __init__(
-        self, resolved: ResolvedModel, *, threads: int | None = None, batch_size: int = 32
+        self, resolved: ResolvedModel, *, threads: int | None = None, batch_size: int = 1
     ) -> None:
         """Describe the model; nothing is loaded until the first call that needs it.
 
@@ -204,6 +204,11 @@ class OnnxModel:
         self.batch_size = batch_size
         self._load_lock = threading.Lock()
         self._loaded: Runtime | None = None
+        if resolved.spec.format != "onnx":
+            raise ModelLoadError(
+                f"model {resolved.spec.name!r} is a {resolved.spec.format} model, not an ONNX "
+                "graph; load it with load_embedder (StaticEmbedder)"
+            )
         self._check_spec()
 
     @classmethod

@@ -5,6 +5,8 @@ r"""Verify: how strongly a passage supports (or contradicts) a claim.
   (``_features``), optionally combined with a cross-encoder's two probabilities.
 - :class:`NliVerifier` (``_nli_verifier``): a cross-encoder alone.
 - :func:`load_verifier` (``_loading``): the verifier a :class:`ModelConfig` names.
+- :func:`verbatim_in` (``_verbatim``): the rule that supports a claim written word for word in
+  a passage without a model pass.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_
 from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
+from attribution.verify._verbatim import VERBATIM_MIN_WORDS, verbatim_in, word_key
 
 __all__ = [
     "FEATURE_NAMES",
     "NLI_FEATURE_NAMES",
+    "VERBATIM_MIN_WORDS",
     "FeatureVerifier",
     "FeatureWeights",
     "NliVerifier",
@@ -26,4 +30,6 @@ __all__ = [
     "VerifierOutput",
     "load_verifier",
     "pair_features",
+    "verbatim_in",
+    "word_key",
 ]

@@ -1,7 +1,8 @@
 """The baselines every accuracy and speed table shows next to the engine.
 
 - ``embedding-threshold@t``: what many RAG stacks do: embed each answer sentence and each source
-  chunk with the same embedder and cite every chunk with cosine >= t (t = 0.5, 0.6, 0.7). The
+  chunk with all-MiniLM-L6-v2 (whatever the engine's matcher uses) and cite every chunk with
+  cosine >= t (t = 0.5, 0.6, 0.7). The
   chunks are the engine's own passages, so the comparison isolates the decision, not chunking.
 - ``lexical-overlap``: cite a chunk when at least half of the claim's content words (stemmed,
   stopwords removed) appear in it.
@@ -54,7 +55,8 @@ class BaselineScores:
 
 
 class Baselines:
-    """Scores claims the baselines' way, with the engine's embedder (and its cache)."""
+    """Scores claims the baselines' way, with the matcher given (the harness passes the MiniLM
+    transformer's: ``HarnessContext.baseline_matcher``)."""
 
     def __init__(self, matcher: Matcher, config: MatchConfig | None = None) -> None:
         self.matcher = matcher

@@ -10,10 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from attribution import Attributor
+from attribution import Attributor, ModelConfig
+from attribution.match import Matcher
+from attribution.runtime import Embedder, load_embedder
 from benchmarks.datasets import SplitFilter, SplitName
 
-__all__ = ["DATASET_NAMES", "HarnessContext", "progress"]
+__all__ = ["BASELINE_EMBEDDER", "DATASET_NAMES", "HarnessContext", "baseline_embedder", "progress"]
+
+BASELINE_EMBEDDER = "all-minilm-l6-v2-int8"
+"""The embedding baselines embed with the MiniLM transformer, whatever the engine's matcher
+uses: their thresholds (cosine >= 0.5 / 0.6 / 0.7) were set for it, and the seed-004 baseline
+(embed every sentence, cite where cosine >= 0.60) is defined with it."""
 
 DATASET_NAMES = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
 T = TypeVar("T")
@@ -57,6 +64,22 @@ def progress(items: Iterable[T], desc: str, total: int | None = None) -> Iterato
         sys.stderr.write("\n")
 
 
+def baseline_embedder(attributor: Attributor) -> Embedder:
+    """The MiniLM transformer (:data:`BASELINE_EMBEDDER`): the engine's own embedder when it
+    is that model, else loaded with the engine's model settings."""
+    config = attributor.config.model
+    if config.embedder == BASELINE_EMBEDDER:
+        return attributor.embedder
+    return load_embedder(
+        ModelConfig(
+            models_dir=config.models_dir,
+            embedder=BASELINE_EMBEDDER,
+            intra_op_threads=config.intra_op_threads,
+            batch_size=config.batch_size,
+        )
+    )
+
+
 @dataclass
 class HarnessContext:
     """Everything a task needs; tasks add notes for the report instead of printing."""
@@ -76,6 +99,16 @@ class HarnessContext:
     (the default: every reported figure), ``train`` or ``all``. Records the split does not know,
     such as the whole held-out half of the data, count as validation."""
     _split_filter: SplitFilter | None = field(default=None, init=False, repr=False)
+    _baseline_matcher: Matcher | None = field(default=None, init=False, repr=False)
+
+    @property
+    def baseline_matcher(self) -> Matcher:
+        """The embedding baselines' matcher (:func:`baseline_embedder`, one cache for every
+        task)."""
+        if self._baseline_matcher is None:
+            config = self.attributor.config.match
+            self._baseline_matcher = Matcher(baseline_embedder(self.attributor), config)
+        return self._baseline_matcher
 
     def in_split(self, items: list[R]) -> list[R]:
         """The items (records with an ``example_id``) of this context's split, in order."""

@@ -360,7 +360,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
         each dataset present only when it is among ``ctx.datasets`` and on disk.
     """
     attributor = ctx.attributor
-    baselines = Baselines(attributor.matcher)
+    baselines = Baselines(ctx.baseline_matcher)
     judge = (
         f"recall/abstain: human labels; precision and judged_recall: the engine's own "
         f"verifier ({attributor.verifier.name}) via check_claims, not independent"

@@ -21,7 +21,8 @@ The engine's ranking of sentences:
 ``engine-quotes-only`` scores the quotes alone (no filling), which shows what the quotes carry.
 
 Baselines rank every non-blank sentence of the article by (a) ``embedding-cosine``: cosine of
-the claim's and the sentence's embeddings (the engine's embedder); (b) ``lexical-overlap``:
+the claim's and the sentence's embeddings (the MiniLM transformer, as every embedding
+baseline); (b) ``lexical-overlap``:
 share of the claim's content terms (stemmed, stopwords removed) in the sentence. Ties go to the
 earlier sentence.
 
@@ -156,7 +157,7 @@ def _baseline_rankings(
 ) -> dict[str, list[int]]:
     """Every non-blank sentence ranked by embedding cosine and by lexical overlap."""
     indices = [i for i, s in enumerate(evidence) if s.strip()]
-    vectors = ctx.attributor.matcher.embed([claim] + [evidence[i] for i in indices])
+    vectors = ctx.baseline_matcher.embed([claim] + [evidence[i] for i in indices])
     cosines = vectors[1:] @ vectors[0] if len(indices) else np.zeros(0, dtype=np.float32)
     terms = set(content_terms(claim))
     return {

@@ -170,7 +170,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
         ctx.notes.append("marker checking: ExpertQA is missing; skipped")
         return {}
     answers = ctx.take([a for a in loaded.records if is_checked_system(a.system)])
-    baselines = Baselines(ctx.attributor.matcher)
+    baselines = Baselines(ctx.baseline_matcher)
     names = list(BASELINE_THRESHOLDS)
 
     labels: list[bool] = []

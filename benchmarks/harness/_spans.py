@@ -259,7 +259,7 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
     if loaded.status == "missing":
         ctx.notes.append(f"faithbench: missing (looked for {loaded.path}); span detection skipped")
         return {}
-    baselines = Baselines(ctx.attributor.matcher, ctx.attributor.config.match)
+    baselines = Baselines(ctx.baseline_matcher, ctx.attributor.config.match)
     samples = ctx.take(list(loaded.records))
     skipped: dict[str, int] = {}
     scored: list[_Scored] = []

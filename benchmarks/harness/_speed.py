@@ -43,7 +43,7 @@ from attribution.text import content_terms
 from benchmarks.datasets import load_wice
 
 from ._baselines import BASELINE_THRESHOLDS, Baselines
-from ._context import HarnessContext, progress
+from ._context import HarnessContext, baseline_embedder, progress
 
 __all__ = [
     "FULL_GRID",
@@ -333,7 +333,8 @@ def _measure(
     stages: dict[str, dict[str, list[float]]] = {"cold": {}, "cached": {}}
     embed_ms: dict[str, list[float]] = {"cold": [], "cached": []}
     lexical_ms: list[float] = []
-    baselines = Baselines(Matcher(attributor.embedder, config, cache=EmbeddingCache()), config)
+    embedder = baseline_embedder(attributor)
+    baselines = Baselines(Matcher(embedder, config, cache=EmbeddingCache()), config)
 
     def engine_run(mode: str) -> None:
         elapsed, result = _timed_ms(attributor.attribute, workload.answer, sources)
@@ -346,9 +347,7 @@ def _measure(
         attributor.clear_caches()
         engine_run("cold")
         if i < baseline_runs:
-            baselines = Baselines(
-                Matcher(attributor.embedder, config, cache=EmbeddingCache()), config
-            )
+            baselines = Baselines(Matcher(embedder, config, cache=EmbeddingCache()), config)
             embed_ms["cold"].append(_timed_ms(_embedding_threshold, baselines, claims, sources)[0])
         lexical_ms.append(_timed_ms(_lexical_overlap, claims, sources, config)[0])
     # Both sides hold this workload's embeddings now (the baseline from its last cold run); one

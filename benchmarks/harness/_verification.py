@@ -95,7 +95,7 @@ def _engine_scores(
 def _baseline_scores(
     ctx: HarnessContext, dataset: str, rows: list[tuple[str, list[str], bool, str]]
 ) -> dict[str, list[float]]:
-    baselines = Baselines(ctx.attributor.matcher, ctx.attributor.config.match)
+    baselines = Baselines(ctx.baseline_matcher, ctx.attributor.config.match)
     out: dict[str, list[float]] = {name: [] for name in BASELINE_THRESHOLDS}
     for claim, evidence, _, _ in progress(rows, f"{dataset}: baselines"):
         sources = _sources(evidence)
