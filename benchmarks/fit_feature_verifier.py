@@ -80,10 +80,66 @@ def _sigmoid(x: Matrix) -> Matrix:
     return out
 
 
+SIGNS: dict[str, int] = {
+    "numbers_missing": -1,
+    "entities_missing": -1,
+    "negation_mismatch": -1,
+    "nli_support": 1,
+    "nli_contradiction": -1,
+}
+"""Sign constraints of the fit (issue 11): a number, name or negation the passage does not
+share, or the cross-encoder's contradiction, may only lower the support score, and the
+cross-encoder's support may only raise it. Unconstrained, the fit gave contradiction a
+positive weight (it also measures relevance), which is how "does not open on Mondays" came to
+be called supported by "open every day, Mondays included"."""
+
+
+CONSTRAINED = "signs constrained"
+"""What the notes of weights fitted with ``--constrain`` say (the harness refits them alike)."""
+
+
+def signs_for(names: Sequence[str]) -> tuple[int, ...]:
+    """The sign constraint of each feature column (:data:`SIGNS`; 0: free)."""
+    return tuple(SIGNS.get(name, 0) for name in names)
+
+
+def signs_of(weights: FeatureWeights) -> tuple[int, ...] | None:
+    """The constraints fitted weights were fitted under: :func:`signs_for` their features when
+    their notes say :data:`CONSTRAINED`, else None (free)."""
+    return signs_for(weights.feature_names) if CONSTRAINED in (weights.notes or "") else None
+
+
 def fit_logistic(
-    x: Matrix, y: NDArray[np.float64], w: NDArray[np.float64], l2: float = 1e-2, iters: int = 50
+    x: Matrix,
+    y: NDArray[np.float64],
+    w: NDArray[np.float64],
+    l2: float = 1e-2,
+    iters: int = 50,
+    signs: Sequence[int] | None = None,
 ) -> tuple[NDArray[np.float64], float]:
-    """Weighted L2 logistic regression by Newton's method; returns (weights, bias)."""
+    """Weighted L2 logistic regression by Newton's method; returns (weights, bias).
+
+    ``signs`` (one per column: +1, -1 or 0 for free) constrains the weights: a column whose
+    weight comes out on the wrong side is pinned to 0 and the rest refitted, until none is
+    (an active set; the problem is convex, so this ends in at most one pass per column).
+    """
+    if signs is None or not any(signs):
+        return _newton(x, y, w, l2, iters)
+    free = list(range(x.shape[1]))
+    while True:
+        weights, bias = _newton(x[:, free], y, w, l2, iters)
+        wrong = [c for c, v in zip(free, weights, strict=True) if signs[c] * v < 0]
+        if not wrong:
+            full = np.zeros(x.shape[1])
+            full[free] = weights
+            return full, bias
+        worst = max(wrong, key=lambda c: abs(weights[free.index(c)]))
+        free.remove(worst)
+
+
+def _newton(
+    x: Matrix, y: NDArray[np.float64], w: NDArray[np.float64], l2: float, iters: int
+) -> tuple[NDArray[np.float64], float]:
     xb = np.hstack([x, np.ones((len(x), 1))])
     beta = np.zeros(xb.shape[1])
     reg = np.full(xb.shape[1], l2)
@@ -116,15 +172,19 @@ def best_scores(
     return np.array([float(np.max(_sigmoid(e.candidates @ weights + bias))) for e in examples])
 
 
-def fit_mil(examples: Sequence[Example], rounds: int = 4) -> tuple[NDArray[np.float64], float]:
-    """Multiple-instance fit: start from the most relevant candidate, then the best-scored one."""
+def fit_mil(
+    examples: Sequence[Example], rounds: int = 4, signs: Sequence[int] | None = None
+) -> tuple[NDArray[np.float64], float]:
+    """Multiple-instance fit: start from the most relevant candidate, then the best-scored one.
+
+    ``signs``: the sign constraints of :func:`fit_logistic` (None: free)."""
     y = np.array([1.0 if e.label else 0.0 for e in examples])
     sw = sample_weights(examples)
     chosen = [int(np.argmax(e.relevance)) for e in examples]
     weights, bias = np.zeros(examples[0].candidates.shape[1]), 0.0
     for _ in range(rounds):
         x = np.stack([e.candidates[k] for e, k in zip(examples, chosen, strict=True)])
-        weights, bias = fit_logistic(x, y, sw)
+        weights, bias = fit_logistic(x, y, sw, signs=signs)
         chosen = [int(np.argmax(e.candidates @ weights + bias)) for e in examples]
     return weights, bias
 
@@ -266,9 +326,11 @@ def build_examples(
     return examples
 
 
-def evaluate(train: Sequence[Example], test: Sequence[Example]) -> tuple[float, float, float]:
+def evaluate(
+    train: Sequence[Example], test: Sequence[Example], signs: Sequence[int] | None = None
+) -> tuple[float, float, float]:
     """(AUC, balanced accuracy at the train-chosen threshold, cosine-only AUC) on ``test``."""
-    weights, bias = fit_mil(train)
+    weights, bias = fit_mil(train, signs=signs)
     threshold = choose_threshold(train, best_scores(train, weights, bias))
     scores = best_scores(test, weights, bias)
     labels = np.array([e.label for e in test])
@@ -293,6 +355,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "records the split does not know count as validation), train or all",
     )
     parser.add_argument(
+        "--constrain",
+        action="store_true",
+        help="sign constraints: mismatch signals and the cross-encoder's contradiction may only "
+        "lower the score, its support only raise it (SIGNS)",
+    )
+    parser.add_argument(
         "--cross-encoder",
         metavar="NAME",
         help="combine this cross-encoder (a manifest name) as two more features",
@@ -310,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ModelLoadError as exc:
             parser.error(f"--cross-encoder: {exc}")
     names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
+    signs = signs_for(names) if args.constrain else None
     examples = build_examples(
         args.data_root, args.limit, cross_encoder=cross_encoder, split=args.split
     )
@@ -329,13 +398,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for d in datasets:
         train = [e for e in examples if e.dataset != d]
         test = [e for e in examples if e.dataset == d]
-        auc, bacc, cos_auc = evaluate(train, test)
+        auc, bacc, cos_auc = evaluate(train, test, signs)
         metrics[f"{d}.heldout_auc"] = round(auc, 4)
         metrics[f"{d}.heldout_balanced_accuracy"] = round(bacc, 4)
         metrics[f"{d}.cosine_auc"] = round(cos_auc, 4)
         print(f"| {d} | {len(test)} | {auc:.3f} | {bacc:.3f} | {cos_auc:.3f} |", file=sys.stderr)
 
-    weights, bias = fit_mil(examples)
+    weights, bias = fit_mil(examples, signs=signs)
     scores = best_scores(examples, weights, bias)
     threshold = choose_threshold(examples, scores)
     labels = np.array([e.label for e in examples])
@@ -357,7 +426,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "Logistic model over support features, fitted by benchmarks/fit_feature_verifier.py "
             f"on the {args.split} part (benchmarks/splits) of the development half of the "
             "attribution datasets (multiple-instance, datasets weighted equally, classes "
-            "balanced). 'heldout' figures: fitted without that dataset."
+            "balanced"
+            + (f"; {CONSTRAINED}: " + json.dumps(SIGNS) if args.constrain else "")
+            + "). 'heldout' figures: fitted without that dataset."
         ),
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

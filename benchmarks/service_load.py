@@ -206,6 +206,28 @@ class Server:
             f"the service was not ready after {timeout_s:.0f} s; its log:\n{self.log_tail()}"
         )
 
+    def peak_rss_mb(self) -> float | None:
+        """Peak resident memory (VmHWM) of the server process and its children, in MiB; None
+        where /proc cannot tell (not Linux)."""
+
+        def tree(pid: int) -> list[int]:
+            try:
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                children = []
+            return [pid, *(p for c in children for p in tree(int(c)))]
+
+        total = 0
+        for pid in tree(self.process.pid):
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                return None
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+        return round(total / 1024, 1) if total else None
+
     def log_tail(self, chars: int = 4000) -> str:
         self._log.flush()
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-chars:]
@@ -434,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"starting python -m attribution.service (log: {tmp}/service.log) ...", flush=True)
         server = Server(Path(tmp), ready_timeout_s=args.ready_timeout, extra_env=extra_env)
         exit_status: int | None = None
+        peak_rss_mb: float | None = None
         try:
             print(f"ready in {server.ready_s:.1f} s on {server.base_url}", flush=True)
             results, warm_up_ms = asyncio.run(
@@ -447,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         finally:
+            peak_rss_mb = server.peak_rss_mb()
             exit_status = server.stop()
             print(f"service stopped (exit status {exit_status})", flush=True)
 
@@ -470,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             "workers": defaults.workers,
             "model_threads": defaults.model_threads,
             "request_timeout_s": defaults.request_timeout_s,
+            "peak_rss_mb": peak_rss_mb,
         },
         "warm_up_ms": warm_up_ms,
         "results": rows,
@@ -484,7 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         f"server ready in {server.ready_s:.1f} s; warm-up (first request) ms: {warm_up_ms}\n"
     )
     print(markdown_table(rows))
-    print(f"\ntotal {report['total_s']} s; JSON: {args.out}")
+    print(f"\nserving process peak RSS: {peak_rss_mb} MiB")
+    print(f"total {report['total_s']} s; JSON: {args.out}")
     return 0
 
 

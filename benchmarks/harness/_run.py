@@ -95,6 +95,7 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
         build_examples,
         choose_threshold,
         fit_mil,
+        signs_of,
     )
 
     base = ctx.attributor
@@ -118,7 +119,7 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
         if len({e.dataset for e in train}) < 1 or len({e.label for e in train}) < 2:
             ctx.notes.append(f"{dataset}: too little other data to refit held-out weights")
             continue
-        w, b = fit_mil(train)
+        w, b = fit_mil(train, signs=signs_of(verifier.weights))
         weights = FeatureWeights(
             features=verifier.weights.feature_names,
             cross_encoder=verifier.weights.cross_encoder,
