@@ -20,6 +20,7 @@ from attribution.sources._extractors import (
     default_extractors,
     extract_sources,
 )
+from attribution.sources._extractors._shapes import MAX_REPR_CHARS, parse_python_repr
 from attribution.sources._keys import content_key
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples" / "tool_outputs.json"
@@ -1112,3 +1113,43 @@ def test_any_output_yields_valid_sources_and_never_fails(tool_name: str, output:
         assert source.type in SOURCE_TYPES
         assert source.tool_name == tool_name
         assert source.tool_request_id == "r"
+
+
+# --- Python reprs (LangChain's str(results)) ---------------------------------------------------
+
+
+def test_python_repr_of_documents_becomes_dicts() -> None:
+    text = "[Document(id='1', metadata={'source': 'https://a.org/'}, page_content='Hi.')]"
+    assert parse_python_repr(text) == [
+        {"id": "1", "metadata": {"source": "https://a.org/"}, "page_content": "Hi."}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[__import__('os').system('true')]",
+        "{'a': open('/etc/passwd').read()}",
+        "[Document(1)]",
+        "[Document(**kwargs)]",
+        "[Other(a=1)]",
+        "[x.y]",
+        "[1, 2",
+        "'just a string'",
+        "[" * 200_000 + "]" * 200_000,
+        "[" + "1, " * (MAX_REPR_CHARS // 3 + 1) + "]",
+    ],
+)
+def test_python_repr_refuses_anything_but_literals(text: str) -> None:
+    assert parse_python_repr(text) is None
+
+
+@given(st.text(max_size=200))
+def test_python_repr_never_raises(text: str) -> None:
+    parse_python_repr("[" + text)
+
+
+def test_repr_output_is_read_as_its_value() -> None:
+    output = str([{"title": "A", "url": "https://a.org/x", "content": "Alpha."}])
+    source = only(run("tavily_search_results_json", output))
+    assert (source.uri, source.title, source.snippet) == ("https://a.org/x", "A", "Alpha.")

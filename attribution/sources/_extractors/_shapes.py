@@ -10,6 +10,7 @@ Positions in warnings are 1-based (``result 3`` is the third result), as a perso
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
@@ -37,6 +38,7 @@ __all__ = [
     "make_source",
     "page_number",
     "parse_labelled_text",
+    "parse_python_repr",
     "text_of",
     "to_json_text",
     "unwrap",
@@ -96,8 +98,61 @@ def coerce_output(output: Any) -> Any:
             try:
                 return msgspec.json.decode(stripped)
             except msgspec.DecodeError:
-                return output  # text that merely starts with a bracket
+                parsed = parse_python_repr(stripped)
+                # text that merely starts with a bracket stays text
+                return output if parsed is None else parsed
     return output
+
+
+MAX_REPR_CHARS = 2_000_000
+"""Longest Python repr :func:`parse_python_repr` reads; longer text stays text."""
+_REPR_CALLS = frozenset({"Document"})
+"""Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
+
+
+class _CallsToDicts(ast.NodeTransformer):
+    """Rewrites ``Document(k=v, ...)`` into ``{"k": v, ...}`` so that literal_eval reads it.
+
+    Any other call is left alone, and :func:`ast.literal_eval` then rejects the tree.
+    """
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in _REPR_CALLS
+            and not node.args
+            and all(k.arg is not None for k in node.keywords)
+        ):
+            keys: list[ast.expr | None] = [ast.Constant(k.arg) for k in node.keywords]
+            return ast.Dict(keys=keys, values=[k.value for k in node.keywords])
+        return node
+
+
+def parse_python_repr(text: str) -> Any:
+    """The list or dict a Python ``repr`` shows, read without evaluating anything.
+
+    LangChain tools often return ``str(results)``: ``[{'title': 'X', 'url': '...'}]`` or
+    ``[Document(id='1', metadata={...}, page_content='...')]``. Only literals are read (by
+    :func:`ast.literal_eval`), plus keyword calls of the known constructors, which become
+    dicts; names, attribute access, operators and other calls are refused.
+
+    Args:
+        text: the repr.
+
+    Returns:
+        The list or dict, or None when ``text`` is not the repr of one, is longer than
+        :data:`MAX_REPR_CHARS`, or cannot be read. Never raises.
+    """
+    stripped = text.strip()
+    if len(stripped) > MAX_REPR_CHARS or stripped[:1] not in ("{", "["):
+        return None
+    try:
+        tree = ast.parse(stripped, mode="eval")
+        value = ast.literal_eval(_CallsToDicts().visit(tree))
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, list | dict) else None
 
 
 def is_empty(value: Any) -> bool:
