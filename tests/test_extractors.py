@@ -86,7 +86,7 @@ def test_default_registry_snapshot() -> None:
             r"search_uploads?|query_uploads?|search_attachments?|read_attachment"
             r"|search_uploaded_files|query_uploaded_files"
         ),
-        "mcp.v1": r"mcp\.[^.]+__.+",
+        "mcp.v1": r"mcp(?:\.|__)[^.]+?__.+",
     }
 
 
@@ -107,8 +107,10 @@ TOOL_NAMES = {
     "read_thread": "chat_turn.v1",
     "search_uploads": "anon_upload.v1",
     "mcp.github__search_code": "mcp.v1",
+    "mcp__brave-search__brave_web_search": "mcp.v1",
     "my_own_tool": "generic.v1",
     "mcp.no_double_underscore": "generic.v1",
+    "mcp__no_server": "generic.v1",
     "web_search_v2": "generic.v1",
 }
 
@@ -1153,3 +1155,57 @@ def test_repr_output_is_read_as_its_value() -> None:
     output = str([{"title": "A", "url": "https://a.org/x", "content": "Alpha."}])
     source = only(run("tavily_search_results_json", output))
     assert (source.uri, source.title, source.snippet) == ("https://a.org/x", "A", "Alpha.")
+
+
+# --- MCP results whose blocks list search results ----------------------------------------------
+
+
+def mcp_text(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def test_mcp_labelled_listing_gives_one_result_each() -> None:
+    text = (
+        "Found 2 search results:\n\n1. Alpha: the first\n   URL: https://a.org/x\n"
+        "   Summary: About <strong>alpha</strong> &amp; more.\n\n"
+        "2. Beta\n   URL: https://b.org/y\n   Summary: N/A\n"
+    )
+    result = run("mcp__ddg__search", mcp_text(text))
+    assert [(s.type, s.uri, s.title) for s in result.sources] == [
+        ("web_result", "https://a.org/x", "Alpha: the first"),
+        ("web_result", "https://b.org/y", "Beta"),
+    ]
+    assert result.sources[0].snippet == "About alpha & more."
+    assert result.sources[1].snippet is None
+
+
+def test_mcp_listing_rules_and_multiline_raw_content() -> None:
+    text = (
+        "Title: A\nURL: https://a.org/\nPublished: N/A\nHighlights:\nOne.\nTwo.\n\n---\n\n"
+        "Title: undefined\nURL: https://b.org/\nRaw Content: # B\n\nLine one.\nLine two.\n"
+        "Favicon: https://b.org/favicon.ico"
+    )
+    result = run("web_search_exa", mcp_text(text))
+    assert result.warnings == ()
+    first, second = result.sources
+    assert (first.title, first.snippet) == ("A", "One.\nTwo.")
+    assert (second.uri, second.title) == ("https://b.org/", None)
+    assert second.full_content == "# B\nLine one.\nLine two."
+
+
+def test_mcp_page_that_links_elsewhere_stays_one_text_source() -> None:
+    text = "Contents of https://a.org/:\n- [Home](https://a.org/)\n- [Blog](https://a.org/blog)"
+    source = only(run("mcp__fetch__fetch", mcp_text(text)))
+    assert (source.type, source.full_content) == ("mcp", text)
+
+
+def test_mcp_json_blocks_and_structured_content_are_read_once() -> None:
+    items = [{"title": "A", "url": "https://a.org/", "summary": "Alpha."}]
+    output = {
+        "content": [{"type": "text", "text": json.dumps(item)} for item in items],
+        "structuredContent": {"result": items},
+    }
+    source = only(run("search_papers", output))
+    assert (source.type, source.uri, source.snippet) == ("web_result", "https://a.org/", "Alpha.")
+    del output["structuredContent"]
+    assert ids(run("search_papers", output)) == [source.id]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeAlias
 
 import msgspec
@@ -371,6 +371,7 @@ def parse_labelled_text(
     *,
     body_field: str,
     record_start: LineHook | None = None,
+    continued: Collection[str] = (),
 ) -> list[dict[str, str]]:
     """Records from a labelled listing such as ``Title: X\\nURL: Y\\nSnippet: Z\\n\\nTitle: ...``.
 
@@ -385,12 +386,15 @@ def parse_labelled_text(
         body_field: the field that unlabelled lines continue.
         record_start: called with each line first; a dict it returns starts a new record with
             those fields (a markdown link line ``1. [Title](https://...)``).
+        continued: fields that unlabelled lines after them continue instead of ``body_field``
+            (a ``Raw Content:`` label followed by a whole page).
 
     Returns:
         The records, each a dict of non-blank fields, in order.
     """
     records: list[dict[str, str]] = []
     current: dict[str, str] = {}
+    last = body_field
 
     def flush() -> None:
         nonlocal current
@@ -405,7 +409,7 @@ def parse_labelled_text(
         started = record_start(line) if record_start else None
         if started is not None:
             flush()
-            current = dict(started)
+            current, last = dict(started), body_field
             continue
         match = _LABEL_LINE.match(line)
         field = labels.get(match["label"].strip().lower()) if match else None
@@ -413,9 +417,11 @@ def parse_labelled_text(
             if field in current:
                 flush()
             current[field] = match["value"]
+            last = field
         elif current:
-            previous = current.get(body_field, "")
-            current[body_field] = f"{previous}\n{line.strip()}" if previous else line.strip()
+            target = last if last in continued else body_field
+            previous = current.get(target, "")
+            current[target] = f"{previous}\n{line.strip()}" if previous else line.strip()
     flush()
     return records
 

@@ -32,8 +32,10 @@ from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url
 
 __all__ = [
+    "has_web_results",
     "http_response",
     "is_web_page",
+    "listing_in_text",
     "web_page",
     "web_pages",
     "web_results",
@@ -72,7 +74,28 @@ _RESULT_LABELS = {
     "body": "snippet",
     "text": "snippet",
     "excerpt": "snippet",
+    "highlights": "snippet",
+    "raw content": "raw_content",
+    # Labels read so that their lines do not run into the snippet; not used further.
+    "favicon": "favicon",
+    "published": "published",
+    "published date": "published",
+    "author": "author",
+    "score": "score",
 }
+_PLACEHOLDERS = frozenset({"n/a", "undefined", "null", "none"})
+"""Values that listings print for a missing field (Exa's ``N/A``, Tavily's ``undefined``)."""
+_RULE = re.compile(r"^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$", re.MULTILINE)
+# DuckDuckGo's MCP server: "1. Title" then an indented "URL:" line.
+_NUMBERED_TITLE = re.compile(
+    r"^[ \t]*\d+[.)][ \t]+(?P<title>\S[^\n]*)\n(?=[ \t]*(?:url|link)[ \t]*:)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_LABELLED_URL = re.compile(
+    r"^[ \t]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?:url|link)[ \t]*:[ \t]*<?https?://",
+    re.MULTILINE | re.IGNORECASE,
+)
+_DECORATION = re.compile(r"</?(?:strong|b|em|i|mark|span)(?:\s[^<>]*)?>", re.IGNORECASE)
 _MARKDOWN_RESULT = re.compile(
     r"""^\s*(?:\d+[.)]|[-*+•]|\#{1,6})?\s*(?:\*\*)?
         \[(?P<title>[^\]\n]+)\]\((?P<url>https?://[^\s)]+)(?:\s+"[^"]*")?\)(?:\*\*)?
@@ -97,16 +120,54 @@ def _result_line(line: str) -> dict[str, str] | None:
 
 
 def _results_in_text(text: str) -> list[JSONObject]:
-    """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks."""
+    """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks.
+
+    Covers the listings of the Brave, Tavily, Exa and DuckDuckGo MCP servers: blocks split by
+    ``---`` rules, ``1. Title`` lines over an indented ``URL:``, a multi-line ``Raw Content:``,
+    and ``N/A`` or ``undefined`` for a missing field.
+    """
+    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {m['title']}\n", _RULE.sub("", text))
     records = parse_labelled_text(
-        text, _RESULT_LABELS, body_field="snippet", record_start=_result_line
+        text,
+        _RESULT_LABELS,
+        body_field="snippet",
+        record_start=_result_line,
+        continued=("snippet", "raw_content"),
     )
     results: list[JSONObject] = []
     for record in records:
         found = _URL_IN_TEXT.search(record.get("url", ""))
         if found:  # a block without an address is a preamble or trailer, not a result
-            results.append({**record, "url": found.group(0)})
+            kept = {k: v for k, v in record.items() if v.lower() not in _PLACEHOLDERS}
+            results.append({**kept, "url": found.group(0)})
     return results
+
+
+def listing_in_text(text: str) -> list[JSONObject]:
+    """The search results in a text that labels its addresses (``URL: https://...``).
+
+    Stricter than what a search tool's text is read with: a page that merely links elsewhere
+    is not a listing, so without a labelled URL line the answer is empty.
+    """
+    return _results_in_text(text) if _LABELLED_URL.search(text) else []
+
+
+def _undecorated(text: str | None) -> str | None:
+    """A snippet without highlight tags (Brave's ``<strong>``) and HTML entities."""
+    if text is None or ("<" not in text and "&" not in text):
+        return text
+    return text_of(html.unescape(_DECORATION.sub("", text)))
+
+
+def has_web_results(data: Any) -> bool:
+    """True when ``data`` is one result with an http(s) url or holds a list with such results."""
+    if isinstance(data, dict) and is_web_url(first_str(with_metadata(data), *URL_FIELDS)):
+        return True
+    found = find_items(data)
+    return found is not None and any(
+        isinstance(item, dict) and is_web_url(first_str(with_metadata(item), *URL_FIELDS))
+        for item in found[0]
+    )
 
 
 def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
@@ -123,7 +184,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         return
     item = with_metadata(item)
     url = first_str(item, *URL_FIELDS)
-    snippet = first_text(item, *_SNIPPET_FIELDS)
+    snippet = _undecorated(first_text(item, *_SNIPPET_FIELDS))
     full = first_text(item, *_RESULT_FULL_FIELDS)
     if url is None and not (snippet or full):
         warn(f"result {position} has no url and no text; skipped")
