@@ -389,7 +389,6 @@ def test_one_broken_result_does_not_drop_its_siblings() -> None:
         (None, "output is empty"),
         ("", "output is empty"),
         ("   \n", "output is empty"),
-        ("not json {", "text output lists no results (no http(s) URL found)"),
         ({"results": []}, "output has an empty list of results"),
         (
             {"error": "rate limit exceeded"},
@@ -403,6 +402,30 @@ def test_web_search_malformed_output(output: Any, reason: str) -> None:
     result = run("web_search", output)
     assert result.sources == ()
     assert reasons(result) == [reason]
+
+
+def test_web_search_text_without_urls_is_one_text_source() -> None:
+    # LangChain's DuckDuckGoSearchRun joins the snippets alone: the text is still evidence.
+    result = run("duckduckgo_search", "Alpha is first. Beta is second.")
+    assert [(s.type, s.uri, s.full_content) for s in result.sources] == [
+        ("api", None, "Alpha is first. Beta is second.")
+    ]
+    assert reasons(result) == [
+        "text output lists no results (no http(s) URL found); kept as one text source"
+    ]
+
+
+@pytest.mark.parametrize("bracketed", [False, True])
+def test_langchain_duckduckgo_results_string(bracketed: bool) -> None:
+    results = [
+        ("Owners, borrows: rules ...", "Ref: A, B", "https://a.org/x?a=1,2"),
+        ("Second [sic].", "Two", "https://b.org/"),
+    ]
+    parts = [f"snippet: {s}, title: {t}, link: {u}" for s, t, u in results]
+    text = ", ".join(f"[{p}]" if bracketed else p for p in parts)
+    result = run("duckduckgo_results_json", text)
+    assert result.warnings == ()
+    assert [(s.snippet, s.title, s.uri) for s in result.sources] == results
 
 
 # --- scraping --------------------------------------------------------------------------------

@@ -15,9 +15,6 @@ import pytest
 from benchmarks.tool_shapes import FIXTURES, check
 
 NOT_YET: dict[str, str] = {
-    "frameworks_mcp/langchain_ddg_results.json": "0 sources for 4 expected",
-    "frameworks_mcp/langchain_ddg_results_legacy.json": "0 sources for 4 expected",
-    "frameworks_mcp/langchain_ddg_run.json": "0 sources for 1 expected",
     "scrapers_stores/chroma_query.json": "1 sources for 3 expected",
     "scrapers_stores/jina_reader_text.json": "1 sources for 1 expected",
     "scrapers_stores/llamaindex_nodes.json": "0 sources for 3 expected",

@@ -95,6 +95,14 @@ _LABELLED_URL = re.compile(
     r"^[ \t]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?:url|link)[ \t]*:[ \t]*<?https?://",
     re.MULTILINE | re.IGNORECASE,
 )
+# LangChain's DuckDuckGoSearchResults: "snippet: S, title: T, link: L, snippet: ..." (older
+# versions bracket each result). Snippets and titles may hold ", " and ": ", so a result is
+# cut only where its link (no spaces) is followed by the next result or the end.
+_DDG_RESULT = re.compile(
+    r"\[?snippet: (?P<snippet>.*?), title: (?P<title>.*?), link: (?P<url>https?://\S+?)\]?"
+    r"(?=, \[?snippet: |\s*$)",
+    re.DOTALL,
+)
 _DECORATION = re.compile(r"</?(?:strong|b|em|i|mark|span)(?:\s[^<>]*)?>", re.IGNORECASE)
 _MARKDOWN_RESULT = re.compile(
     r"""^\s*(?:\d+[.)]|[-*+•]|\#{1,6})?\s*(?:\*\*)?
@@ -141,6 +149,18 @@ def _results_in_text(text: str) -> list[JSONObject]:
             kept = {k: v for k, v in record.items() if v.lower() not in _PLACEHOLDERS}
             results.append({**kept, "url": found.group(0)})
     return results
+
+
+def _ddg_results(text: str) -> list[JSONObject]:
+    """LangChain's DuckDuckGo results string, when ``text`` is one from start to end."""
+    results: list[JSONObject] = []
+    end = 0
+    for match in _DDG_RESULT.finditer(text):
+        if text[end : match.start()].strip(", "):
+            return []  # something between results: not this format
+        results.append(match.groupdict())
+        end = match.end()
+    return results if results and not text[end:].strip() else []
 
 
 def listing_in_text(text: str) -> list[JSONObject]:
@@ -222,9 +242,12 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         warn("output is empty")
         return
     if isinstance(data, str):
-        items: list[Any] = _results_in_text(data)
+        items: list[Any] = _ddg_results(data) or _results_in_text(data)
         if not items:
-            warn("text output lists no results (no http(s) URL found)")
+            warn("text output lists no results (no http(s) URL found); kept as one text source")
+            source = make_source(call, "api", title=call.tool_name, full_content=text_of(data))
+            if source is not None:
+                yield source
             return
     else:
         found = find_items(data)
