@@ -21,6 +21,7 @@ from attribution.sources._extractors import (
     extract_sources,
 )
 from attribution.sources._extractors._shapes import MAX_REPR_CHARS, parse_python_repr
+from attribution.sources._extractors._stores import store_records
 from attribution.sources._keys import content_key
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples" / "tool_outputs.json"
@@ -1232,3 +1233,79 @@ def test_mcp_json_blocks_and_structured_content_are_read_once() -> None:
     assert (source.type, source.uri, source.snippet) == ("web_result", "https://a.org/", "Alpha.")
     del output["structuredContent"]
     assert ids(run("search_papers", output)) == [source.id]
+
+
+# --- vector stores -----------------------------------------------------------------------------
+
+
+def test_chroma_columns_are_zipped_per_query_row() -> None:
+    output = {
+        "ids": [["a1", "a2"], ["b1"]],
+        "documents": [["Alpha one.", "Alpha two."], ["Beta one."]],
+        "metadatas": [[{"source": "a.pdf", "title": "A"}, None], [{"source": "https://b.org/"}]],
+    }
+    result = run("chroma_query", output)
+    assert result.warnings == ()
+    assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("file", "a.pdf", "A", "Alpha one."),
+        ("file", None, None, "Alpha two."),
+        ("file", "https://b.org/", None, "Beta one."),
+    ]
+
+
+def test_store_records_read_llamaindex_qdrant_and_weaviate() -> None:
+    node = {
+        "node": {
+            "id_": "n1",
+            "metadata": {},
+            "relationships": {"1": {"node_id": "https://a.org/doc"}},
+            "text": "Node text.",
+        },
+        "score": 0.5,
+    }
+    assert store_records([node]) == [
+        {
+            "id": "n1",
+            "text": "Node text.",
+            "document_id": "https://a.org/doc",
+            "uri": "https://a.org/doc",
+        }
+    ]
+    rest = {"result": {"points": [{"id": 7, "payload": {"text": "T.", "url": "https://q.org/"}}]}}
+    assert store_records(rest) == [{"text": "T.", "url": "https://q.org/", "id": 7}]
+    graphql = {"data": {"Get": {"Doc": [{"content": "W.", "_additional": {"id": "u1"}}]}}}
+    assert store_records(graphql) == [{"content": "W.", "_additional": {"id": "u1"}, "id": "u1"}]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [{"title": "A", "url": "https://a.org/"}],
+        [{"payload": {"text": "x"}}, "not a point"],
+        {"results": [{"id": 1}]},
+        {"ids": "x", "documents": []},
+        "text",
+        [],
+    ],
+)
+def test_store_records_refuse_other_shapes(data: Any) -> None:
+    assert store_records(data) is None
+
+
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["ids", "documents", "metadatas", "node", "payload", "result"]),
+                inner,
+                max_size=4,
+            )
+        ),
+        max_leaves=12,
+    )
+)
+def test_store_records_never_raise(data: Any) -> None:
+    store_records(data)
+    run("chroma_query", data)

@@ -15,15 +15,8 @@ import pytest
 from benchmarks.tool_shapes import FIXTURES, check
 
 NOT_YET: dict[str, str] = {
-    "scrapers_stores/chroma_query.json": "1 sources for 3 expected",
     "scrapers_stores/jina_reader_text.json": "1 sources for 1 expected",
-    "scrapers_stores/llamaindex_nodes.json": "0 sources for 3 expected",
-    "scrapers_stores/pinecone_query.json": "2 sources for 3 expected",
-    "scrapers_stores/qdrant_points.json": "1 sources for 3 expected",
-    "scrapers_stores/qdrant_rest_query.json": "1 sources for 3 expected",
     "scrapers_stores/raw_html_page.json": "1 sources for 1 expected",
-    "scrapers_stores/weaviate_graphql.json": "1 sources for 3 expected",
-    "scrapers_stores/weaviate_v4_objects.json": "1 sources for 3 expected",
     "search_apis/bing_web_v7.json": "0 sources for 3 expected",
     "search_apis/brave_web.json": "3 sources for 4 expected",
     "search_apis/openai_responses_web_search.json": "0 sources for 3 expected",

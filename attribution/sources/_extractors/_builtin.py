@@ -30,6 +30,7 @@ from attribution.sources._extractors._shapes import (
     text_of,
     to_json_text,
 )
+from attribution.sources._extractors._stores import store_records
 from attribution.sources._extractors._web import (
     has_web_results,
     http_response,
@@ -48,11 +49,13 @@ default_extractors = ExtractorRegistry()
 
 @default_extractors.register("generic.v1", pattern=r".+")
 def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
-    """Any tool no other extractor knows: a page, a list of web results, or the output as text.
+    """Any tool no other extractor knows: a page, search or vector-store results, or the text.
 
-    An object with an http(s) url and text becomes a ``web`` source; a listing whose items have
-    http(s) urls becomes ``web_result`` sources; anything else becomes one ``api`` source with
-    the output as text (JSON pretty-printed), keyed by its hash and titled with the tool name.
+    An MCP result is read by :func:`mcp_sources`; a vector store's query result (Chroma,
+    Qdrant, Pinecone, Weaviate, LlamaIndex nodes) gives ``file`` chunk sources. An object with
+    an http(s) url and text becomes a ``web`` source; a listing whose items have http(s) urls
+    becomes ``web_result`` sources; anything else becomes one ``api`` source with the output as
+    text (JSON pretty-printed), keyed by its hash and titled with the tool name.
     """
     data = coerce_output(call.output)
     if is_empty(data):
@@ -60,6 +63,10 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
         return
     if is_mcp_result(data):
         yield from mcp_sources(data, call, warn)
+        return
+    records = store_records(data)
+    if records is not None:
+        yield from record_sources(records, FILE_CHUNK, call, warn)
         return
     if isinstance(data, dict) and is_web_page(data):
         page = web_page(data, call, warn)
