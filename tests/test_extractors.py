@@ -1309,3 +1309,68 @@ def test_store_records_refuse_other_shapes(data: Any) -> None:
 def test_store_records_never_raise(data: Any) -> None:
     store_records(data)
     run("chroma_query", data)
+
+
+# --- search APIs' secondary lists and answers with citations ----------------------------------
+
+
+def test_secondary_result_lists_follow_the_main_one_merged_by_url() -> None:
+    output = {
+        "web": {"results": [{"title": "A", "url": "https://a.org/", "description": "Alpha."}]},
+        "news": {"results": [{"title": "N", "url": "https://n.org/", "description": "News."}]},
+        "faq": {"results": [{"title": "A", "url": "https://a.org", "answer": "Again."}]},
+        "peopleAlsoAsk": [{"question": "Q?", "link": "https://q.org/", "snippet": "Ans."}],
+    }
+    result = run("brave_web_search", output)
+    assert result.warnings == ()
+    assert [(s.uri, s.snippet) for s in result.sources] == [
+        ("https://a.org/", "Alpha."),
+        ("https://n.org/", "News."),
+        ("https://q.org/", "Ans."),
+    ]
+
+
+def test_perplexity_citations_outside_search_results_are_kept() -> None:
+    output = {
+        "citations": ["https://a.org/", "https://b.org/"],
+        "search_results": [{"title": "A", "url": "https://a.org/", "snippet": "Alpha."}],
+    }
+    result = run("perplexity_ask", output)
+    assert [(s.uri, s.title) for s in result.sources] == [
+        ("https://a.org/", "A"),
+        ("https://b.org/", None),
+    ]
+
+
+def test_openai_responses_citations_then_searched_sources() -> None:
+    output = {
+        "object": "response",
+        "output": [
+            {
+                "type": "web_search_call",
+                "action": {"sources": [{"type": "url", "url": "https://a.org/x"}, "junk"]},
+            },
+            {
+                "type": "message",
+                "content": [
+                    {
+                        "type": "output_text",
+                        "text": "A ([a.org](https://a.org/x?utm_source=openai)).",
+                        "annotations": [
+                            {
+                                "type": "url_citation",
+                                "url": "https://a.org/x?utm_source=openai",
+                                "title": "A page",
+                            },
+                            {"type": "file_citation", "file_id": "f1"},
+                        ],
+                    }
+                ],
+            },
+        ],
+    }
+    result = run("web_search", output)
+    assert [(s.uri, s.title) for s in result.sources] == [
+        ("https://a.org/x?utm_source=openai", "A page")
+    ]
+    assert reasons(result) == ["result 3 is text without a URL; skipped"]

@@ -17,12 +17,6 @@ from benchmarks.tool_shapes import FIXTURES, check
 NOT_YET: dict[str, str] = {
     "scrapers_stores/jina_reader_text.json": "1 sources for 1 expected",
     "scrapers_stores/raw_html_page.json": "1 sources for 1 expected",
-    "search_apis/bing_web_v7.json": "0 sources for 3 expected",
-    "search_apis/brave_web.json": "3 sources for 4 expected",
-    "search_apis/openai_responses_web_search.json": "0 sources for 3 expected",
-    "search_apis/perplexity_chat.json": "1 sources for 4 expected",
-    "search_apis/serpapi_google.json": "3 sources for 4 expected",
-    "search_apis/serper_search.json": "3 sources for 4 expected",
 }
 """Fixtures (``<folder>/<file>``) that do not give their expected sources yet, with why."""
 

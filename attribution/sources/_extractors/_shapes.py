@@ -69,10 +69,13 @@ ITEM_KEYS: tuple[str, ...] = (
     "value",
     "source_documents",
     "sources",
+    "search_results",
+    "webPages",
 )
 """Keys under which tools put their list of results (``web`` is Brave's ``web.results``,
-``hits`` Elasticsearch's ``hits.hits``, ``value`` Microsoft Graph's, ``source_documents``
-LangChain's retrieval chains')."""
+``hits`` Elasticsearch's ``hits.hits``, ``value`` Microsoft Graph's and Bing's
+``webPages.value``, ``source_documents`` LangChain's retrieval chains', ``search_results``
+Perplexity's)."""
 
 _WRAPPER_KEYS = ("data", "result", "document", "item", "message", "page")
 _WEB_TYPES = frozenset({"web", "web_result"})

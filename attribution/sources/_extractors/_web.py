@@ -53,7 +53,22 @@ _SNIPPET_FIELDS = (
     "summary",
     "excerpt",
     "highlights",
+    "answer",
 )
+_MORE_RESULTS: tuple[tuple[str, ...], ...] = (
+    ("news", "results"),
+    ("faq", "results"),
+    ("discussions", "results"),
+    ("videos", "results"),
+    ("related_questions",),
+    ("peopleAlsoAsk",),
+    ("top_stories",),
+    ("topStories",),
+    ("citations",),
+)
+"""Where a search response keeps results besides its main list: Brave's news, FAQ and
+discussions, SerpApi's ``related_questions``, Serper's ``peopleAlsoAsk``, Perplexity's
+``citations`` (bare URLs). A page in several lists is one source (merged by URL)."""
 _RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent")
 _PAGE_TEXT_FIELDS = ("content", "markdown", "text", "page_content", "raw_content", "body")
 _PAGE_URL_FIELDS = (*URL_FIELDS, "final_url", "finalUrl", "og:url", "ogUrl")
@@ -225,13 +240,55 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         yield source
 
 
+def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
+    """The results of a response's secondary lists (:data:`_MORE_RESULTS`), main list excluded."""
+    more: list[Any] = []
+    for path in _MORE_RESULTS:
+        value: Any = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, list) and value is not main:
+            more.extend(value)
+    return more
+
+
+def _openai_response(data: JSONObject) -> list[Any] | None:
+    """The pages an OpenAI Responses answer cites or searched, or None if it is not one.
+
+    ``url_citation`` annotations come first, with their titles; the ``web_search_call``
+    sources follow. The citations' URLs carry ``?utm_source=openai``, which the source key
+    ignores, so a page both cited and searched is one source.
+    """
+    output = data.get("output")
+    if data.get("object") != "response" or not isinstance(output, list):
+        return None
+    cited: list[Any] = []
+    searched: list[Any] = []
+    for item in output:
+        if not isinstance(item, dict):
+            continue
+        action = item.get("action")
+        sources = action.get("sources") if isinstance(action, dict) else None
+        if isinstance(sources, list):
+            searched.extend(sources)
+        content = item.get("content")
+        for part in content if isinstance(content, list) else []:
+            notes = part.get("annotations") if isinstance(part, dict) else None
+            for note in notes if isinstance(notes, list) else []:
+                if isinstance(note, dict) and note.get("type") == "url_citation":
+                    cited.append({"url": note.get("url"), "title": note.get("title")})
+    return cited + searched
+
+
 def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     """Sources of a search tool's output.
 
     Args:
         data: the coerced output: a list of results, an object holding one (``results``,
-            Serper's ``organic``, SerpAPI's ``organic_results``, Brave's ``web.results``), one
-            result object, or text listing results in markdown or labelled blocks.
+            Serper's ``organic``, SerpAPI's ``organic_results``, Brave's ``web.results``, Bing's
+            ``webPages.value``) and maybe secondary lists (:data:`_MORE_RESULTS`), an OpenAI
+            Responses answer, one result object, text listing results in markdown or labelled
+            blocks, or LangChain's DuckDuckGo results string.
         call: the tool call.
         warn: records problems.
 
@@ -251,8 +308,13 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
             return
     else:
         found = find_items(data)
-        if found is not None:
+        openai = _openai_response(data) if isinstance(data, dict) else None
+        if openai is not None:
+            items = openai
+        elif found is not None:
             items = found[0]
+            if isinstance(data, dict):
+                items = [*items, *_more_results(data, items)]
         elif isinstance(data, dict) and first_str(data, *URL_FIELDS):
             items = [data]  # a single result
         else:
