@@ -1374,3 +1374,26 @@ def test_openai_responses_citations_then_searched_sources() -> None:
         ("https://a.org/x?utm_source=openai", "A page")
     ]
     assert reasons(result) == ["result 3 is text without a URL; skipped"]
+
+
+# --- Jina Reader's text answer -----------------------------------------------------------------
+
+READER_TEXT = (
+    "Title: A page\n\nURL Source: https://a.org/p\n\nPublished Time: 2024-01-01\n\n"
+    "Warning: Target URL returned error 404: Not Found\n\nMarkdown Content:\nBody: line.\n"
+)
+
+
+@pytest.mark.parametrize("tool", ["jina_reader", "fetch_url"])
+def test_jina_reader_text_is_a_page_without_its_header(tool: str) -> None:
+    result = run(tool, READER_TEXT)
+    assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("web", "https://a.org/p", "A page", "Body: line.")
+    ]
+    assert reasons(result) == ["the reader reports: Target URL returned error 404: Not Found"]
+
+
+def test_text_that_only_starts_like_a_reader_answer_stays_text() -> None:
+    text = "Title: A page\nURL Source: https://a.org/p\nno content marker"
+    source = only(run("jina_reader", text))
+    assert (source.type, source.full_content) == ("api", text)

@@ -35,6 +35,7 @@ from attribution.sources._extractors._web import (
     has_web_results,
     http_response,
     is_web_page,
+    reader_page,
     web_page,
     web_pages,
     web_results,
@@ -53,9 +54,10 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
 
     An MCP result is read by :func:`mcp_sources`; a vector store's query result (Chroma,
     Qdrant, Pinecone, Weaviate, LlamaIndex nodes) gives ``file`` chunk sources. An object with
-    an http(s) url and text becomes a ``web`` source; a listing whose items have http(s) urls
-    becomes ``web_result`` sources; anything else becomes one ``api`` source with the output as
-    text (JSON pretty-printed), keyed by its hash and titled with the tool name.
+    an http(s) url and text, or a Jina Reader text answer, becomes a ``web`` source; a listing
+    whose items have http(s) urls becomes ``web_result`` sources; anything else becomes one
+    ``api`` source with the output as text (JSON pretty-printed), keyed by its hash and titled
+    with the tool name.
     """
     data = coerce_output(call.output)
     if is_empty(data):
@@ -64,6 +66,8 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     if is_mcp_result(data):
         yield from mcp_sources(data, call, warn)
         return
+    if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
+        data = page_data
     records = store_records(data)
     if records is not None:
         yield from record_sources(records, FILE_CHUNK, call, warn)

@@ -36,6 +36,7 @@ __all__ = [
     "http_response",
     "is_web_page",
     "listing_in_text",
+    "reader_page",
     "web_page",
     "web_pages",
     "web_results",
@@ -118,6 +119,13 @@ _DDG_RESULT = re.compile(
     r"(?=, \[?snippet: |\s*$)",
     re.DOTALL,
 )
+# Jina Reader's text answer: header lines, then the page after "Markdown Content:".
+_JINA_PAGE = re.compile(
+    r"\A\s*Title:[ \t]*(?P<title>[^\n]*)\n\s*URL Source:[ \t]*(?P<url>\S+)[ \t]*\n"
+    r"(?P<header>(?:[^\n]*\n)*?)\s*(?:Markdown|Text|HTML) Content:[ \t]*\n(?P<content>.*)\Z",
+    re.DOTALL,
+)
+_JINA_WARNING = re.compile(r"^Warning:[ \t]*(?P<warning>.+)$", re.MULTILINE)
 _DECORATION = re.compile(r"</?(?:strong|b|em|i|mark|span)(?:\s[^<>]*)?>", re.IGNORECASE)
 _MARKDOWN_RESULT = re.compile(
     r"""^\s*(?:\d+[.)]|[-*+•]|\#{1,6})?\s*(?:\*\*)?
@@ -328,6 +336,24 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         yield from _result(item, position, call, warn)
 
 
+def reader_page(text: str, warn: Warn) -> JSONObject | None:
+    """The page in a Jina Reader text answer (``Title:``, ``URL Source:``, ``Markdown Content:``).
+
+    Args:
+        text: a tool's text output.
+        warn: records the ``Warning:`` header lines Reader adds (a 404 from the target).
+
+    Returns:
+        ``{title, url, content}`` without the header lines, or None when ``text`` is not one.
+    """
+    match = _JINA_PAGE.match(text)
+    if match is None:
+        return None
+    for header in _JINA_WARNING.finditer(match["header"]):
+        warn(f"the reader reports: {header['warning'].strip()}")
+    return {"title": match["title"], "url": match["url"], "content": match["content"]}
+
+
 def _status(obj: JSONObject) -> int | None:
     for name in _STATUS_FIELDS:
         status = as_int(obj.get(name))
@@ -393,7 +419,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     """Sources of a scrape tool's output: one page, a crawl's list of pages, or plain text.
 
     Args:
-        data: the coerced output.
+        data: the coerced output (Jina Reader's text answer included, see :func:`reader_page`).
         call: the tool call; plain text takes its address from ``parameters["url"]``.
         warn: records problems.
 
@@ -404,7 +430,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
         warn("output is empty")
         return
     if isinstance(data, str):
-        data = {"content": data}
+        data = reader_page(data, warn) or {"content": data}
     if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
         pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
     else:
