@@ -1397,3 +1397,45 @@ def test_text_that_only_starts_like_a_reader_answer_stays_text() -> None:
     text = "Title: A page\nURL Source: https://a.org/p\nno content marker"
     source = only(run("jina_reader", text))
     assert (source.type, source.full_content) == ("api", text)
+
+
+def test_scored_matches_keep_their_own_ids() -> None:
+    # A RAG tool's matches in Pinecone's shape: the locator still comes from the match itself.
+    output = [
+        {"document_id": "d1", "chunk_id": "c1", "score": 0.9, "metadata": {"text": "One."}},
+        {"document_id": "d1", "chunk_id": "c2", "score": 0.8, "metadata": {"text": "Two."}},
+    ]
+    assert ids(run("query_rag", output)) == ["file:d1:c1", "file:d1:c2"]
+
+
+LISTING_PIECES = st.sampled_from(
+    [
+        "Title: ",
+        "URL: ",
+        "URL Source: ",
+        "Markdown Content:\n",
+        "Raw Content: ",
+        "https://a.org/",
+        "snippet: ",
+        ", title: ",
+        ", link: ",
+        "[",
+        "]",
+        "1. ",
+        "\n",
+        "   ",
+        "---",
+        "N/A",
+        "<strong>",
+        "&amp;",
+        "Document(",
+        "x",
+    ]
+)
+
+
+@given(st.lists(LISTING_PIECES, max_size=30).map("".join))
+def test_text_listings_never_raise(text: str) -> None:
+    for tool in ("web_search", "jina_reader", "duckduckgo_results_json", "mcp__s__t"):
+        run(tool, text)
+        run(tool, {"content": [{"type": "text", "text": text}], "structuredContent": text})

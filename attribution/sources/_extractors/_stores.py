@@ -80,7 +80,9 @@ def _payload(item: JSONObject) -> JSONObject | None:
             return record
     meta = item.get("metadata")
     if "score" in item and isinstance(meta, dict) and first_str(meta, *_TEXT_FIELDS):
-        return {**meta, "id": item.get("id")}
+        # The match's own fields (id, and any document_id a tool adds) win over metadata's.
+        own = {k: v for k, v in item.items() if k not in ("metadata", "values", "sparse_values")}
+        return {**meta, **own}
     return None
 
 
