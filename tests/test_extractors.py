@@ -1217,6 +1217,15 @@ def test_mcp_listing_rules_and_multiline_raw_content() -> None:
     assert second.full_content == "# B\nLine one.\nLine two."
 
 
+def test_mcp_tavily_images_section_is_not_a_result() -> None:
+    text = (
+        "Detailed Results:\n\nTitle: A\nURL: https://a.org/\nContent: Alpha.\n\n"
+        "Images:\n[1] URL: https://img.org/1.png\n   Description: A chart"
+    )
+    source = only(run("tavily_search", mcp_text(text)))
+    assert (source.uri, source.snippet) == ("https://a.org/", "Alpha.")
+
+
 def test_mcp_page_that_links_elsewhere_stays_one_text_source() -> None:
     text = "Contents of https://a.org/:\n- [Home](https://a.org/)\n- [Blog](https://a.org/blog)"
     source = only(run("mcp__fetch__fetch", mcp_text(text)))

@@ -101,6 +101,8 @@ _RESULT_LABELS = {
 }
 _PLACEHOLDERS = frozenset({"n/a", "undefined", "null", "none"})
 """Values that listings print for a missing field (Exa's ``N/A``, Tavily's ``undefined``)."""
+# Tavily's MCP server may close its listing with the images it found: not sources.
+_IMAGES_SECTION = re.compile(r"^[ \t]*Images:[ \t]*\n.*\Z", re.MULTILINE | re.DOTALL)
 _RULE = re.compile(r"^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$", re.MULTILINE)
 # DuckDuckGo's MCP server: "1. Title" then an indented "URL:" line.
 _NUMBERED_TITLE = re.compile(
@@ -155,9 +157,10 @@ def _results_in_text(text: str) -> list[JSONObject]:
 
     Covers the listings of the Brave, Tavily, Exa and DuckDuckGo MCP servers: blocks split by
     ``---`` rules, ``1. Title`` lines over an indented ``URL:``, a multi-line ``Raw Content:``,
-    and ``N/A`` or ``undefined`` for a missing field.
+    ``N/A`` or ``undefined`` for a missing field, and a closing ``Images:`` section (dropped).
     """
-    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {m['title']}\n", _RULE.sub("", text))
+    text = _IMAGES_SECTION.sub("", _RULE.sub("", text))
+    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {m['title']}\n", text)
     records = parse_labelled_text(
         text,
         _RESULT_LABELS,
