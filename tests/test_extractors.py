@@ -1238,6 +1238,7 @@ def test_mcp_json_blocks_and_structured_content_are_read_once() -> None:
         "content": [{"type": "text", "text": json.dumps(item)} for item in items],
         "structuredContent": {"result": items},
     }
+    output["content"].insert(0, {"type": "text", "text": "Summarizer key: abc123"})
     source = only(run("search_papers", output))
     assert (source.type, source.uri, source.snippet) == ("web_result", "https://a.org/", "Alpha.")
     del output["structuredContent"]

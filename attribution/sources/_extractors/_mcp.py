@@ -39,6 +39,8 @@ __all__ = ["is_mcp_result", "mcp_sources", "mcp_title"]
 
 _NAME = re.compile(r"mcp(?:\.|__)(?P<server>[^.]+?)__(?P<tool>.+)", re.IGNORECASE)
 _NOT_EVIDENCE = frozenset({"image", "audio"})
+# Brave's official server puts the key of its AI summary in a block of its own: not evidence.
+_NOT_TEXT_EVIDENCE = re.compile(r"Summarizer key:\s*\S+", re.IGNORECASE)
 _BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link", "search_result"})
 
 
@@ -66,6 +68,8 @@ def _typed(uri: str | None) -> SourceType:
 
 def _text_sources(text: str, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     """The sources of a text block: its search results if it lists some, else the text."""
+    if _NOT_TEXT_EVIDENCE.fullmatch(text):
+        return
     parsed = coerce_output(text)
     if not isinstance(parsed, str) and has_web_results(parsed):
         yield from web_results(parsed, call, warn)
