@@ -20,6 +20,8 @@ from attribution.sources._extractors import (
     default_extractors,
     extract_sources,
 )
+from attribution.sources._extractors._shapes import MAX_REPR_CHARS, parse_python_repr
+from attribution.sources._extractors._stores import store_records
 from attribution.sources._keys import content_key
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples" / "tool_outputs.json"
@@ -85,7 +87,7 @@ def test_default_registry_snapshot() -> None:
             r"search_uploads?|query_uploads?|search_attachments?|read_attachment"
             r"|search_uploaded_files|query_uploaded_files"
         ),
-        "mcp.v1": r"mcp\.[^.]+__.+",
+        "mcp.v1": r"mcp(?:\.|__)[^.]+?__.+",
     }
 
 
@@ -106,8 +108,10 @@ TOOL_NAMES = {
     "read_thread": "chat_turn.v1",
     "search_uploads": "anon_upload.v1",
     "mcp.github__search_code": "mcp.v1",
+    "mcp__brave-search__brave_web_search": "mcp.v1",
     "my_own_tool": "generic.v1",
     "mcp.no_double_underscore": "generic.v1",
+    "mcp__no_server": "generic.v1",
     "web_search_v2": "generic.v1",
 }
 
@@ -386,7 +390,6 @@ def test_one_broken_result_does_not_drop_its_siblings() -> None:
         (None, "output is empty"),
         ("", "output is empty"),
         ("   \n", "output is empty"),
-        ("not json {", "text output lists no results (no http(s) URL found)"),
         ({"results": []}, "output has an empty list of results"),
         (
             {"error": "rate limit exceeded"},
@@ -400,6 +403,30 @@ def test_web_search_malformed_output(output: Any, reason: str) -> None:
     result = run("web_search", output)
     assert result.sources == ()
     assert reasons(result) == [reason]
+
+
+def test_web_search_text_without_urls_is_one_text_source() -> None:
+    # LangChain's DuckDuckGoSearchRun joins the snippets alone: the text is still evidence.
+    result = run("duckduckgo_search", "Alpha is first. Beta is second.")
+    assert [(s.type, s.uri, s.full_content) for s in result.sources] == [
+        ("api", None, "Alpha is first. Beta is second.")
+    ]
+    assert reasons(result) == [
+        "text output lists no results (no http(s) URL found); kept as one text source"
+    ]
+
+
+@pytest.mark.parametrize("bracketed", [False, True])
+def test_langchain_duckduckgo_results_string(bracketed: bool) -> None:
+    results = [
+        ("Owners, borrows: rules ...", "Ref: A, B", "https://a.org/x?a=1,2"),
+        ("Second [sic].", "Two", "https://b.org/"),
+    ]
+    parts = [f"snippet: {s}, title: {t}, link: {u}" for s, t, u in results]
+    text = ", ".join(f"[{p}]" if bracketed else p for p in parts)
+    result = run("duckduckgo_results_json", text)
+    assert result.warnings == ()
+    assert [(s.snippet, s.title, s.uri) for s in result.sources] == results
 
 
 # --- scraping --------------------------------------------------------------------------------
@@ -1112,3 +1139,313 @@ def test_any_output_yields_valid_sources_and_never_fails(tool_name: str, output:
         assert source.type in SOURCE_TYPES
         assert source.tool_name == tool_name
         assert source.tool_request_id == "r"
+
+
+# --- Python reprs (LangChain's str(results)) ---------------------------------------------------
+
+
+def test_python_repr_of_documents_becomes_dicts() -> None:
+    text = "[Document(id='1', metadata={'source': 'https://a.org/'}, page_content='Hi.')]"
+    assert parse_python_repr(text) == [
+        {"id": "1", "metadata": {"source": "https://a.org/"}, "page_content": "Hi."}
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[__import__('os').system('true')]",
+        "{'a': open('/etc/passwd').read()}",
+        "[Document(1)]",
+        "[Document(**kwargs)]",
+        "[Other(a=1)]",
+        "[x.y]",
+        "[1, 2",
+        "'just a string'",
+        "[" * 200_000 + "]" * 200_000,
+        "[" + "1, " * (MAX_REPR_CHARS // 3 + 1) + "]",
+    ],
+)
+def test_python_repr_refuses_anything_but_literals(text: str) -> None:
+    assert parse_python_repr(text) is None
+
+
+@given(st.text(max_size=200))
+def test_python_repr_never_raises(text: str) -> None:
+    parse_python_repr("[" + text)
+
+
+def test_repr_output_is_read_as_its_value() -> None:
+    output = str([{"title": "A", "url": "https://a.org/x", "content": "Alpha."}])
+    source = only(run("tavily_search_results_json", output))
+    assert (source.uri, source.title, source.snippet) == ("https://a.org/x", "A", "Alpha.")
+
+
+# --- MCP results whose blocks list search results ----------------------------------------------
+
+
+def mcp_text(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def test_mcp_labelled_listing_gives_one_result_each() -> None:
+    text = (
+        "Found 2 search results:\n\n1. Alpha: the first\n   URL: https://a.org/x\n"
+        "   Summary: About <strong>alpha</strong> &amp; more.\n\n"
+        "2. Beta\n   URL: https://b.org/y\n   Summary: N/A\n"
+    )
+    result = run("mcp__ddg__search", mcp_text(text))
+    assert [(s.type, s.uri, s.title) for s in result.sources] == [
+        ("web_result", "https://a.org/x", "Alpha: the first"),
+        ("web_result", "https://b.org/y", "Beta"),
+    ]
+    assert result.sources[0].snippet == "About alpha & more."
+    assert result.sources[1].snippet is None
+
+
+def test_mcp_listing_rules_and_multiline_raw_content() -> None:
+    text = (
+        "Title: A\nURL: https://a.org/\nPublished: N/A\nHighlights:\nOne.\nTwo.\n\n---\n\n"
+        "Title: undefined\nURL: https://b.org/\nRaw Content: # B\n\nLine one.\nLine two.\n"
+        "Favicon: https://b.org/favicon.ico"
+    )
+    result = run("web_search_exa", mcp_text(text))
+    assert result.warnings == ()
+    first, second = result.sources
+    assert (first.title, first.snippet) == ("A", "One.\nTwo.")
+    assert (second.uri, second.title) == ("https://b.org/", None)
+    assert second.full_content == "# B\nLine one.\nLine two."
+
+
+def test_mcp_tavily_images_section_is_not_a_result() -> None:
+    text = (
+        "Detailed Results:\n\nTitle: A\nURL: https://a.org/\nContent: Alpha.\n\n"
+        "Images:\n[1] URL: https://img.org/1.png\n   Description: A chart"
+    )
+    source = only(run("tavily_search", mcp_text(text)))
+    assert (source.uri, source.snippet) == ("https://a.org/", "Alpha.")
+
+
+def test_mcp_page_that_links_elsewhere_stays_one_text_source() -> None:
+    text = "Contents of https://a.org/:\n- [Home](https://a.org/)\n- [Blog](https://a.org/blog)"
+    source = only(run("mcp__fetch__fetch", mcp_text(text)))
+    assert (source.type, source.full_content) == ("mcp", text)
+
+
+def test_mcp_json_blocks_and_structured_content_are_read_once() -> None:
+    items = [{"title": "A", "url": "https://a.org/", "summary": "Alpha."}]
+    output = {
+        "content": [{"type": "text", "text": json.dumps(item)} for item in items],
+        "structuredContent": {"result": items},
+    }
+    output["content"].insert(0, {"type": "text", "text": "Summarizer key: abc123"})
+    source = only(run("search_papers", output))
+    assert (source.type, source.uri, source.snippet) == ("web_result", "https://a.org/", "Alpha.")
+    del output["structuredContent"]
+    assert ids(run("search_papers", output)) == [source.id]
+
+
+# --- vector stores -----------------------------------------------------------------------------
+
+
+def test_chroma_columns_are_zipped_per_query_row() -> None:
+    output = {
+        "ids": [["a1", "a2"], ["b1"]],
+        "documents": [["Alpha one.", "Alpha two."], ["Beta one."]],
+        "metadatas": [[{"source": "a.pdf", "title": "A"}, None], [{"source": "https://b.org/"}]],
+    }
+    result = run("chroma_query", output)
+    assert result.warnings == ()
+    assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("file", "a.pdf", "A", "Alpha one."),
+        ("file", None, None, "Alpha two."),
+        ("file", "https://b.org/", None, "Beta one."),
+    ]
+
+
+def test_store_records_read_llamaindex_qdrant_and_weaviate() -> None:
+    node = {
+        "node": {
+            "id_": "n1",
+            "metadata": {},
+            "relationships": {"1": {"node_id": "https://a.org/doc"}},
+            "text": "Node text.",
+        },
+        "score": 0.5,
+    }
+    assert store_records([node]) == [
+        {
+            "id": "n1",
+            "text": "Node text.",
+            "document_id": "https://a.org/doc",
+            "uri": "https://a.org/doc",
+        }
+    ]
+    rest = {"result": {"points": [{"id": 7, "payload": {"text": "T.", "url": "https://q.org/"}}]}}
+    assert store_records(rest) == [{"text": "T.", "url": "https://q.org/", "id": 7}]
+    graphql = {"data": {"Get": {"Doc": [{"content": "W.", "_additional": {"id": "u1"}}]}}}
+    assert store_records(graphql) == [{"content": "W.", "_additional": {"id": "u1"}, "id": "u1"}]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [{"title": "A", "url": "https://a.org/"}],
+        [{"payload": {"text": "x"}}, "not a point"],
+        {"results": [{"id": 1}]},
+        {"ids": "x", "documents": []},
+        "text",
+        [],
+    ],
+)
+def test_store_records_refuse_other_shapes(data: Any) -> None:
+    assert store_records(data) is None
+
+
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["ids", "documents", "metadatas", "node", "payload", "result"]),
+                inner,
+                max_size=4,
+            )
+        ),
+        max_leaves=12,
+    )
+)
+def test_store_records_never_raise(data: Any) -> None:
+    store_records(data)
+    run("chroma_query", data)
+
+
+# --- search APIs' secondary lists and answers with citations ----------------------------------
+
+
+def test_secondary_result_lists_follow_the_main_one_merged_by_url() -> None:
+    output = {
+        "web": {"results": [{"title": "A", "url": "https://a.org/", "description": "Alpha."}]},
+        "news": {"results": [{"title": "N", "url": "https://n.org/", "description": "News."}]},
+        "faq": {"results": [{"title": "A", "url": "https://a.org", "answer": "Again."}]},
+        "peopleAlsoAsk": [{"question": "Q?", "link": "https://q.org/", "snippet": "Ans."}],
+    }
+    result = run("brave_web_search", output)
+    assert result.warnings == ()
+    assert [(s.uri, s.snippet) for s in result.sources] == [
+        ("https://a.org/", "Alpha."),
+        ("https://n.org/", "News."),
+        ("https://q.org/", "Ans."),
+    ]
+
+
+def test_perplexity_citations_outside_search_results_are_kept() -> None:
+    output = {
+        "citations": ["https://a.org/", "https://b.org/"],
+        "search_results": [{"title": "A", "url": "https://a.org/", "snippet": "Alpha."}],
+    }
+    result = run("perplexity_ask", output)
+    assert [(s.uri, s.title) for s in result.sources] == [
+        ("https://a.org/", "A"),
+        ("https://b.org/", None),
+    ]
+
+
+def test_openai_responses_citations_then_searched_sources() -> None:
+    output = {
+        "object": "response",
+        "output": [
+            {
+                "type": "web_search_call",
+                "action": {"sources": [{"type": "url", "url": "https://a.org/x"}, "junk"]},
+            },
+            {
+                "type": "message",
+                "content": [
+                    {
+                        "type": "output_text",
+                        "text": "A ([a.org](https://a.org/x?utm_source=openai)).",
+                        "annotations": [
+                            {
+                                "type": "url_citation",
+                                "url": "https://a.org/x?utm_source=openai",
+                                "title": "A page",
+                            },
+                            {"type": "file_citation", "file_id": "f1"},
+                        ],
+                    }
+                ],
+            },
+        ],
+    }
+    result = run("web_search", output)
+    assert [(s.uri, s.title) for s in result.sources] == [
+        ("https://a.org/x?utm_source=openai", "A page")
+    ]
+    assert reasons(result) == ["result 3 is text without a URL; skipped"]
+
+
+# --- Jina Reader's text answer -----------------------------------------------------------------
+
+READER_TEXT = (
+    "Title: A page\n\nURL Source: https://a.org/p\n\nPublished Time: 2024-01-01\n\n"
+    "Warning: Target URL returned error 404: Not Found\n\nMarkdown Content:\nBody: line.\n"
+)
+
+
+@pytest.mark.parametrize("tool", ["jina_reader", "fetch_url"])
+def test_jina_reader_text_is_a_page_without_its_header(tool: str) -> None:
+    result = run(tool, READER_TEXT)
+    assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("web", "https://a.org/p", "A page", "Body: line.")
+    ]
+    assert reasons(result) == ["the reader reports: Target URL returned error 404: Not Found"]
+
+
+def test_text_that_only_starts_like_a_reader_answer_stays_text() -> None:
+    text = "Title: A page\nURL Source: https://a.org/p\nno content marker"
+    source = only(run("jina_reader", text))
+    assert (source.type, source.full_content) == ("api", text)
+
+
+def test_scored_matches_keep_their_own_ids() -> None:
+    # A RAG tool's matches in Pinecone's shape: the locator still comes from the match itself.
+    output = [
+        {"document_id": "d1", "chunk_id": "c1", "score": 0.9, "metadata": {"text": "One."}},
+        {"document_id": "d1", "chunk_id": "c2", "score": 0.8, "metadata": {"text": "Two."}},
+    ]
+    assert ids(run("query_rag", output)) == ["file:d1:c1", "file:d1:c2"]
+
+
+LISTING_PIECES = st.sampled_from(
+    [
+        "Title: ",
+        "URL: ",
+        "URL Source: ",
+        "Markdown Content:\n",
+        "Raw Content: ",
+        "https://a.org/",
+        "snippet: ",
+        ", title: ",
+        ", link: ",
+        "[",
+        "]",
+        "1. ",
+        "\n",
+        "   ",
+        "---",
+        "N/A",
+        "<strong>",
+        "&amp;",
+        "Document(",
+        "x",
+    ]
+)
+
+
+@given(st.lists(LISTING_PIECES, max_size=30).map("".join))
+def test_text_listings_never_raise(text: str) -> None:
+    for tool in ("web_search", "jina_reader", "duckduckgo_results_json", "mcp__s__t"):
+        run(tool, text)
+        run(tool, {"content": [{"type": "text", "text": text}], "structuredContent": text})

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from attribution._wire import CitationSource, ToolOutput
 from attribution.sources._extractors._framework import ExtractorRegistry, Warn
-from attribution.sources._extractors._mcp import mcp_sources
+from attribution.sources._extractors._mcp import is_mcp_result, mcp_sources
 from attribution.sources._extractors._records import (
     ANON_CHUNK,
     CHAT_TURN,
@@ -25,23 +25,22 @@ from attribution.sources._extractors._records import (
 from attribution.sources._extractors._shapes import (
     coerce_output,
     find_items,
-    first_str,
     is_empty,
     make_source,
     text_of,
     to_json_text,
-    with_metadata,
 )
+from attribution.sources._extractors._stores import store_records
 from attribution.sources._extractors._web import (
-    URL_FIELDS,
+    has_web_results,
     http_response,
     is_web_page,
+    reader_page,
     web_page,
     web_pages,
     web_results,
     wikipedia_pages,
 )
-from attribution.sources._keys import is_web_url
 
 __all__ = ["default_extractors"]
 
@@ -51,26 +50,34 @@ default_extractors = ExtractorRegistry()
 
 @default_extractors.register("generic.v1", pattern=r".+")
 def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
-    """Any tool no other extractor knows: a page, a list of web results, or the output as text.
+    """Any tool no other extractor knows: a page, search or vector-store results, or the text.
 
-    An object with an http(s) url and text becomes a ``web`` source; a listing whose items have
-    http(s) urls becomes ``web_result`` sources; anything else becomes one ``api`` source with
-    the output as text (JSON pretty-printed), keyed by its hash and titled with the tool name.
+    An MCP result is read by :func:`mcp_sources`; a vector store's query result (Chroma,
+    Qdrant, Pinecone, Weaviate, LlamaIndex nodes) gives ``file`` chunk sources. An object with
+    an http(s) url and text, or a Jina Reader text answer, becomes a ``web`` source; a listing
+    whose items have http(s) urls becomes ``web_result`` sources; anything else becomes one
+    ``api`` source with the output as text (JSON pretty-printed), keyed by its hash and titled
+    with the tool name.
     """
     data = coerce_output(call.output)
     if is_empty(data):
         warn("output is empty; no sources")
+        return
+    if is_mcp_result(data):
+        yield from mcp_sources(data, call, warn)
+        return
+    if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
+        data = page_data
+    records = store_records(data)
+    if records is not None:
+        yield from record_sources(records, FILE_CHUNK, call, warn)
         return
     if isinstance(data, dict) and is_web_page(data):
         page = web_page(data, call, warn)
         if page is not None:
             yield page
         return
-    found = find_items(data)
-    if found is not None and any(
-        isinstance(item, dict) and is_web_url(first_str(with_metadata(item), *URL_FIELDS))
-        for item in found[0]
-    ):
+    if find_items(data) is not None and has_web_results(data):
         yield from web_results(data, call, warn)
         return
     text = text_of(data) if isinstance(data, str) else to_json_text(data)
@@ -88,8 +95,14 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     ),
 )
 def extract_web_search(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
-    """Web search results as ``web_result`` sources (see :func:`._web.web_results`)."""
-    return web_results(coerce_output(call.output), call, warn)
+    """Web search results as ``web_result`` sources (see :func:`._web.web_results`).
+
+    A search served by an MCP server (``CallToolResult`` blocks) is read by :func:`mcp_sources`.
+    """
+    data = coerce_output(call.output)
+    if is_mcp_result(data):
+        return mcp_sources(data, call, warn)
+    return web_results(data, call, warn)
 
 
 @default_extractors.register(
@@ -190,7 +203,10 @@ def extract_anon_upload(call: ToolOutput, warn: Warn) -> Iterable[CitationSource
     return record_sources(coerce_output(call.output), ANON_CHUNK, call, warn)
 
 
-@default_extractors.register("mcp.v1", pattern=r"mcp\.[^.]+__.+")
+@default_extractors.register("mcp.v1", pattern=r"mcp(?:\.|__)[^.]+?__.+")
 def extract_mcp(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
-    """Content blocks of an MCP tool result (see :func:`._mcp.mcp_sources`)."""
+    """Content blocks of an MCP tool result (see :func:`._mcp.mcp_sources`).
+
+    ``mcp.<server>__<tool>`` and Claude's ``mcp__<server>__<tool>``.
+    """
     return mcp_sources(coerce_output(call.output), call, warn)

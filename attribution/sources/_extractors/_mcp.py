@@ -1,10 +1,16 @@
 """MCP shapes: a ``CallToolResult`` and its content blocks.
 
-Tool names look like ``mcp.<server>__<tool>``. Text and embedded text resources become ``mcp``
-sources; resource links and search results with an http(s) address become ``web_result``
-sources, so that they merge with the same page found by a web search. Image and audio blocks
-are skipped without a warning: they are not text that an answer's claims can be checked
-against, and a tool that returns a chart along with its text is not malformed.
+Tool names look like ``mcp.<server>__<tool>`` or ``mcp__<server>__<tool>`` (Claude's), but a
+result can come back under any name, so the other extractors hand an output that
+:func:`is_mcp_result` recognises to :func:`mcp_sources`. Text and embedded text resources become
+``mcp`` sources; resource links and search results with an http(s) address become
+``web_result`` sources, so that they merge with the same page found by a web search. A text
+block that holds search results (JSON objects with urls, or a ``Title:/URL:`` listing such as
+the Brave, Tavily, Exa and DuckDuckGo servers print) becomes one ``web_result`` per result, and
+so does a ``structuredContent`` holding them (the text blocks then repeat it and are skipped).
+Image and audio blocks are skipped without a warning: they are not text that an answer's
+claims can be checked against, and a tool that returns a chart along with its text is not
+malformed.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from attribution._wire import CitationSource, SourceType, ToolOutput
 from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import (
     JSONObject,
+    coerce_output,
     first_str,
     first_text,
     is_empty,
@@ -25,12 +32,28 @@ from attribution.sources._extractors._shapes import (
     text_of,
     to_json_text,
 )
+from attribution.sources._extractors._web import has_web_results, listing_in_text, web_results
 from attribution.sources._keys import is_web_url
 
-__all__ = ["mcp_sources", "mcp_title"]
+__all__ = ["is_mcp_result", "mcp_sources", "mcp_title"]
 
-_NAME = re.compile(r"mcp\.(?P<server>[^.]+?)__(?P<tool>.+)", re.IGNORECASE)
+_NAME = re.compile(r"mcp(?:\.|__)(?P<server>[^.]+?)__(?P<tool>.+)", re.IGNORECASE)
 _NOT_EVIDENCE = frozenset({"image", "audio"})
+# Brave's official server puts the key of its AI summary in a block of its own: not evidence.
+_NOT_TEXT_EVIDENCE = re.compile(r"Summarizer key:\s*\S+", re.IGNORECASE)
+_BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link", "search_result"})
+
+
+def is_mcp_result(data: Any) -> bool:
+    """True when ``data`` is a ``CallToolResult``: content blocks that all have a known type."""
+    if not isinstance(data, dict):
+        return False
+    blocks = data.get("content")
+    return (
+        isinstance(blocks, list)
+        and bool(blocks)
+        and all(isinstance(b, dict) and b.get("type") in _BLOCK_TYPES for b in blocks)
+    )
 
 
 def mcp_title(tool_name: str) -> str:
@@ -43,17 +66,43 @@ def _typed(uri: str | None) -> SourceType:
     return "web_result" if is_web_url(uri) else "mcp"
 
 
+def _text_sources(text: str, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
+    """The sources of a text block: its search results if it lists some, else the text."""
+    if _NOT_TEXT_EVIDENCE.fullmatch(text):
+        return
+    parsed = coerce_output(text)
+    if not isinstance(parsed, str) and has_web_results(parsed):
+        yield from web_results(parsed, call, warn)
+        return
+    listing = listing_in_text(text) if isinstance(parsed, str) else []
+    if listing:
+        yield from web_results(listing, call, warn)
+        return
+    source = make_source(call, "mcp", title=mcp_title(call.tool_name), full_content=text)
+    if source is not None:
+        yield source
+
+
+def _block_sources_of(
+    block: JSONObject, what: str, call: ToolOutput, warn: Warn
+) -> Iterator[CitationSource]:
+    if block.get("type") == "text":
+        text = text_of(block.get("text"))
+        if text is None:
+            warn(f"{what} (text) is empty; skipped")
+            return
+        yield from _text_sources(text, call, warn)
+        return
+    source = _block_source(block, what, call, warn)
+    if source is not None:
+        yield source
+
+
 def _block_source(
     block: JSONObject, what: str, call: ToolOutput, warn: Warn
 ) -> CitationSource | None:
     kind = block.get("type")
     title = mcp_title(call.tool_name)
-    if kind == "text":
-        text = text_of(block.get("text"))
-        if text is None:
-            warn(f"{what} (text) is empty; skipped")
-            return None
-        return make_source(call, "mcp", title=title, full_content=text)
     if kind == "resource":
         resource = block.get("resource")
         if not isinstance(resource, dict):
@@ -138,14 +187,24 @@ def mcp_sources(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         # A server that returned a bare object: the object itself is the evidence.
         has_structured = "structuredContent" in data
         blocks = [] if has_structured else [{"type": "text", "text": to_json_text(data)}]
+    structured = _unwrapped(data.get("structuredContent"))
+    if has_web_results(structured):
+        yield from web_results(structured, call, warn)
+        return
     found = list(_block_sources(blocks, call, warn, quiet_if_empty="structuredContent" in data))
-    structured = data.get("structuredContent")
     if not found and not is_empty(structured):
         source = make_source(
             call, "mcp", title=mcp_title(call.tool_name), full_content=to_json_text(structured)
         )
         found = [source] if source is not None else []
     yield from found
+
+
+def _unwrapped(structured: Any) -> Any:
+    """``structuredContent`` without the ``{"result": ...}`` that FastMCP wraps lists in."""
+    if isinstance(structured, dict) and set(structured) == {"result"}:
+        return structured["result"]
+    return structured
 
 
 def _block_sources(
@@ -159,6 +218,4 @@ def _block_sources(
         if not isinstance(block, dict):
             warn(f"{what} is a {kind_of(block)}, not a content block; skipped")
             continue
-        source = _block_source(block, what, call, warn)
-        if source is not None:
-            yield source
+        yield from _block_sources_of(block, what, call, warn)

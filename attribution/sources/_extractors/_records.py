@@ -27,6 +27,7 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
+from attribution.sources._extractors._stores import store_records
 
 __all__ = [
     "ANON_CHUNK",
@@ -197,7 +198,8 @@ def record_sources(
 
     Args:
         data: the coerced output: a list of records, an object holding one under a common key
-            (``results``, ``chunks``, ``matches``, ...), one record (maybe wrapped in
+            (``results``, ``chunks``, ``matches``, ...), a vector store's query result (see
+            :func:`._stores.store_records`), one record (maybe wrapped in
             ``{"document": ...}``), or plain text (one record whose ids come from the call's
             parameters).
         shape: where this kind of record keeps its fields.
@@ -211,6 +213,7 @@ def record_sources(
     if is_empty(data):
         warn("output is empty")
         return
+    data = store_records(data) or data
     # A record that has its own text is one record, even with a list field ("chunks").
     is_record = isinstance(data, dict) and first_text(with_metadata(data), *shape.text)
     found = None if is_record else find_items(data)

@@ -10,8 +10,9 @@ Positions in warnings are 1-based (``result 3`` is the third result), as a perso
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeAlias
 
 import msgspec
@@ -37,6 +38,7 @@ __all__ = [
     "make_source",
     "page_number",
     "parse_labelled_text",
+    "parse_python_repr",
     "text_of",
     "to_json_text",
     "unwrap",
@@ -67,10 +69,13 @@ ITEM_KEYS: tuple[str, ...] = (
     "value",
     "source_documents",
     "sources",
+    "search_results",
+    "webPages",
 )
 """Keys under which tools put their list of results (``web`` is Brave's ``web.results``,
-``hits`` Elasticsearch's ``hits.hits``, ``value`` Microsoft Graph's, ``source_documents``
-LangChain's retrieval chains')."""
+``hits`` Elasticsearch's ``hits.hits``, ``value`` Microsoft Graph's and Bing's
+``webPages.value``, ``source_documents`` LangChain's retrieval chains', ``search_results``
+Perplexity's)."""
 
 _WRAPPER_KEYS = ("data", "result", "document", "item", "message", "page")
 _WEB_TYPES = frozenset({"web", "web_result"})
@@ -96,8 +101,61 @@ def coerce_output(output: Any) -> Any:
             try:
                 return msgspec.json.decode(stripped)
             except msgspec.DecodeError:
-                return output  # text that merely starts with a bracket
+                parsed = parse_python_repr(stripped)
+                # text that merely starts with a bracket stays text
+                return output if parsed is None else parsed
     return output
+
+
+MAX_REPR_CHARS = 2_000_000
+"""Longest Python repr :func:`parse_python_repr` reads; longer text stays text."""
+_REPR_CALLS = frozenset({"Document"})
+"""Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
+
+
+class _CallsToDicts(ast.NodeTransformer):
+    """Rewrites ``Document(k=v, ...)`` into ``{"k": v, ...}`` so that literal_eval reads it.
+
+    Any other call is left alone, and :func:`ast.literal_eval` then rejects the tree.
+    """
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in _REPR_CALLS
+            and not node.args
+            and all(k.arg is not None for k in node.keywords)
+        ):
+            keys: list[ast.expr | None] = [ast.Constant(k.arg) for k in node.keywords]
+            return ast.Dict(keys=keys, values=[k.value for k in node.keywords])
+        return node
+
+
+def parse_python_repr(text: str) -> Any:
+    """The list or dict a Python ``repr`` shows, read without evaluating anything.
+
+    LangChain tools often return ``str(results)``: ``[{'title': 'X', 'url': '...'}]`` or
+    ``[Document(id='1', metadata={...}, page_content='...')]``. Only literals are read (by
+    :func:`ast.literal_eval`), plus keyword calls of the known constructors, which become
+    dicts; names, attribute access, operators and other calls are refused.
+
+    Args:
+        text: the repr.
+
+    Returns:
+        The list or dict, or None when ``text`` is not the repr of one, is longer than
+        :data:`MAX_REPR_CHARS`, or cannot be read. Never raises.
+    """
+    stripped = text.strip()
+    if len(stripped) > MAX_REPR_CHARS or stripped[:1] not in ("{", "["):
+        return None
+    try:
+        tree = ast.parse(stripped, mode="eval")
+        value = ast.literal_eval(_CallsToDicts().visit(tree))
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, list | dict) else None
 
 
 def is_empty(value: Any) -> bool:
@@ -316,6 +374,7 @@ def parse_labelled_text(
     *,
     body_field: str,
     record_start: LineHook | None = None,
+    continued: Collection[str] = (),
 ) -> list[dict[str, str]]:
     """Records from a labelled listing such as ``Title: X\\nURL: Y\\nSnippet: Z\\n\\nTitle: ...``.
 
@@ -330,12 +389,15 @@ def parse_labelled_text(
         body_field: the field that unlabelled lines continue.
         record_start: called with each line first; a dict it returns starts a new record with
             those fields (a markdown link line ``1. [Title](https://...)``).
+        continued: fields that unlabelled lines after them continue instead of ``body_field``
+            (a ``Raw Content:`` label followed by a whole page).
 
     Returns:
         The records, each a dict of non-blank fields, in order.
     """
     records: list[dict[str, str]] = []
     current: dict[str, str] = {}
+    last = body_field
 
     def flush() -> None:
         nonlocal current
@@ -350,7 +412,7 @@ def parse_labelled_text(
         started = record_start(line) if record_start else None
         if started is not None:
             flush()
-            current = dict(started)
+            current, last = dict(started), body_field
             continue
         match = _LABEL_LINE.match(line)
         field = labels.get(match["label"].strip().lower()) if match else None
@@ -358,9 +420,11 @@ def parse_labelled_text(
             if field in current:
                 flush()
             current[field] = match["value"]
+            last = field
         elif current:
-            previous = current.get(body_field, "")
-            current[body_field] = f"{previous}\n{line.strip()}" if previous else line.strip()
+            target = last if last in continued else body_field
+            previous = current.get(target, "")
+            current[target] = f"{previous}\n{line.strip()}" if previous else line.strip()
     flush()
     return records
 

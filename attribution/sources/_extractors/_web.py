@@ -32,8 +32,11 @@ from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url
 
 __all__ = [
+    "has_web_results",
     "http_response",
     "is_web_page",
+    "listing_in_text",
+    "reader_page",
     "web_page",
     "web_pages",
     "web_results",
@@ -51,7 +54,22 @@ _SNIPPET_FIELDS = (
     "summary",
     "excerpt",
     "highlights",
+    "answer",
 )
+_MORE_RESULTS: tuple[tuple[str, ...], ...] = (
+    ("news", "results"),
+    ("faq", "results"),
+    ("discussions", "results"),
+    ("videos", "results"),
+    ("related_questions",),
+    ("peopleAlsoAsk",),
+    ("top_stories",),
+    ("topStories",),
+    ("citations",),
+)
+"""Where a search response keeps results besides its main list: Brave's news, FAQ and
+discussions, SerpApi's ``related_questions``, Serper's ``peopleAlsoAsk``, Perplexity's
+``citations`` (bare URLs). A page in several lists is one source (merged by URL)."""
 _RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent")
 _PAGE_TEXT_FIELDS = ("content", "markdown", "text", "page_content", "raw_content", "body")
 _PAGE_URL_FIELDS = (*URL_FIELDS, "final_url", "finalUrl", "og:url", "ogUrl")
@@ -72,7 +90,45 @@ _RESULT_LABELS = {
     "body": "snippet",
     "text": "snippet",
     "excerpt": "snippet",
+    "highlights": "snippet",
+    "raw content": "raw_content",
+    # Labels read so that their lines do not run into the snippet; not used further.
+    "favicon": "favicon",
+    "published": "published",
+    "published date": "published",
+    "author": "author",
+    "score": "score",
 }
+_PLACEHOLDERS = frozenset({"n/a", "undefined", "null", "none"})
+"""Values that listings print for a missing field (Exa's ``N/A``, Tavily's ``undefined``)."""
+# Tavily's MCP server may close its listing with the images it found: not sources.
+_IMAGES_SECTION = re.compile(r"^[ \t]*Images:[ \t]*\n.*\Z", re.MULTILINE | re.DOTALL)
+_RULE = re.compile(r"^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$", re.MULTILINE)
+# DuckDuckGo's MCP server: "1. Title" then an indented "URL:" line.
+_NUMBERED_TITLE = re.compile(
+    r"^[ \t]*\d+[.)][ \t]+(?P<title>\S[^\n]*)\n(?=[ \t]*(?:url|link)[ \t]*:)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_LABELLED_URL = re.compile(
+    r"^[ \t]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?:url|link)[ \t]*:[ \t]*<?https?://",
+    re.MULTILINE | re.IGNORECASE,
+)
+# LangChain's DuckDuckGoSearchResults: "snippet: S, title: T, link: L, snippet: ..." (older
+# versions bracket each result). Snippets and titles may hold ", " and ": ", so a result is
+# cut only where its link (no spaces) is followed by the next result or the end.
+_DDG_RESULT = re.compile(
+    r"\[?snippet: (?P<snippet>.*?), title: (?P<title>.*?), link: (?P<url>https?://\S+?)\]?"
+    r"(?=, \[?snippet: |\s*$)",
+    re.DOTALL,
+)
+# Jina Reader's text answer: header lines, then the page after "Markdown Content:".
+_JINA_PAGE = re.compile(
+    r"\A\s*Title:[ \t]*(?P<title>[^\n]*)\n\s*URL Source:[ \t]*(?P<url>\S+)[ \t]*\n"
+    r"(?P<header>(?:[^\n]*\n)*?)\s*(?:Markdown|Text|HTML) Content:[ \t]*\n(?P<content>.*)\Z",
+    re.DOTALL,
+)
+_JINA_WARNING = re.compile(r"^Warning:[ \t]*(?P<warning>.+)$", re.MULTILINE)
+_DECORATION = re.compile(r"</?(?:strong|b|em|i|mark|span)(?:\s[^<>]*)?>", re.IGNORECASE)
 _MARKDOWN_RESULT = re.compile(
     r"""^\s*(?:\d+[.)]|[-*+•]|\#{1,6})?\s*(?:\*\*)?
         \[(?P<title>[^\]\n]+)\]\((?P<url>https?://[^\s)]+)(?:\s+"[^"]*")?\)(?:\*\*)?
@@ -97,16 +153,67 @@ def _result_line(line: str) -> dict[str, str] | None:
 
 
 def _results_in_text(text: str) -> list[JSONObject]:
-    """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks."""
+    """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks.
+
+    Covers the listings of the Brave, Tavily, Exa and DuckDuckGo MCP servers: blocks split by
+    ``---`` rules, ``1. Title`` lines over an indented ``URL:``, a multi-line ``Raw Content:``,
+    ``N/A`` or ``undefined`` for a missing field, and a closing ``Images:`` section (dropped).
+    """
+    text = _IMAGES_SECTION.sub("", _RULE.sub("", text))
+    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {m['title']}\n", text)
     records = parse_labelled_text(
-        text, _RESULT_LABELS, body_field="snippet", record_start=_result_line
+        text,
+        _RESULT_LABELS,
+        body_field="snippet",
+        record_start=_result_line,
+        continued=("snippet", "raw_content"),
     )
     results: list[JSONObject] = []
     for record in records:
         found = _URL_IN_TEXT.search(record.get("url", ""))
         if found:  # a block without an address is a preamble or trailer, not a result
-            results.append({**record, "url": found.group(0)})
+            kept = {k: v for k, v in record.items() if v.lower() not in _PLACEHOLDERS}
+            results.append({**kept, "url": found.group(0)})
     return results
+
+
+def _ddg_results(text: str) -> list[JSONObject]:
+    """LangChain's DuckDuckGo results string, when ``text`` is one from start to end."""
+    results: list[JSONObject] = []
+    end = 0
+    for match in _DDG_RESULT.finditer(text):
+        if text[end : match.start()].strip(", "):
+            return []  # something between results: not this format
+        results.append(match.groupdict())
+        end = match.end()
+    return results if results and not text[end:].strip() else []
+
+
+def listing_in_text(text: str) -> list[JSONObject]:
+    """The search results in a text that labels its addresses (``URL: https://...``).
+
+    Stricter than what a search tool's text is read with: a page that merely links elsewhere
+    is not a listing, so without a labelled URL line the answer is empty.
+    """
+    return _results_in_text(text) if _LABELLED_URL.search(text) else []
+
+
+def _undecorated(text: str | None) -> str | None:
+    """A snippet without highlight tags (Brave's ``<strong>``) and HTML entities."""
+    if text is None or ("<" not in text and "&" not in text):
+        return text
+    return text_of(html.unescape(_DECORATION.sub("", text)))
+
+
+def has_web_results(data: Any) -> bool:
+    """True when ``data`` is one result with an http(s) url or holds a list with such results."""
+    if isinstance(data, dict) and is_web_url(first_str(with_metadata(data), *URL_FIELDS)):
+        return True
+    found = find_items(data)
+    return found is not None and any(
+        isinstance(item, dict) and is_web_url(first_str(with_metadata(item), *URL_FIELDS))
+        for item in found[0]
+    )
 
 
 def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
@@ -123,7 +230,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         return
     item = with_metadata(item)
     url = first_str(item, *URL_FIELDS)
-    snippet = first_text(item, *_SNIPPET_FIELDS)
+    snippet = _undecorated(first_text(item, *_SNIPPET_FIELDS))
     full = first_text(item, *_RESULT_FULL_FIELDS)
     if url is None and not (snippet or full):
         warn(f"result {position} has no url and no text; skipped")
@@ -144,13 +251,55 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         yield source
 
 
+def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
+    """The results of a response's secondary lists (:data:`_MORE_RESULTS`), main list excluded."""
+    more: list[Any] = []
+    for path in _MORE_RESULTS:
+        value: Any = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, list) and value is not main:
+            more.extend(value)
+    return more
+
+
+def _openai_response(data: JSONObject) -> list[Any] | None:
+    """The pages an OpenAI Responses answer cites or searched, or None if it is not one.
+
+    ``url_citation`` annotations come first, with their titles; the ``web_search_call``
+    sources follow. The citations' URLs carry ``?utm_source=openai``, which the source key
+    ignores, so a page both cited and searched is one source.
+    """
+    output = data.get("output")
+    if data.get("object") != "response" or not isinstance(output, list):
+        return None
+    cited: list[Any] = []
+    searched: list[Any] = []
+    for item in output:
+        if not isinstance(item, dict):
+            continue
+        action = item.get("action")
+        sources = action.get("sources") if isinstance(action, dict) else None
+        if isinstance(sources, list):
+            searched.extend(sources)
+        content = item.get("content")
+        for part in content if isinstance(content, list) else []:
+            notes = part.get("annotations") if isinstance(part, dict) else None
+            for note in notes if isinstance(notes, list) else []:
+                if isinstance(note, dict) and note.get("type") == "url_citation":
+                    cited.append({"url": note.get("url"), "title": note.get("title")})
+    return cited + searched
+
+
 def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     """Sources of a search tool's output.
 
     Args:
         data: the coerced output: a list of results, an object holding one (``results``,
-            Serper's ``organic``, SerpAPI's ``organic_results``, Brave's ``web.results``), one
-            result object, or text listing results in markdown or labelled blocks.
+            Serper's ``organic``, SerpAPI's ``organic_results``, Brave's ``web.results``, Bing's
+            ``webPages.value``) and maybe secondary lists (:data:`_MORE_RESULTS`), an OpenAI
+            Responses answer, one result object, text listing results in markdown or labelled
+            blocks, or LangChain's DuckDuckGo results string.
         call: the tool call.
         warn: records problems.
 
@@ -161,14 +310,22 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         warn("output is empty")
         return
     if isinstance(data, str):
-        items: list[Any] = _results_in_text(data)
+        items: list[Any] = _ddg_results(data) or _results_in_text(data)
         if not items:
-            warn("text output lists no results (no http(s) URL found)")
+            warn("text output lists no results (no http(s) URL found); kept as one text source")
+            source = make_source(call, "api", title=call.tool_name, full_content=text_of(data))
+            if source is not None:
+                yield source
             return
     else:
         found = find_items(data)
-        if found is not None:
+        openai = _openai_response(data) if isinstance(data, dict) else None
+        if openai is not None:
+            items = openai
+        elif found is not None:
             items = found[0]
+            if isinstance(data, dict):
+                items = [*items, *_more_results(data, items)]
         elif isinstance(data, dict) and first_str(data, *URL_FIELDS):
             items = [data]  # a single result
         else:
@@ -180,6 +337,24 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         warn("output has an empty list of results")
     for position, item in enumerate(items, 1):
         yield from _result(item, position, call, warn)
+
+
+def reader_page(text: str, warn: Warn) -> JSONObject | None:
+    """The page in a Jina Reader text answer (``Title:``, ``URL Source:``, ``Markdown Content:``).
+
+    Args:
+        text: a tool's text output.
+        warn: records the ``Warning:`` header lines Reader adds (a 404 from the target).
+
+    Returns:
+        ``{title, url, content}`` without the header lines, or None when ``text`` is not one.
+    """
+    match = _JINA_PAGE.match(text)
+    if match is None:
+        return None
+    for header in _JINA_WARNING.finditer(match["header"]):
+        warn(f"the reader reports: {header['warning'].strip()}")
+    return {"title": match["title"], "url": match["url"], "content": match["content"]}
 
 
 def _status(obj: JSONObject) -> int | None:
@@ -247,7 +422,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     """Sources of a scrape tool's output: one page, a crawl's list of pages, or plain text.
 
     Args:
-        data: the coerced output.
+        data: the coerced output (Jina Reader's text answer included, see :func:`reader_page`).
         call: the tool call; plain text takes its address from ``parameters["url"]``.
         warn: records problems.
 
@@ -258,7 +433,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
         warn("output is empty")
         return
     if isinstance(data, str):
-        data = {"content": data}
+        data = reader_page(data, warn) or {"content": data}
     if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
         pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
     else:
