@@ -56,7 +56,9 @@ def test_extract_with_warnings_from_stdin(
     assert main(["extract", "-", "--with-warnings"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
-    assert [s["uri"] for s in result["sources"]] == ["https://a.org/x"]
+    # the search tool's unparseable text is kept as one text source, with a warning
+    assert [s.get("uri") for s in result["sources"]] == [None, "https://a.org/x"]
+    assert result["sources"][0]["fullContent"] == "not json {"
     assert "warning: web_search (r1)" in captured.err
 
 
