@@ -126,6 +126,7 @@ def test_tool_names_reach_their_extractor(tool_name: str, extractor: str) -> Non
 def test_public_names_are_sorted_and_exported() -> None:
     assert extractors_module.__all__ == sorted(extractors_module.__all__)
     assert set(extractors_module.__all__) == {
+        "unsafe_scheme",
         "ExtractionResult",
         "ExtractionWarning",
         "Extractor",
@@ -963,7 +964,12 @@ def test_mcp_call_tool_result_blocks() -> None:
         "isError": False,
     }
     result = run("mcp.github__search_code", output)
-    assert result.warnings == ()
+    # a file: address is never a source's uri (a UI renders it as a link): said, id kept
+    assert [w.reason for w in result.warnings] == [
+        "item 2: its address uses the unsafe file: scheme; the address was dropped and the "
+        "source kept"
+    ]
+    assert result.sources[1].uri is None
     assert [(s.type, s.id) for s in result.sources] == [
         ("mcp", content_key("mcp", "Found 2 files mentioning the mirror.")),
         ("mcp", "mcp:file:///repo/docs/mirror.md"),
@@ -1449,3 +1455,61 @@ def test_text_listings_never_raise(text: str) -> None:
     for tool in ("web_search", "jina_reader", "duckduckgo_results_json", "mcp__s__t"):
         run(tool, text)
         run(tool, {"content": [{"type": "text", "text": text}], "structuredContent": text})
+
+
+@pytest.mark.parametrize(
+    ("address", "scheme"),
+    [
+        ("javascript:alert(document.cookie)", "javascript"),
+        ("  JaVa\tScRipt:alert(1)", "javascript"),
+        ("java\nscript:alert(1)", "javascript"),
+        ("data:text/html;base64,PHNjcmlwdD4=", "data"),
+        ("VBScript:msgbox(1)", "vbscript"),
+        ("file:///etc/passwd", "file"),
+    ],
+)
+def test_an_unsafe_address_never_becomes_a_uri(address: str, scheme: str) -> None:
+    output = {
+        "results": [
+            {"url": address, "title": "Trap", "content": "Text of the trap result."},
+            {"url": "https://example.org/a", "title": "Fine", "content": "Fine text."},
+        ]
+    }
+    result = extract_sources([ToolOutput(tool_name="web_search", output=output)])
+    trap, fine = result.sources
+    assert trap.uri is None
+    assert trap.domain is None
+    assert trap.text == "Text of the trap result."  # the source is kept
+    assert fine.uri == "https://example.org/a"
+    reasons = [w.reason for w in result.warnings]
+    assert any(f"unsafe {scheme}: scheme" in r and r.startswith("item 1") for r in reasons)
+    assert not any("kept as given" in r for r in reasons)  # no contradicting warning
+
+
+def test_control_and_bidi_characters_do_not_reach_title_or_snippet() -> None:
+    item = dict(
+        url="https://example.org/a",
+        title="Invoice \u202efdp.exe\u202c for\x07 you",
+        snippet="Pay \u2066now\u2069\x1b[31m",
+        content="Body text.",
+    )
+    output = {"results": [item]}
+    result = extract_sources([ToolOutput(tool_name="web_search", output=output)])
+    (source,) = result.sources
+    assert source.title == "Invoice fdp.exe for you"
+    assert source.snippet == "Pay now[31m"
+    assert sum("bidirectional" in w.reason for w in result.warnings) == 2
+
+
+@given(st.text(max_size=40), st.sampled_from(["javascript", "data", "vbscript", "file"]))
+def test_no_uri_ever_keeps_an_unsafe_scheme(noise: str, scheme: str) -> None:
+    from attribution.sources._extractors import unsafe_scheme
+
+    def user(call: ToolOutput, warn: Any) -> Iterable[CitationSource]:
+        for uri in (f"{noise}{scheme}:x", f"{scheme}:{noise}", f" {scheme.upper()}:{noise}"):
+            yield CitationSource(id=f"s:{uri!r}", type="api", uri=uri, full_content="t")
+
+    registry = default_extractors.copy()
+    registry.register("unsafe.v1", pattern="unsafe")(user)
+    for source in registry.extract([ToolOutput(tool_name="unsafe", output="x")]).sources:
+        assert source.uri is None or unsafe_scheme(source.uri) is None

@@ -26,6 +26,7 @@ from attribution.sources._extractors._framework import (
     ExtractorFn,
     ExtractorRegistry,
     Warn,
+    unsafe_scheme,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Warn",
     "default_extractors",
     "extract_sources",
+    "unsafe_scheme",
 ]
 
 

@@ -14,12 +14,14 @@ from attribution._wire import SOURCE_TYPES, CitationSource, ToolOutput, WireStru
 from attribution.sources._keys import source_key
 
 __all__ = [
+    "UNSAFE_SCHEMES",
     "ExtractionResult",
     "ExtractionWarning",
     "Extractor",
     "ExtractorFn",
     "ExtractorRegistry",
     "Warn",
+    "unsafe_scheme",
 ]
 
 Warn = Callable[[str], None]
@@ -78,6 +80,47 @@ def _merge(first: CitationSource, later: CitationSource) -> CitationSource:
     if later.full_content and len(later.full_content) > len(first.full_content or ""):
         changes["full_content"] = later.full_content
     return msgspec.structs.replace(first, **changes) if changes else first
+
+
+UNSAFE_SCHEMES = frozenset({"javascript", "data", "vbscript", "file"})
+"""Address schemes a source's ``uri`` never keeps: a UI renders the uri as a link."""
+# Browsers drop ASCII tabs and newlines inside a URL and ignore leading spaces and controls, so
+# "java\tscript:" is javascript: to them; the scheme is read the same way here.
+_URL_IGNORED = re.compile(r"[\x00-\x20\x7f]+")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+# C0 and C1 controls (tab and newline aside) and the bidirectional embeddings, overrides and
+# isolates that can make displayed text read other than it is.
+_DISPLAY_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def unsafe_scheme(uri: str) -> str | None:
+    """The scheme of ``uri`` when it is one a source must not keep (``javascript``), else None."""
+    match = _SCHEME.match(_URL_IGNORED.sub("", uri))
+    scheme = match[1].lower() if match else None
+    return scheme if scheme in UNSAFE_SCHEMES else None
+
+
+def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSource:
+    """``source`` without an unsafe address, and with no control or bidi characters in its
+    title and snippet (each change said in a warning)."""
+    changes: dict[str, object] = {}
+    scheme = unsafe_scheme(source.uri) if source.uri else None
+    if scheme:
+        changes.update(uri=None, domain=None)
+        warn(
+            f"item {position}: its address uses the unsafe {scheme}: scheme; the address was "
+            "dropped and the source kept"
+        )
+    for field in ("title", "snippet"):
+        value = getattr(source, field)
+        if isinstance(value, str) and _DISPLAY_UNSAFE.search(value):
+            cleaned = _DISPLAY_UNSAFE.sub("", value).strip()
+            changes[field] = cleaned or None
+            warn(
+                f"item {position}: control or bidirectional-override characters were removed "
+                f"from its {field}"
+            )
+    return msgspec.structs.replace(source, **changes) if changes else source
 
 
 def _invalid(source: object) -> str | None:
@@ -219,6 +262,7 @@ class ExtractorRegistry:
                 if problem:
                     warn(f"extractor returned an invalid source (item {position}): {problem}")
                     continue
+                source = _made_safe(source, position, warn)
                 key = source_key(source)
                 merged[key] = _merge(merged[key], source) if key in merged else source
         return ExtractionResult(sources=tuple(merged.values()), warnings=tuple(warnings))

@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 from attribution._wire import CitationSource, ToolOutput
-from attribution.sources._extractors._framework import Warn
+from attribution.sources._extractors._framework import Warn, unsafe_scheme
 from attribution.sources._extractors._shapes import (
     JSONObject,
     as_int,
@@ -237,7 +237,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         return
     if url is None:
         warn(f"result {position} has no url; kept, identified by its text")
-    elif not is_web_url(url):
+    elif not is_web_url(url) and not unsafe_scheme(url):  # an unsafe one is warned about later
         warn(f"result {position} has a url that is not http(s) ({url!r}); kept as given")
     source = make_source(
         call,
