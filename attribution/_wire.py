@@ -7,6 +7,7 @@ Decoding is strict: an unknown field or a wrong type is an :class:`InputError` n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeVar, get_args
 
@@ -146,7 +147,64 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
     except msgspec.ValidationError as exc:
         raise InputError(f"{what}: {exc}") from exc
     except msgspec.DecodeError as exc:
-        raise InputError(f"{what}: malformed JSON: {exc}") from exc
+        lone = _LONE_SURROGATE.search(
+            data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+        )
+        at = f"; a lone surrogate escape {lone[0].decode()} at byte {lone.start()}" if lone else ""
+        raise InputError(f"{what}: malformed JSON: {exc}{at}") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{what}: not UTF-8 text: {_bad_utf8(data, exc)}") from exc
+    except RecursionError as exc:
+        where = _too_deep_at(data)
+        at = f" (level {_MAX_NESTING + 1} opens at byte {where})" if where is not None else ""
+        raise InputError(
+            f"{what}: JSON nested deeper than any tool output{at}; the input was not read"
+        ) from exc
+
+
+def _bad_utf8(data: bytes | str, exc: UnicodeDecodeError) -> str:
+    """Where the input stops being UTF-8, in bytes from its start."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        try:
+            bytes(data).decode("utf-8")
+        except UnicodeDecodeError as found:
+            exc = found
+    return f"byte 0x{exc.object[exc.start]:02x} at byte {exc.start} cannot be decoded"
+
+
+# A high surrogate escape not followed by a low one, or a low one on its own (an escaped
+# backslash before it is rare enough to ignore in an error message).
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<![0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+_MAX_NESTING = 256
+"""Where :func:`_too_deep_at` reports: well below the depth at which decoding fails."""
+
+
+def _too_deep_at(data: bytes | str) -> int | None:
+    """The byte offset where JSON nesting first goes past :data:`_MAX_NESTING` (strings
+    skipped), or None. Only run after decoding failed for depth, so its speed matters little."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    depth, in_string, escaped = 0, False, False
+    for offset, byte in enumerate(raw):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > _MAX_NESTING:
+                return offset
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return None
 
 
 def sources_or_tool_outputs(

@@ -209,3 +209,49 @@ def test_attribute_json_to_stdout_and_bad_config(
 def test_bench_says_where_the_harness_went(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--limit", "2"]) == 2
     assert "python -m benchmarks" in capsys.readouterr().err
+
+
+_PREFIX = b'[{"toolName": "web_search", "output": '
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (_PREFIX + b'"caf\xe9"}]', ("not UTF-8", "0xe9", f"byte {len(_PREFIX) + 4}")),
+        (
+            _PREFIX + b"[" * 5_000 + b"]" * 5_000 + b"}]",
+            # [ and { are levels 1 and 2: level 257 is the output's 255th bracket
+            ("nested deeper than any tool output", f"byte {len(_PREFIX) + 254}"),
+        ),
+        (
+            _PREFIX + b'"\\ud800"}]',
+            ("malformed JSON", f"lone surrogate escape \\ud800 at byte {len(_PREFIX) + 1}"),
+        ),
+    ],
+    ids=["invalid utf-8", "deep nesting", "lone surrogate"],
+)
+def test_an_unreadable_file_is_a_clear_error_naming_the_file(
+    content: bytes, words: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "calls.json"
+    path.write_bytes(content)
+    assert main(["extract", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in err
+
+
+def test_one_absurdly_nested_output_loses_nothing_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = [
+        {"toolName": "web_search", "output": "[" * 3_000 + "]" * 3_000},
+        {"toolName": "web_scrape", "parameters": {"url": "https://a.org/x"}, "output": "Text."},
+    ]
+    path = tmp_path / "calls.json"
+    path.write_text(json.dumps(calls))
+    assert main(["extract", str(path)]) == 0
+    sources = json.loads(capsys.readouterr().out)
+    assert "https://a.org/x" in [s.get("uri") for s in sources]

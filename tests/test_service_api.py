@@ -406,6 +406,23 @@ BAD_BODIES: list[tuple[str, bytes, int, str, tuple[str, ...]]] = [
         ("conversation id",),
     ),
     (
+        "invalid utf-8",
+        b'{"answer": "caf\xe9", "sources": []}',
+        400,
+        "invalid_request",
+        ("not UTF-8", "0xe9", "byte 15"),
+    ),
+    (
+        "nested deeper than any tool output",
+        b'{"answer": "x", "toolOutputs": [{"toolName": "t", "output": '
+        + b"[" * 5_000
+        + b"]" * 5_000
+        + b"}]}",
+        400,
+        "invalid_request",
+        ("nested deeper", "level 257"),
+    ),
+    (
         "answer too long",
         json.dumps({"answer": "a" * 4_001, "sources": []}).encode(),
         413,
@@ -458,6 +475,10 @@ async def test_bad_attribution_requests(
 async def test_bad_extraction_and_verification_requests(client: Client) -> None:
     error = _error(await client.post("/v1/extractions", json={"toolOutputs": [{}]}), 400)
     assert "toolName" in error["message"]
+    bad_utf8 = b'{"toolOutputs": [{"toolName": "t", "output": "\xff"}]}'
+    headers = {"Content-Type": "application/json"}
+    error = _error(await client.post("/v1/extractions", content=bad_utf8, headers=headers), 400)
+    assert "not UTF-8" in error["message"]
     pair = {"claim": "a", "passage": "b"}
     error = _error(await client.post("/v1/verifications", json={"pairs": [pair] * 5}), 413)
     assert "max_pairs" in error["message"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
 import structlog
 from litestar import Request, Response, Router, get, post
 from litestar.di import NamedDependency, Provide
@@ -21,7 +20,9 @@ from attribution import (
     AttributionResult,
     Attributor,
     ExtractionResult,
+    InputError,
     Pair,
+    decode_json,
     extract_sources,
 )
 
@@ -59,11 +60,11 @@ def strict_body(type_: type[Any]) -> Callable[[Request[Any, Any, Any]], Awaitabl
     async def decode(request: Request[Any, Any, Any]) -> None:
         body = await request.body()
         try:
-            msgspec.json.decode(body, type=type_, strict=True)
-        except msgspec.ValidationError as exc:
+            # strict, as msgspec decodes by default; bad UTF-8 and absurd nesting become
+            # InputErrors too, never a 500
+            decode_json(body, type_, what="request body")
+        except InputError as exc:
             raise BadRequest(str(exc)) from exc
-        except msgspec.DecodeError as exc:
-            raise BadRequest(f"malformed JSON: {exc}") from exc
 
     return decode
 

@@ -100,6 +100,8 @@ def coerce_output(output: Any) -> Any:
         if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
             try:
                 return msgspec.json.decode(stripped)
+            except RecursionError:
+                return output  # nested deeper than any tool output: kept as text
             except msgspec.DecodeError:
                 parsed = parse_python_repr(stripped)
                 # text that merely starts with a bracket stays text
