@@ -1513,3 +1513,35 @@ def test_no_uri_ever_keeps_an_unsafe_scheme(noise: str, scheme: str) -> None:
     registry.register("unsafe.v1", pattern="unsafe")(user)
     for source in registry.extract([ToolOutput(tool_name="unsafe", output="x")]).sources:
         assert source.uri is None or unsafe_scheme(source.uri) is None
+
+
+def test_base64_and_binary_are_not_taken_for_page_text() -> None:
+    import base64
+    import random
+
+    blob = base64.b64encode(random.Random(7).randbytes(900)).decode()
+    calls = [
+        ToolOutput(tool_name="web_scrape", parameters={"url": "https://a.org/logo"}, output=blob),
+        ToolOutput(tool_name="read_file", output="\x00\x01PK\x03\x04\x14\x00" * 40),
+        ToolOutput(tool_name="web_scrape", parameters={"url": "https://a.org/t"}, output="a" * 900),
+    ]
+    result = extract_sources(calls)
+    kept = {s.uri: s for s in result.sources}
+    assert set(kept) == {"https://a.org/logo", "https://a.org/t"}  # the binary-only one dropped
+    assert kept["https://a.org/logo"].text == ""  # the page is kept, its base64 is not text
+    assert kept["https://a.org/t"].text == "a" * 900  # one long word is still text
+    reasons = " | ".join(w.reason for w in result.warnings)
+    assert "fullContent is base64 data, not text" in reasons
+    assert "is binary data, not text" in reasons
+    assert "nothing but data was left of it" in reasons
+
+
+@given(st.binary(min_size=64, max_size=2048))
+def test_random_bytes_as_text_never_become_page_text(data: bytes) -> None:
+    from attribution.sources._extractors._framework import not_text
+
+    text = data.decode("utf-8", "replace")
+    if not_text(text) is None:  # rare: bytes that decode mostly cleanly
+        return
+    result = extract_sources([ToolOutput(tool_name="read_file", output=text)])
+    assert all(not s.text for s in result.sources)

@@ -100,11 +100,46 @@ def unsafe_scheme(uri: str) -> str | None:
     return scheme if scheme in UNSAFE_SCHEMES else None
 
 
-def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSource:
-    """``source`` without an unsafe address, and with no control or bidi characters in its
-    title and snippet (each change said in a warning)."""
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{256,}={0,2}")
+_CLASSES = (str.isupper, str.islower, str.isdigit)
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\ufffd]")
+
+
+def not_text(text: str) -> str | None:
+    """What ``text`` is when it is data rather than prose: ``base64`` (one unbroken run of the
+    base64 alphabet, 256 characters or more, making up most of it) or ``binary`` (more than
+    one character in ten a control character or U+FFFD, as bytes decoded as text give);
+    None for text."""
+    stripped = text.strip()
+    if len(stripped) < 32:
+        return None
+    if len(_BINARY.findall(stripped[:4096])) * 10 > min(len(stripped), 4096):
+        return "binary"
+    runs = [m[0] for m in _BASE64_RUN.finditer(stripped)]
+    longest = max(runs, key=len, default="")
+    # encoded bytes mix upper case, lower case and digits; "aaaa..." or a long word does not
+    mixed = all(any(test(c) for c in longest[:1024]) for test in _CLASSES)
+    if mixed and len(longest) * 5 >= len(re.sub(r"\s+", "", stripped)) * 4:
+        return "base64"
+    return None
+
+
+def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSource | None:
+    """``source`` without an unsafe address, with no control or bidi characters in its title
+    and snippet, and without base64 or binary data as its text (each change said in a
+    warning); None when nothing but such data was left of it."""
     changes: dict[str, object] = {}
+    for field, name in (("full_content", "fullContent"), ("snippet", "snippet")):
+        value = getattr(source, field)
+        kind = not_text(value) if isinstance(value, str) else None
+        if kind:
+            changes[field] = None
+            warn(f"item {position}: its {name} is {kind} data, not text; not used")
     scheme = unsafe_scheme(source.uri) if source.uri else None
+    text_left = any(getattr(source, f) and f not in changes for f in ("full_content", "snippet"))
+    if changes and not text_left and not (source.uri and not scheme):
+        warn(f"item {position}: nothing but data was left of it (no text, no address); dropped")
+        return None
     if scheme:
         changes.update(uri=None, domain=None)
         warn(
@@ -112,7 +147,7 @@ def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSou
             "dropped and the source kept"
         )
     for field in ("title", "snippet"):
-        value = getattr(source, field)
+        value = changes.get(field, getattr(source, field))
         if isinstance(value, str) and _DISPLAY_UNSAFE.search(value):
             cleaned = _DISPLAY_UNSAFE.sub("", value).strip()
             changes[field] = cleaned or None
@@ -262,7 +297,10 @@ class ExtractorRegistry:
                 if problem:
                     warn(f"extractor returned an invalid source (item {position}): {problem}")
                     continue
-                source = _made_safe(source, position, warn)
-                key = source_key(source)
+                safe = _made_safe(source, position, warn)
+                if safe is None:
+                    continue
+                key = source_key(safe)
+                source = safe
                 merged[key] = _merge(merged[key], source) if key in merged else source
         return ExtractionResult(sources=tuple(merged.values()), warnings=tuple(warnings))
