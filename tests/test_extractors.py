@@ -1545,3 +1545,31 @@ def test_random_bytes_as_text_never_become_page_text(data: bytes) -> None:
         return
     result = extract_sources([ToolOutput(tool_name="read_file", output=text)])
     assert all(not s.text for s in result.sources)
+
+
+# Arbitrary JSON, as a tool may return it: nested objects and lists of any scalars, with keys
+# drawn mostly from the names extractors read, so the fuzz reaches past the first type check.
+_KEYS = st.sampled_from(
+    [
+        "results", "items", "data", "content", "text", "url", "link", "title", "snippet",
+        "metadata", "id", "page", "chunks", "documents", "metadatas", "ids", "matches", "payload",
+        "node", "relationships", "web", "value", "type", "resource", "uri", "structuredContent",
+        "error", "success", "output", "search_results", "citations", "webPages", "Get", "x",
+    ]
+)  # fmt: skip
+_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
+_JSON = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(_KEYS | st.text(), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@given(st.sampled_from(sorted(TOOL_NAMES)), _JSON | st.text() | _JSON.map(json.dumps))
+def test_no_extractor_raises_on_arbitrary_json(tool_name: str, output: Any) -> None:
+    result = extract_sources([ToolOutput(tool_name=tool_name, output=output)])
+    failed = [w.reason for w in result.warnings if w.reason.startswith("extractor failed")]
+    assert failed == []  # the framework caught nothing: the extractor itself never raised
+    assert all(isinstance(s, CitationSource) for s in result.sources)

@@ -52,7 +52,10 @@ def is_mcp_result(data: Any) -> bool:
     return (
         isinstance(blocks, list)
         and bool(blocks)
-        and all(isinstance(b, dict) and b.get("type") in _BLOCK_TYPES for b in blocks)
+        and all(
+            isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in _BLOCK_TYPES
+            for b in blocks
+        )
     )
 
 
@@ -102,6 +105,9 @@ def _block_source(
     block: JSONObject, what: str, call: ToolOutput, warn: Warn
 ) -> CitationSource | None:
     kind = block.get("type")
+    if not isinstance(kind, str):  # {"type": []} is malformed, not a new kind of block
+        warn(f"{what} has no type (got {kind_of(kind)}); skipped")
+        return None
     title = mcp_title(call.tool_name)
     if kind == "resource":
         resource = block.get("resource")
