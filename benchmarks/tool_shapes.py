@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ def _same_url(a: str | None, b: str) -> bool:
 
 
 def check(fixture: dict[str, Any]) -> tuple[bool, str]:
-    """Whether the fixture's output yields its expected sources, and why not."""
+    """Whether the fixture's output yields its expected sources through ``extract_sources``,
+    and why not."""
     raw = fixture["toolOutput"]
     tool = ToolOutput(
         tool_name=raw["toolName"], output=raw["output"], parameters=raw.get("parameters", {})
@@ -40,7 +42,13 @@ def check(fixture: dict[str, Any]) -> tuple[bool, str]:
         extracted = extract_sources([tool])
     except Exception as exc:  # the measure: an exception escaping is a failure, not a crash
         return False, f"raised {type(exc).__name__}: {exc}"
-    sources: list[CitationSource] = list(extracted.sources)
+    ok, why = check_sources(list(extracted.sources), fixture)
+    return ok, why if not ok else f"{why}, {len(extracted.warnings)} warnings"
+
+
+def check_sources(sources: Sequence[CitationSource], fixture: dict[str, Any]) -> tuple[bool, str]:
+    """Whether ``sources`` (from any way in: the library, the CLI, the service) are the ones
+    the fixture expects, and why not."""
     missing = []
     for want in fixture["expected"]:
         found = [s for s in sources if want["uri"] is None or _same_url(s.uri, want["uri"])]
@@ -57,7 +65,7 @@ def check(fixture: dict[str, Any]) -> tuple[bool, str]:
         return False, f"{len(sources)} sources for {expected} expected; missing {missing}"
     if not expected and sources:
         return False, f"{len(sources)} sources where none was expected"
-    return True, f"{len(sources)} sources, {len(extracted.warnings)} warnings"
+    return True, f"{len(sources)} sources"
 
 
 def main(argv: list[str] | None = None) -> int:
