@@ -1573,3 +1573,48 @@ def test_no_extractor_raises_on_arbitrary_json(tool_name: str, output: Any) -> N
     failed = [w.reason for w in result.warnings if w.reason.startswith("extractor failed")]
     assert failed == []  # the framework caught nothing: the extractor itself never raised
     assert all(isinstance(s, CitationSource) for s in result.sources)
+
+
+def test_an_html_page_becomes_its_readable_text() -> None:
+    from attribution.sources._html import html_page, looks_like_html
+
+    html = (
+        "<!doctype html><html><head><title>Tides &amp; Moons</title>"
+        "<style>body{color:red}</style><script>var dataLayer=[];</script></head><body>"
+        "<nav><a href='/'>Home</a> | <a href='/x'>Guides</a></nav>"
+        "<main><h1>Spring tides</h1><p>The <b>spring</b> tide has the <strong>largest</strong>"
+        " range.</p><p>Neap&nbsp;tides have the smallest.</p></main>"
+        "<footer>© 2024 Coastal</footer></body></html>"
+    )
+    assert looks_like_html(html)
+    title, text = html_page(html)
+    assert title == "Tides & Moons"
+    assert text == (
+        "Spring tides\n\nThe spring tide has the largest range.\n\nNeap tides have the smallest."
+    )
+    result = extract_sources(
+        [ToolOutput(tool_name="fetch_url", parameters={"url": "https://t.org/a"}, output=html)]
+    )
+    (page,) = result.sources
+    assert (page.uri, page.title) == ("https://t.org/a", "Tides & Moons")
+    assert page.full_content == text
+
+
+def test_text_that_mentions_tags_is_not_taken_for_html() -> None:
+    from attribution.sources._html import looks_like_html
+
+    assert not looks_like_html("Use <b> for bold and <p> for a paragraph in HTML.")
+    assert not looks_like_html("Plain page text.")
+    output = "Use <b> for bold and <p> for paragraphs."
+    call = ToolOutput(tool_name="fetch_url", parameters={"url": "https://t.org/b"}, output=output)
+    (page,) = extract_sources([call]).sources
+    assert page.full_content == output
+
+
+@given(st.text(max_size=300))
+def test_html_parsing_never_raises(noise: str) -> None:
+    from attribution.sources._html import html_page
+
+    title, text = html_page(f"<!doctype html><html><body><p>{noise}</p></body></html>")
+    assert isinstance(text, str)
+    assert title is None or isinstance(title, str)

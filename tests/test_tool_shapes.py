@@ -18,12 +18,7 @@ import pytest
 
 from benchmarks.tool_shapes import FIXTURES, check, check_sources
 
-NOT_YET: dict[str, str] = {
-    "scrapers_stores/raw_html_page.json": (
-        "raw HTML is kept as text with its <script>/<style>: it needs an HTML-to-text step "
-        "(library not chosen yet)"
-    ),
-}
+NOT_YET: dict[str, str] = {}
 """Fixtures (``<folder>/<file>``) that do not give their expected sources yet, with why."""
 
 PATHS = sorted(FIXTURES.glob("*/*.json"))

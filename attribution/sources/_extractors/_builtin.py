@@ -41,6 +41,7 @@ from attribution.sources._extractors._web import (
     web_results,
     wikipedia_pages,
 )
+from attribution.sources._html import html_page, looks_like_html
 
 __all__ = ["default_extractors"]
 
@@ -80,8 +81,17 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     if find_items(data) is not None and has_web_results(data):
         yield from web_results(data, call, warn)
         return
-    text = text_of(data) if isinstance(data, str) else to_json_text(data)
-    source = make_source(call, "api", title=call.tool_name, full_content=text)
+    title: str | None = call.tool_name
+    text: str | None
+    if isinstance(data, str) and looks_like_html(data):
+        page_title, text = html_page(data)  # an HTML page: its readable text, not its markup
+        title = page_title or title
+        if not text:
+            warn("output is an HTML page with no readable text; no sources")
+            return
+    else:
+        text = text_of(data) if isinstance(data, str) else to_json_text(data)
+    source = make_source(call, "api", title=title, full_content=text)
     if source is not None:
         yield source
 

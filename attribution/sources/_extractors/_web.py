@@ -28,6 +28,7 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
+from attribution.sources._html import html_page, looks_like_html
 from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url
 
@@ -419,7 +420,8 @@ def web_page(
 
 
 def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
-    """Sources of a scrape tool's output: one page, a crawl's list of pages, or plain text.
+    """Sources of a scrape tool's output: one page, a crawl's list of pages, plain text, or an
+    HTML page (read by :func:`html_page`: its readable text and ``<title>``).
 
     Args:
         data: the coerced output (Jina Reader's text answer included, see :func:`reader_page`).
@@ -432,7 +434,13 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     if is_empty(data):
         warn("output is empty")
         return
-    if isinstance(data, str):
+    if isinstance(data, str) and looks_like_html(data):
+        title, text = html_page(data)
+        if not text:
+            warn("output is an HTML page with no readable text; skipped")
+            return
+        data = {"content": text, "title": title}
+    elif isinstance(data, str):
         data = reader_page(data, warn) or {"content": data}
     if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
         pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
@@ -550,6 +558,12 @@ def http_response(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationS
     if text is None:
         warn(f"response from {url or 'the request'} has an empty body; no source")
         return
+    page_title = None
+    if looks_like_html(text):
+        page_title, text = html_page(text)
+        if not text:
+            warn(f"response from {url or 'the request'} is an HTML page with no readable text")
+            return
     method = (first_str(call.parameters, "method") or "GET").upper()
     locator = (canonical_url(url),) if url and is_web_url(url) and method == "GET" else None
     source = make_source(
@@ -557,7 +571,7 @@ def http_response(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationS
         "api",
         locator=locator,
         uri=url,
-        title=f"{method} {url}" if url else None,
+        title=page_title or (f"{method} {url}" if url else None),
         full_content=text,
     )
     if source is not None:
