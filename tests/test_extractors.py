@@ -1618,3 +1618,16 @@ def test_html_parsing_never_raises(noise: str) -> None:
     title, text = html_page(f"<!doctype html><html><body><p>{noise}</p></body></html>")
     assert isinstance(text, str)
     assert title is None or isinstance(title, str)
+
+
+@pytest.mark.parametrize(
+    "output",
+    ["[" * 3_000 + "]" * 3_000, '{"results": [{"url": "https://a.org", "title": "A"'],
+)
+def test_unreadable_json_is_not_called_a_listing_without_urls(output: str) -> None:
+    result = extract_sources([ToolOutput(tool_name="web_search", output=output)])
+    (warning,) = result.warnings
+    assert warning.reason.startswith("output looks like JSON but cannot be read")
+    assert "no http(s) URL" not in warning.reason
+    (source,) = result.sources  # kept as text, not lost
+    assert source.full_content == output

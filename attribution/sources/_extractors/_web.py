@@ -313,7 +313,15 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
     if isinstance(data, str):
         items: list[Any] = _ddg_results(data) or _results_in_text(data)
         if not items:
-            warn("text output lists no results (no http(s) URL found); kept as one text source")
+            stripped = data.strip()
+            if stripped[:1] in ("[", "{"):
+                # coerce_output could not read it: malformed, cut short or nested too deep
+                warn(
+                    "output looks like JSON but cannot be read (malformed, cut short or nested "
+                    "too deep); kept as one text source"
+                )
+            else:
+                warn("text output lists no results (no http(s) URL found); kept as one text source")
             source = make_source(call, "api", title=call.tool_name, full_content=text_of(data))
             if source is not None:
                 yield source
