@@ -1232,10 +1232,35 @@ def test_mcp_tavily_images_section_is_not_a_result() -> None:
     assert (source.uri, source.snippet) == ("https://a.org/", "Alpha.")
 
 
-def test_mcp_page_that_links_elsewhere_stays_one_text_source() -> None:
+def test_mcp_page_that_links_elsewhere_stays_one_page() -> None:
     text = "Contents of https://a.org/:\n- [Home](https://a.org/)\n- [Blog](https://a.org/blog)"
     source = only(run("mcp__fetch__fetch", mcp_text(text)))
-    assert (source.type, source.full_content) == ("mcp", text)
+    # the fetch server's page: one web source at its URL, not a listing of its links
+    assert (source.type, source.uri) == ("web", "https://a.org/")
+    assert source.full_content == "- [Home](https://a.org/)\n- [Blog](https://a.org/blog)"
+
+
+@pytest.mark.parametrize("tool_name", ["fetch", "mcp__fetch__fetch", "mcp.fetch__fetch"])
+def test_a_page_searched_then_fetched_then_scraped_is_one_source(tool_name: str) -> None:
+    url = "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+    fetched = (
+        f"Contents of {url}:\n**Rust** is a general-purpose programming language.\n\n"
+        "<error>Content truncated. Call the fetch tool with a start_index of 60 to get more "
+        "content.</error>"
+    )
+    calls = [
+        ToolOutput(
+            tool_name="web_search",
+            output={"results": [{"url": url, "title": "Rust", "content": "A language."}]},
+        ),
+        ToolOutput(tool_name=tool_name, parameters={"url": url}, output=mcp_text(fetched)),
+        ToolOutput(tool_name="web_scrape", parameters={"url": url + "#History"}, output="Rust."),
+    ]
+    (source,) = extract_sources(calls).sources
+    assert source.uri == url
+    assert source.title == "Rust"
+    # the fetched page's text, without the server's header and truncation notice
+    assert source.full_content == "**Rust** is a general-purpose programming language."
 
 
 def test_mcp_json_blocks_and_structured_content_are_read_once() -> None:

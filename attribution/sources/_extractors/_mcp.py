@@ -32,7 +32,13 @@ from attribution.sources._extractors._shapes import (
     text_of,
     to_json_text,
 )
-from attribution.sources._extractors._web import has_web_results, listing_in_text, web_results
+from attribution.sources._extractors._web import (
+    fetch_page,
+    has_web_results,
+    listing_in_text,
+    web_page,
+    web_results,
+)
 from attribution.sources._keys import is_web_url
 
 __all__ = ["is_mcp_result", "mcp_sources", "mcp_title"]
@@ -72,6 +78,12 @@ def _typed(uri: str | None) -> SourceType:
 def _text_sources(text: str, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     """The sources of a text block: its search results if it lists some, else the text."""
     if _NOT_TEXT_EVIDENCE.fullmatch(text):
+        return
+    page = fetch_page(text)
+    if page is not None:  # the reference fetch server: one web page, the same source as a
+        source = web_page(page, call, warn)  # search result or a scrape of that URL
+        if source is not None:
+            yield source
         return
     parsed = coerce_output(text)
     if not isinstance(parsed, str) and has_web_results(parsed):

@@ -33,6 +33,7 @@ from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url
 
 __all__ = [
+    "fetch_page",
     "has_web_results",
     "http_response",
     "is_web_page",
@@ -348,6 +349,27 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         yield from _result(item, position, call, warn)
 
 
+_FETCH_PAGE = re.compile(r"\A\s*Contents of (?P<url>https?://\S+?):[ \t]*\n(?P<content>.*)\Z", re.S)
+_FETCH_NOTICE = re.compile(
+    r"\s*<error>(?:Content truncated\. Call the fetch tool with a start_index of \d+ to get "
+    r"more content\.|No more content available\.)</error>\s*\Z"
+)
+
+
+def fetch_page(text: str) -> JSONObject | None:
+    """The page in the reference MCP ``fetch`` server's answer: ``Contents of <url>:`` and the
+    page as markdown, maybe ending in its truncation notice (removed: it is not the page's).
+
+    Returns:
+        ``{url, content}``, or None when ``text`` is not one.
+    """
+    match = _FETCH_PAGE.match(text)
+    if match is None:
+        return None
+    content = _FETCH_NOTICE.sub("", match["content"]).strip()
+    return {"url": match["url"], "content": content} if content else None
+
+
 def reader_page(text: str, warn: Warn) -> JSONObject | None:
     """The page in a Jina Reader text answer (``Title:``, ``URL Source:``, ``Markdown Content:``).
 
@@ -449,7 +471,11 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
             return
         data = {"content": text, "title": title}
     elif isinstance(data, str):
-        data = reader_page(data, warn) or {"content": data}
+        data = reader_page(data, warn) or fetch_page(data) or {"content": data}
+    elif isinstance(data, dict) and isinstance(data.get("content"), list):
+        # an MCP result of the fetch server under a scrape tool's name
+        blocks = text_of(data["content"])
+        data = (fetch_page(blocks) if blocks else None) or data
     if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
         pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
     else:
