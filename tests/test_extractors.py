@@ -1656,3 +1656,28 @@ def test_unreadable_json_is_not_called_a_listing_without_urls(output: str) -> No
     assert "no http(s) URL" not in warning.reason
     (source,) = result.sources  # kept as text, not lost
     assert source.full_content == output
+
+
+def test_failed_fetches_are_warned_and_extra_snippets_kept() -> None:
+    output = {
+        "results": [
+            {
+                "url": "https://a.org/x",
+                "title": "X",
+                "description": "First words.",
+                "extra_snippets": ["More words from the page.", "And more."],
+                "summary": "A summary of X.",
+            }
+        ],
+        "failed_results": [{"url": "https://b.org/y", "error": "Failed to fetch url"}],
+    }
+    result = extract_sources([ToolOutput(tool_name="tavily_extract", output=output)])
+    (source,) = result.sources
+    assert source.snippet == (
+        "First words.\n\nMore words from the page.\n\nAnd more.\n\nA summary of X."
+    )
+    (warning,) = result.warnings
+    assert warning.reason == (
+        "failed result 1 (https://b.org/y): the tool could not fetch it (Failed to fetch url); "
+        "no source"
+    )

@@ -58,6 +58,8 @@ _SNIPPET_FIELDS = (
     "highlights",
     "answer",
 )
+_EXTRA_SNIPPET_FIELDS = ("extra_snippets", "summary", "highlights")
+"""Fields whose text is added to a result's snippet besides its first snippet field."""
 _MORE_RESULTS: tuple[tuple[str, ...], ...] = (
     ("news", "results"),
     ("faq", "results"),
@@ -233,6 +235,11 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
     item = with_metadata(item)
     url = first_str(item, *URL_FIELDS)
     snippet = _undecorated(first_text(item, *_SNIPPET_FIELDS))
+    # Brave's extra_snippets and Exa's summary are more of the page's words, not noise
+    extra = [_undecorated(first_text(item, f)) for f in _EXTRA_SNIPPET_FIELDS]
+    more = [e for e in extra if e and (not snippet or e not in snippet)]
+    if more:
+        snippet = "\n\n".join([*([snippet] if snippet else []), *more])
     full = first_text(item, *_RESULT_FULL_FIELDS)
     if url is None and not (snippet or full):
         warn(f"result {position} has no url and no text; skipped")
@@ -347,6 +354,25 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
         warn("output has an empty list of results")
     for position, item in enumerate(items, 1):
         yield from _result(item, position, call, warn)
+    if isinstance(data, dict):
+        _warn_failed(data, warn)
+
+
+def _warn_failed(data: JSONObject, warn: Warn) -> None:
+    """A warning for each page the tool reports it could not fetch (Tavily's
+    ``failed_results``): the URL and the tool's reason, since no source comes of it."""
+    failed = first_value(data, "failed_results", "failedResults", "failed")
+    if not isinstance(failed, list):
+        return
+    for position, item in enumerate(failed, 1):
+        url = first_str(item, *URL_FIELDS) if isinstance(item, dict) else None
+        reason = error_of(item) if isinstance(item, dict) else None
+        if reason is None and isinstance(item, str):
+            url = url or item
+        warn(
+            f"failed result {position} ({url or 'no url'}): the tool could not fetch it"
+            f"{f' ({reason})' if reason else ''}; no source"
+        )
 
 
 _FETCH_PAGE = re.compile(r"\A\s*Contents of (?P<url>https?://\S+?):[ \t]*\n(?P<content>.*)\Z", re.S)
