@@ -142,6 +142,11 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
         InputError: the JSON is malformed, a field is unknown or missing, or a value has the
             wrong type; the message names the field (``$[0].toolName``).
     """
+    # a UTF-8 byte order mark (Windows tools write one) is not part of the JSON
+    if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif isinstance(data, str) and data.startswith("\ufeff"):
+        data = data[1:]
     try:
         return msgspec.json.decode(data, type=type_)
     except msgspec.ValidationError as exc:

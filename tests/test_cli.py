@@ -255,3 +255,13 @@ def test_one_absurdly_nested_output_loses_nothing_else(
     assert main(["extract", str(path)]) == 0
     sources = json.loads(capsys.readouterr().out)
     assert "https://a.org/x" in [s.get("uri") for s in sources]
+
+
+def test_a_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "calls.json"
+    path.write_bytes(b'\xef\xbb\xbf[{"toolName": "web_scrape", "output": "Page text."}]')
+    assert main(["extract", str(path)]) == 0
+    (source,) = json.loads(capsys.readouterr().out)
+    assert source["fullContent"] == "Page text."
