@@ -7,6 +7,7 @@ and problems on standard error, and exits 0 on success, 2 on bad input or usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import time
@@ -121,11 +122,12 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         else None
     )
     config = load_config(_read(args.config)) if args.config else AttributionConfig()
-    if args.style or args.no_fill:
+    if args.style or args.no_fill or args.keep_unknown:
         reconcile = msgspec.structs.replace(
             config.reconcile,
             marker_style=args.style or config.reconcile.marker_style,
             fill_missing=config.reconcile.fill_missing and not args.no_fill,
+            drop_unknown=config.reconcile.drop_unknown and not args.keep_unknown,
         )
         config = msgspec.structs.replace(config, reconcile=reconcile)
     attributor = Attributor(config)
@@ -198,10 +200,12 @@ def _cmd_normalize(args: argparse.Namespace) -> int:
     known = _known_numbers(args)
     if args.drop_unknown and known is None:
         raise InputError("--drop-unknown needs --registry or --known to tell which numbers exist")
-    result = normalize_markers(text, style=args.style, known=known, drop_unknown=args.drop_unknown)
+    # Unknown numbers are dropped by default (ADR 0001) wherever the known numbers are given.
+    drop = known is not None and not args.keep_unknown
+    result = normalize_markers(text, style=args.style, known=known, drop_unknown=drop)
     sys.stdout.write(result.text)
     if result.unknown_numbers:
-        action = "dropped" if args.drop_unknown else "kept"
+        action = "dropped" if drop else "kept"
         numbers = ", ".join(map(str, result.unknown_numbers))
         print(f"unknown citation numbers ({action}): {numbers}", file=sys.stderr)
     return 0
@@ -213,6 +217,19 @@ def _add_known(parser: argparse.ArgumentParser) -> None:
         "--registry", metavar="REGISTRY.json", help="a citation registry; its numbers are known"
     )
     group.add_argument("--known", metavar="N,N,...", help="the citation numbers that exist")
+
+
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    # The one command that starts the service's code: imported here, never by the library.
+    from attribution.service import Settings, parse_http_address, serve_mcp
+
+    settings = Settings.from_env()
+    if args.database:
+        settings = msgspec.structs.replace(settings, database_path=args.database)
+    http = parse_http_address(args.http) if args.http else None
+    with contextlib.suppress(KeyboardInterrupt):
+        serve_mcp(settings, http=http)
+    return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -283,6 +300,12 @@ def make_parser() -> argparse.ArgumentParser:
     )
     attribute.add_argument("--style", choices=MARKER_STYLES, help="rewrite markers in this style")
     attribute.add_argument("--no-fill", action="store_true", help="do not add missing markers")
+    attribute.add_argument(
+        "--keep-unknown",
+        action="store_true",
+        help="keep markers naming numbers no source has (default: drop them from the answer; "
+        "they are reported as unknown_number either way)",
+    )
     attribute.set_defaults(run=_cmd_attribute)
 
     markers = commands.add_parser(
@@ -312,11 +335,38 @@ def make_parser() -> argparse.ArgumentParser:
     normalize.add_argument(
         "--style", choices=MARKER_STYLES, default="citation", help="style to write (citation)"
     )
-    normalize.add_argument(
-        "--drop-unknown", action="store_true", help="remove numbers the registry does not know"
+    unknown = normalize.add_mutually_exclusive_group()
+    unknown.add_argument(
+        "--drop-unknown",
+        action="store_true",
+        help="remove numbers the registry does not know (the default with --registry or --known; "
+        "without them it is an error)",
+    )
+    unknown.add_argument(
+        "--keep-unknown", action="store_true", help="keep numbers the registry does not know"
     )
     _add_known(normalize)
     normalize.set_defaults(run=_cmd_normalize)
+
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the engine as an MCP server (stdio, or streamable HTTP with --http)",
+        description="Serve the tools attribute, extract, verify, register_sources and "
+        "resolve_citation over the Model Context Protocol: on standard input and output by "
+        "default (logs on standard error), or over streamable HTTP at http://HOST:PORT/mcp. "
+        "Settings, limits and the conversation store (ATTRIBUTION_DATABASE_PATH) are the HTTP "
+        "service's. Needs the mcp extra: pip install 'attribution[mcp]'.",
+    )
+    mcp.add_argument(
+        "--http", metavar="HOST:PORT", help="serve streamable HTTP here instead of stdio"
+    )
+    mcp.add_argument(
+        "--database",
+        metavar="FILE.sqlite3",
+        help="the conversation registries' SQLite file (default: ATTRIBUTION_DATABASE_PATH, "
+        "else attribution.sqlite3), shared with the HTTP service",
+    )
+    mcp.set_defaults(run=_cmd_mcp)
     return parser
 
 

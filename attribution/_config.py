@@ -175,8 +175,10 @@ class ReconcileConfig(_Section, frozen=True):
     """Rewrite every marker in this style (``citation``: [n] -> [citation:n]); None: keep."""
     fill_missing: bool = True
     """Add markers to supported claims that carry none."""
-    drop_unknown: bool = False
-    """Remove markers naming numbers the registry does not know."""
+    drop_unknown: bool = True
+    """Remove numbers the registry does not know from the returned answer (a marker left with
+    none goes entirely); each is still reported in ``markers`` as ``unknown_number``. An unknown
+    number resolves to no source, so showing it would show the reader a dead link (ADR 0001)."""
     placement: Literal["before_punctuation", "after_punctuation"] = "before_punctuation"
     """Where an added marker goes relative to the sentence's final punctuation."""
     max_sources_per_claim: int = 3

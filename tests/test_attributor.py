@@ -177,6 +177,26 @@ def test_unknown_numbers_and_normalisation(attributor: Attributor) -> None:
     assert [m.text for m in find_markers(result.answer)] == ["[citation:1]"]
 
 
+def test_unknown_numbers_are_dropped_by_default_and_kept_on_request(
+    attributor: Attributor,
+) -> None:
+    answer = "The Eiffel Tower was completed in 1889 [1][7]. It is in Paris [9]."
+    dropped = attributor.attribute(answer, SOURCES)
+    assert "[7]" not in dropped.answer
+    assert "[9]" not in dropped.answer
+    assert "[1]" in dropped.answer
+    reported = {m.number: m.verdict for m in dropped.markers}
+    assert reported[7] == reported[9] == "unknown_number", "still reported when dropped"
+    refs = dropped.citations.references
+    assert all(dropped.answer[r.start_index : r.end_index] == r.cited_text for r in refs)
+
+    keep = AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False))
+    kept = attributor.with_config(keep).attribute(answer, SOURCES)
+    assert "[7]" in kept.answer
+    assert "[9]" in kept.answer
+    assert {m.number: m.verdict for m in kept.markers} == reported
+
+
 def test_registry_numbers_are_used(attributor: Attributor) -> None:
     registry = CitationRegistry()
     for s in reversed(SOURCES):  # numbered in another order than given

@@ -121,8 +121,18 @@ def test_normalize_with_a_registry(tmp_path: Path, capsys: pytest.CaptureFixture
     assert captured.out == "A [citation:1]. B [citation:2]. C.\n"
     assert "unknown citation numbers (dropped): 7" in captured.err
 
+    assert main(["normalize", str(answer), "--registry", str(reg_path)]) == 0
+    assert capsys.readouterr().out == "A [citation:1]. B [citation:2]. C.\n", "drop by default"
+    kept = "A [citation:1]. B [citation:2][citation:7]. C [citation:7].\n"
+    assert main(["normalize", str(answer), "--registry", str(reg_path), "--keep-unknown"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == kept
+    assert "unknown citation numbers (kept): 7" in captured.err
+
     assert main(["normalize", str(answer), "--drop-unknown"]) == 2
     assert "--drop-unknown needs" in capsys.readouterr().err
+    assert main(["normalize", str(answer)]) == 0, "no known numbers: nothing to drop"
+    assert capsys.readouterr().out == kept
 
 
 def test_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,6 +179,7 @@ def test_attribute_prints_verdicts_and_writes_json(
     assert "wrong_source -> try [2]" in printed
     assert "unknown_number" in printed
     result = json.loads(out.read_text(encoding="utf-8"))
+    assert "[citation:9]" not in result["answer"], "an unknown number is dropped by default"
     assert result["summary"]["claims"] == 8
     assert result["summary"]["markersAdded"] >= 1
     refs = result["citations"]["references"]

@@ -95,6 +95,10 @@ async def test_attribution_from_tool_outputs(client: Client) -> None:
     assert "supported" in verdicts
     assert verdicts <= {"supported", "partially_supported", "unsupported", "contradicted"}
     assert result["markers"], "the example answer carries markers"
+    assert {"number": 9, "verdict": "unknown_number"}.items() <= next(
+        m for m in result["markers"] if m["number"] == 9
+    ).items(), "an unknown number is still reported"
+    assert "[9]" not in result["answer"], "and dropped from the answer by default"
     assert result["citations"]["references"]
     _check_references(result)
     for claim in result["claims"]:
@@ -112,12 +116,18 @@ async def test_attribution_from_sources_with_options(client: Client) -> None:
         json={
             "answer": ANSWER,
             "sources": extracted["sources"],
-            "options": {"markerStyle": "citation", "fillMissing": False, "topK": 3},
+            "options": {
+                "markerStyle": "citation",
+                "fillMissing": False,
+                "topK": 3,
+                "dropUnknown": False,
+            },
         },
     )
     assert response.status_code == 200, response.text
     result = response.json()
     assert "[citation:" in result["answer"]
+    assert "[citation:9]" in result["answer"], "dropUnknown false keeps an unknown number"
     assert all(not c.get("added") for c in result["claims"]), "fillMissing false adds none"
     assert {c["verdict"] for c in result["claims"]} & {"supported", "partially_supported"}
     _check_references(result)

@@ -1,8 +1,10 @@
 """The attribution HTTP service (litestar + msgspec).
 
 ``create_app(settings)`` builds the app; ``python -m attribution.service`` serves it with
-uvicorn on the host and port of :class:`Settings` (environment variables ``ATTRIBUTION_*``). The
-library (``attribution``) never imports this package.
+uvicorn on the host and port of :class:`Settings` (environment variables ``ATTRIBUTION_*``).
+``serve_mcp(settings)`` serves the same engine, limits and conversation store as an MCP server
+(``attribution mcp``; the ``mcp`` extra). The library (``attribution``) never imports this
+package; only the command line's ``mcp`` command does, to start it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ except ImportError as exc:  # the library installed without its service extra
     ) from exc
 
 from ._app import create_app
+from ._mcp import parse_http_address, serve_mcp
 from ._settings import Settings
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Settings", "create_app", "parse_http_address", "serve_mcp"]

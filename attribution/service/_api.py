@@ -48,7 +48,8 @@ class AttributionOptions(Body, frozen=True):
     fill_missing: bool | None = None
     """Add markers to supported claims that carry none."""
     drop_unknown: bool | None = None
-    """Remove markers naming numbers the registry does not know."""
+    """Remove numbers the registry does not know from the returned answer (the default; they
+    are still reported in ``markers`` as ``unknown_number``); false keeps them."""
     top_k: int | None = None
     """Candidate passages kept per claim (1..100)."""
     support_threshold: float | None = None

@@ -1,13 +1,16 @@
-"""The attribution route's logic, in one place: ``POST /v1/attributions`` and the streaming
-route (whose final ``result`` event is this same function's answer) both call it.
+"""The engine-facing logic of the routes, in one place: ``POST /v1/attributions``, the streaming
+route (whose final ``result`` event is this same function's answer) and the MCP server's tools
+all call it.
 
 - :func:`check_request`: what is refused before any model work (exactly one of sources and
   tool outputs, the limits, options out of bounds), and the engine the options ask for.
 - :func:`attribute_request`: the whole attribution of a request, conversation registry included.
+- :func:`verify_pairs`: the verifier's scores of (claim, passage) pairs, within the limits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -20,11 +23,18 @@ from attribution import (
     CitationRegistry,
     CitationSource,
     ExtractionWarning,
+    Pair,
     ToolOutput,
     extract_sources,
 )
 
-from ._api import AttributionOptions, AttributionRequest
+from ._api import (
+    AttributionOptions,
+    AttributionRequest,
+    VerificationPair,
+    VerificationResponse,
+    VerificationResult,
+)
 from ._errors import BadRequest, LimitExceeded
 from ._logging import text_fields
 from ._metrics import Metrics
@@ -33,7 +43,14 @@ from ._settings import Settings
 from ._store import ConversationStore
 from ._work import ModelRunner
 
-__all__ = ["attribute_request", "check_request", "check_sources", "engine_for", "over_limit"]
+__all__ = [
+    "attribute_request",
+    "check_request",
+    "check_sources",
+    "engine_for",
+    "over_limit",
+    "verify_pairs",
+]
 
 log = structlog.get_logger(__name__)
 
@@ -200,3 +217,38 @@ async def attribute_request(
         warnings=len(result.warnings),
     )
     return result
+
+
+async def verify_pairs(
+    pairs: Sequence[VerificationPair],
+    *,
+    settings: Settings,
+    attributor: Attributor,
+    runner: ModelRunner,
+    metrics: Metrics,
+) -> VerificationResponse:
+    """The verifier's support (and contradiction) score of each pair, in order.
+
+    Raises:
+        LimitExceeded: more than ``max_pairs`` pairs, or more than ``max_source_chars`` of text.
+    """
+    if len(pairs) > settings.max_pairs:
+        raise over_limit("max_pairs", "the number of pairs", len(pairs), settings.max_pairs)
+    chars = sum(len(p.claim) + len(p.passage) for p in pairs)
+    if chars > settings.max_source_chars:
+        raise over_limit("max_source_chars", "the pair text", chars, settings.max_source_chars)
+    verifier = attributor.verifier
+    scored = [Pair(claim=p.claim, passage=p.passage) for p in pairs]
+    output = await runner.run(lambda: verifier.score(scored))
+    threshold = float(verifier.threshold)
+    contradiction = output.contradiction
+    results = tuple(
+        VerificationResult(
+            support=round(s, 6),
+            label="supported" if s >= threshold else "unsupported",
+            contradiction=round(contradiction[i], 6) if contradiction is not None else None,
+        )
+        for i, s in enumerate(output.support)
+    )
+    metrics.pairs_verified += len(results)
+    return VerificationResponse(results=results, verifier=verifier.name, threshold=threshold)

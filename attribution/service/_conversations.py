@@ -40,6 +40,7 @@ __all__ = [
     "RegisterSourcesResponse",
     "RegisteredNumber",
     "provide_store",
+    "register_sources",
 ]
 
 
@@ -86,6 +87,36 @@ ConversationIdPath = Annotated[
 ]
 
 
+def register_sources(
+    store: ConversationStore, conversation_id: str, data: RegisterSourcesRequest
+) -> RegisterSourcesResponse:
+    """Number the request's sources (extracted first from tool outputs) in the conversation.
+
+    The route and the MCP server's ``register_sources`` tool both answer with this. The caller
+    has checked that exactly one of ``sources`` and ``toolOutputs`` is given.
+    """
+    warnings: tuple[ExtractionWarning, ...] = ()
+    if data.sources is not None:
+        sources = data.sources
+    else:
+        extracted = extract_sources(data.tool_outputs or ())
+        sources, warnings = extracted.sources, extracted.warnings
+    registration = store.register_sources_detailed(conversation_id, sources)
+    return RegisterSourcesResponse(
+        conversation_id=conversation_id,
+        numbers=tuple(
+            RegisteredNumber(
+                number=o.entry.number,
+                source_id=o.source_id,
+                source_key=o.entry.source_key,
+                created=o.created,
+            )
+            for o in registration.outcomes
+        ),
+        warnings=warnings,
+    )
+
+
 def provide_store(state: State) -> ConversationStore:
     """The conversation store the app's lifespan put on ``app.state.store``.
 
@@ -118,26 +149,7 @@ class ConversationController(Controller):
             raise ValidationException(
                 detail=message, extra=[{"key": "sources", "message": message, "source": "body"}]
             )
-        warnings: tuple[ExtractionWarning, ...] = ()
-        if data.sources is not None:
-            sources = data.sources
-        else:
-            extracted = extract_sources(data.tool_outputs or ())
-            sources, warnings = extracted.sources, extracted.warnings
-        registration = store.register_sources_detailed(conversation_id, sources)
-        return RegisterSourcesResponse(
-            conversation_id=conversation_id,
-            numbers=tuple(
-                RegisteredNumber(
-                    number=o.entry.number,
-                    source_id=o.source_id,
-                    source_key=o.entry.source_key,
-                    created=o.created,
-                )
-                for o in registration.outcomes
-            ),
-            warnings=warnings,
-        )
+        return register_sources(store, conversation_id, data)
 
     @get("/{conversation_id:str}/citations/{number:int}", sync_to_thread=True)
     def resolve(

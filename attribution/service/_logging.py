@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 import structlog
 import structlog.stdlib
@@ -30,8 +30,10 @@ _LEVELS = {
 _HANDLER = "attribution-service-json"
 
 
-def configure_logging(settings: Settings) -> None:
-    """Configure structlog, and stdlib logging (uvicorn's), to write JSON lines on stdout."""
+def configure_logging(settings: Settings, *, stream: TextIO | None = None) -> None:
+    """Configure structlog, and stdlib logging (uvicorn's), to write JSON lines on ``stream``
+    (default: stdout; the MCP server over stdio logs on stderr, its stdout being the protocol)."""
+    out = sys.stdout if stream is None else stream
     level = _LEVELS[settings.log_level]
     shared: list[structlog.typing.Processor] = [
         structlog.contextvars.merge_contextvars,
@@ -45,12 +47,12 @@ def configure_logging(settings: Settings) -> None:
     structlog.configure(
         processors=[*shared, tracebacks, structlog.processors.JSONRenderer()],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stdout),
+        logger_factory=structlog.PrintLoggerFactory(file=out),
         cache_logger_on_first_use=False,
     )
     # stdlib records (uvicorn's server messages) become JSON lines too; replacing the handler
     # by name keeps a second create_app in one process from doubling every line.
-    handler = logging.StreamHandler(sys.stdout)
+    handler = logging.StreamHandler(out)
     handler.set_name(_HANDLER)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(

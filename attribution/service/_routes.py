@@ -21,7 +21,6 @@ from attribution import (
     Attributor,
     ExtractionResult,
     InputError,
-    Pair,
     decode_json,
     extract_sources,
 )
@@ -33,9 +32,8 @@ from ._api import (
     HealthBody,
     VerificationRequest,
     VerificationResponse,
-    VerificationResult,
 )
-from ._attribute import attribute_request, check_sources, over_limit
+from ._attribute import attribute_request, check_sources, verify_pairs
 from ._errors import BadRequest, NotReady
 from ._metrics import Metrics
 from ._settings import Settings
@@ -143,26 +141,9 @@ async def create_verification(
     metrics: NamedDependency[Metrics],
 ) -> VerificationResponse:
     """The verifier's support score and label for each pair."""
-    if len(data.pairs) > settings.max_pairs:
-        raise over_limit("max_pairs", "the number of pairs", len(data.pairs), settings.max_pairs)
-    chars = sum(len(p.claim) + len(p.passage) for p in data.pairs)
-    if chars > settings.max_source_chars:
-        raise over_limit("max_source_chars", "the pair text", chars, settings.max_source_chars)
-    verifier = attributor.verifier
-    pairs = [Pair(claim=p.claim, passage=p.passage) for p in data.pairs]
-    output = await runner.run(lambda: verifier.score(pairs))
-    threshold = float(verifier.threshold)
-    contradiction = output.contradiction
-    results = tuple(
-        VerificationResult(
-            support=round(s, 6),
-            label="supported" if s >= threshold else "unsupported",
-            contradiction=round(contradiction[i], 6) if contradiction is not None else None,
-        )
-        for i, s in enumerate(output.support)
+    return await verify_pairs(
+        data.pairs, settings=settings, attributor=attributor, runner=runner, metrics=metrics
     )
-    metrics.pairs_verified += len(results)
-    return VerificationResponse(results=results, verifier=verifier.name, threshold=threshold)
 
 
 @get("/healthz", summary="Liveness: the process is up")

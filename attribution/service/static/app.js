@@ -88,7 +88,9 @@
         body: JSON.stringify({
           answer: $("answer").value,
           toolOutputs,
-          options: { fillMissing: true },
+          // The page reviews what the model wrote: it keeps unknown numbers in the answer (the
+          // service drops them by default) to show each as a flagged pill.
+          options: { fillMissing: true, dropUnknown: false },
           // JS strings index UTF-16 code units: ask for offsets in that unit.
           offsetUnit: "utf16",
         }),

@@ -1,0 +1,225 @@
+"""The MCP server as an agent reaches it: started by the SDK's own client over stdio, and over
+streamable HTTP on loopback, with the real models and the real SQLite store.
+
+Each transport gets one session that calls every tool (a server start loads the models, so
+one start per transport keeps the suite quick); the conversation registry it writes is then
+read back through the HTTP service's app, which shares the store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from litestar.testing import AsyncTestClient
+
+pytest.importorskip("mcp", reason="the MCP server needs the mcp extra")
+
+from mcp import Client, StdioServerParameters
+
+from attribution import Attributor, ToolOutput, decode_json, extract_sources
+from attribution.service import Settings, create_app
+
+pytestmark = pytest.mark.anyio
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "attribution" / "examples"
+ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
+TOOL_OUTPUTS: list[dict[str, Any]] = json.loads(
+    (EXAMPLES / "tool_outputs.json").read_text(encoding="utf-8")
+)
+TOOLS = {"attribute", "extract", "verify", "register_sources", "resolve_citation"}
+
+
+def _server_env(database: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "ATTRIBUTION_DATABASE_PATH": str(database),
+        "ATTRIBUTION_MAX_SOURCES": "12",  # small enough for a test to go over it
+        "ATTRIBUTION_MODEL_THREADS": "1",
+    }
+
+
+def _text(result: Any) -> str:
+    (block,) = result.content
+    return str(block.text)
+
+
+async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
+    """Call each tool the way an agent would; check what it answers; return the registry."""
+    listed = await client.list_tools()
+    assert {t.name for t in listed.tools} == TOOLS
+    for tool in listed.tools:
+        assert tool.input_schema["type"] == "object", tool.name
+        assert len(tool.description or "") > 80, "written for a model"
+
+    # attribute: the bundled example, numbered in a conversation
+    result = await client.call_tool(
+        "attribute",
+        {"answer": ANSWER, "toolOutputs": TOOL_OUTPUTS, "conversationId": conversation},
+    )
+    assert not result.is_error, _text(result)
+    checked = result.structured_content
+    assert json.loads(_text(result)) == checked, "the text block is the same JSON"
+    expected = Attributor().attribute(
+        ANSWER, decode_json(json.dumps(TOOL_OUTPUTS), list[ToolOutput])
+    )
+    assert [c["verdict"] for c in checked["claims"]] == [c.verdict for c in expected.claims]
+    markers = {(m["marker"], m["number"]): m["verdict"] for m in checked["markers"]}
+    assert markers[("[9]", 9)] == "unknown_number"
+    assert "[9]" not in checked["answer"], "an unknown number is dropped by default"
+    kept = await client.call_tool(
+        "attribute",
+        {"answer": ANSWER, "toolOutputs": TOOL_OUTPUTS, "options": {"dropUnknown": False}},
+    )
+    assert "[9]" in kept.structured_content["answer"]
+
+    # extract: the same sources as the library
+    extracted = await client.call_tool("extract", {"toolOutputs": TOOL_OUTPUTS})
+    assert not extracted.is_error, _text(extracted)
+    library = extract_sources(decode_json(json.dumps(TOOL_OUTPUTS), list[ToolOutput]))
+    assert [s["id"] for s in extracted.structured_content["sources"]] == [
+        s.id for s in library.sources
+    ]
+
+    # verify: one pair, support and contradiction
+    good = await client.call_tool(
+        "verify",
+        {"claim": "The tower is 330 metres tall.", "passage": "The tower is 330 metres tall."},
+    )
+    bad = await client.call_tool(
+        "verify",
+        {"claim": "Paris is the capital of Germany.", "passage": "Berlin is Germany's capital."},
+    )
+    assert good.structured_content["label"] == "supported"
+    assert bad.structured_content["support"] < good.structured_content["support"]
+    assert 0.0 <= bad.structured_content["contradiction"] <= 1.0
+
+    # register_sources and resolve_citation: the numbers the attribution gave are kept
+    registered = await client.call_tool(
+        "register_sources", {"conversationId": conversation, "toolOutputs": TOOL_OUTPUTS}
+    )
+    assert not registered.is_error, _text(registered)
+    numbers = registered.structured_content["numbers"]
+    assert not any(n["created"] for n in numbers), "attribute numbered them already"
+    by_number = {n["number"] for n in numbers}
+    assert by_number == {n["number"] for n in checked["numbering"]}
+    entry = await client.call_tool(
+        "resolve_citation", {"conversationId": conversation, "number": 1}
+    )
+    assert not entry.is_error, _text(entry)
+    assert entry.structured_content["number"] == 1
+    assert entry.structured_content["sourceKey"] == numbers[0]["sourceKey"]
+
+    # errors are results the model can act on, and the server stays up
+    errors = {
+        "bad argument": await client.call_tool("verify", {"claim": 3, "passage": "x"}),
+        "unknown field": await client.call_tool("extract", {"toolOutputs": [], "extra": 1}),
+        "both given": await client.call_tool(
+            "register_sources",
+            {"conversationId": conversation, "sources": [], "toolOutputs": []},
+        ),
+        "unknown number": await client.call_tool(
+            "resolve_citation", {"conversationId": conversation, "number": 999}
+        ),
+        "over a limit": await client.call_tool(
+            "extract", {"toolOutputs": [{"toolName": "t", "output": "x"}] * 13}
+        ),
+        "unknown tool": await client.call_tool("summarise", {}),
+    }
+    assert all(r.is_error for r in errors.values()), {k: _text(r) for k, r in errors.items()}
+    assert "$.claim" in _text(errors["bad argument"])
+    assert "extra" in _text(errors["unknown field"])
+    assert "exactly one of" in _text(errors["both given"])
+    assert "[999]" in _text(errors["unknown number"])
+    assert "max_sources" in _text(errors["over a limit"])
+    assert "attribute, extract" in _text(errors["unknown tool"])
+    after = await client.call_tool(
+        "resolve_citation", {"conversationId": conversation, "number": 1}
+    )
+    assert not after.is_error, "still serving after the errors"
+    return {n["sourceKey"]: n["number"] for n in numbers}
+
+
+async def _registry_through_the_service(database: Path, conversation: str) -> dict[str, int]:
+    app = create_app(Settings(database_path=str(database), model_threads=1))
+    async with AsyncTestClient(app=app) as http:
+        response = await http.get(f"/v1/conversations/{conversation}/registry")
+        assert response.status_code == 200, response.text
+        return {e["sourceKey"]: e["number"] for e in response.json()["entries"]}
+
+
+async def test_every_tool_over_stdio(tmp_path: Path) -> None:
+    database = tmp_path / "registries.sqlite3"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "attribution", "mcp", "--database", str(database)],
+        env=_server_env(database),
+        cwd=str(tmp_path),
+    )
+    async with Client(params, read_timeout_seconds=120) as client:
+        numbers = await _call_every_tool(client, "agent-run-1")
+    assert await _registry_through_the_service(database, "agent-run-1") == numbers
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_port(process: subprocess.Popen[bytes], port: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing listened on port {port} within {seconds} s")
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_every_tool_over_streamable_http(tmp_path: Path, mode: str) -> None:
+    database = tmp_path / "registries.sqlite3"
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attribution", "mcp", "--http", f"127.0.0.1:{port}"],
+        env=_server_env(database),
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(process, port, 120)
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with Client(url, mode=mode, read_timeout_seconds=120) as client:
+            numbers = await _call_every_tool(client, f"agent-run-{mode}")
+        # a page on another origin cannot reach a loopback install (DNS rebinding)
+        foreign = httpx.post(
+            url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Host": "evil.example", "Origin": "http://evil.example"},
+        )
+        assert foreign.status_code == 421, foreign.text
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert await _registry_through_the_service(database, f"agent-run-{mode}") == numbers
+
+
+def test_a_bad_http_address_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from attribution._cli import main
+
+    assert main(["mcp", "--http", "localhost"]) == 2
+    assert "--http takes HOST:PORT" in capsys.readouterr().err
