@@ -232,6 +232,31 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_batch(args: argparse.Namespace) -> int:
+    # Ray is imported here only: the library never loads the batch package.
+    from attribution._config import load_config
+    from attribution.batch import run_batch
+
+    config = load_config(_read(args.config)) if args.config else None
+    summary = run_batch(
+        args.records,
+        args.out,
+        address=args.address,
+        workers=args.workers,
+        batch_size=args.batch_size,
+        config=config,
+        limit=args.limit,
+    )
+    verdicts = ", ".join(f"{n} {v}" for v, n in summary.verdicts.items()) or "none"
+    print(
+        f"{summary.records} records attributed ({summary.failed} failed, {summary.skipped} "
+        f"already in {args.out}), {summary.claims} claims ({verdicts}), "
+        f"{summary.records_per_second:.2f} records/s over {summary.seconds:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     print(
         "attribution bench: the benchmark harness is not part of the installed library; from a "
@@ -367,6 +392,24 @@ def make_parser() -> argparse.ArgumentParser:
         "else attribution.sqlite3), shared with the HTTP service",
     )
     mcp.set_defaults(run=_cmd_mcp)
+
+    batch = commands.add_parser(
+        "batch",
+        help="attribute a JSON-lines file of records on Ray (resumable)",
+        description="Attribute every record of RECORDS.jsonl ({id?, answer, sources | "
+        "toolOutputs, config?} per line) into OUT.jsonl ({id, result} or {id, error} per "
+        "line) with Ray Data: one engine per worker, a local Ray unless --address names a "
+        "cluster. Records whose id OUT.jsonl already holds are skipped, so an interrupted job "
+        "resumes. Needs the batch extra: pip install 'attribution[batch]'.",
+    )
+    batch.add_argument("records", metavar="RECORDS.jsonl", help="one record per line")
+    batch.add_argument("out", metavar="OUT.jsonl", help="results, appended")
+    batch.add_argument("--address", help="a Ray cluster to join (ray://HOST:10001, auto)")
+    batch.add_argument("--workers", type=int, default=1, help="Ray workers (default 1)")
+    batch.add_argument("--batch-size", type=int, default=4, help="records per task (4)")
+    batch.add_argument("--config", metavar="CONFIG.json", help="an AttributionConfig")
+    batch.add_argument("--limit", type=int, help="attribute at most this many records")
+    batch.set_defaults(run=_cmd_batch)
     return parser
 
 

@@ -18,7 +18,9 @@ import attribution
 
 PACKAGE = Path(attribution.__file__).resolve().parent
 STAGES = ("text", "sources", "segment", "match", "verify", "decide", "emit", "runtime")
-"""The subpackages that hold the pipeline's stages (``service`` is the HTTP service, apart)."""
+"""The subpackages that hold the pipeline's stages."""
+APART = ("service", "batch")
+"""Front ends built on the library, apart from it: the HTTP and MCP service, Ray batch jobs."""
 
 
 def _modules() -> Iterator[tuple[str, Path]]:
@@ -61,7 +63,7 @@ def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str:
 def _owner(module: str) -> str:
     """The node a module belongs to: its stage (or ``service``), else the module itself."""
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in (*STAGES, "service"):
+    if len(parts) > 1 and parts[1] in (*STAGES, *APART):
         return parts[1]
     return module
 
@@ -106,10 +108,13 @@ def test_stages_meet_only_through_their_package() -> None:
     assert not reaching_in, "\n".join(reaching_in)
 
 
-FRONT_ENDS = {("attribution._cli", "attribution.service")}
+FRONT_ENDS = {
+    ("attribution._cli", "attribution.service"),
+    ("attribution._cli", "attribution.batch"),
+}
 """(module, package) pairs where a command starts a front end: ``attribution mcp`` starts the
-service's MCP server. The import stays inside the command's function, so ``import attribution``
-and every other command never load the service."""
+service's MCP server, ``attribution batch`` a Ray job. The import stays inside the command's
+function, so ``import attribution`` and every other command never load them."""
 
 
 def _function_level_lines(path: Path) -> set[int]:
@@ -131,9 +136,10 @@ def test_the_model_runtime_knows_no_stage_and_the_core_no_service() -> None:
             wrong.append(where)
         if (module, target) in FRONT_ENDS and line in _function_level_lines(path):
             continue
-        if _owner(module) != "service" and (
-            _owner(target) == "service"
-            or target.split(".")[0] in ("litestar", "uvicorn", "mcp", "benchmarks", "training")
+        if _owner(module) not in APART and (
+            _owner(target) in APART
+            or target.split(".")[0]
+            in ("litestar", "uvicorn", "mcp", "ray", "benchmarks", "training")
         ):
             wrong.append(where)
     assert not wrong, "\n".join(wrong)
@@ -144,7 +150,7 @@ def test_no_stage_imports_the_public_facade() -> None:
     inward = [
         f"{path.relative_to(PACKAGE.parent)}:{line} imports from attribution"
         for module, path, line, target, _ in _imports()
-        if target == "attribution" and module != "attribution" and _owner(module) != "service"
+        if target == "attribution" and module != "attribution" and _owner(module) not in APART
     ]
     assert not inward, "\n".join(inward)
 
@@ -202,7 +208,7 @@ def test_no_import_circle_between_stages() -> None:
 
 def test_the_folders_name_the_stages() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
-    assert folders == {*STAGES, "service"}
+    assert folders == {*STAGES, *APART}
     # where a claim and a marker are judged, as docs/architecture.md says
     assert (PACKAGE / "decide" / "_claims.py").read_text().count("def decide_claim(") == 1
     assert (PACKAGE / "decide" / "_markers.py").read_text().count("def check_marker(") == 1

@@ -1,0 +1,235 @@
+"""Running a batch on Ray Data: one Attributor per worker, records in ``map_batches``.
+
+:func:`run_batch` reads ``IN.jsonl``, skips the ids ``OUT.jsonl`` already holds (a job that was
+interrupted resumes; a last line cut short by the interruption is dropped and redone), and
+appends one output line per record as results arrive, so an interruption loses little.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import msgspec
+import numpy as np
+import ray
+import ray.data
+
+from attribution import AttributionConfig, Attributor, InputError, ModelConfig
+
+from ._records import attribute_line, encode_output, record_id
+
+__all__ = ["BatchSummary", "attribute_dataset", "run_batch"]
+
+
+class BatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What a batch did."""
+
+    records: int
+    """Records attributed in this run (failed ones included)."""
+    skipped: int
+    """Records skipped because the output already held their id."""
+    failed: int
+    """Records that got an error line."""
+    claims: int
+    """Claims checked, all records together."""
+    verdicts: dict[str, int]
+    """Claims per verdict."""
+    seconds: float
+    """Wall time of the run, Ray's start included."""
+
+    @property
+    def records_per_second(self) -> float:
+        return self.records / self.seconds if self.seconds > 0 else 0.0
+
+
+class _AttributeBatch:
+    """The map_batches worker: builds its Attributor once, then attributes rows."""
+
+    def __init__(self, config: bytes | None) -> None:
+        base = (
+            msgspec.json.decode(config, type=AttributionConfig)
+            if config
+            else AttributionConfig(model=ModelConfig(intra_op_threads=1))
+        )
+        self.attributor = Attributor(base)
+        self.attributor.warm_up()
+
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list[Any]]:
+        ids, outputs, claims, failed, verdicts = [], [], [], [], []
+        for record, line in zip(batch["id"], batch["line"], strict=True):
+            output, count = attribute_line(self.attributor, str(line), str(record))
+            ids.append(output.id)
+            outputs.append(encode_output(output))
+            claims.append(count)
+            failed.append(output.error is not None)
+            tally = Counter(c.verdict for c in output.result.claims) if output.result else {}
+            verdicts.append(msgspec.json.encode(dict(tally)).decode())
+        return {
+            "id": ids,
+            "output": outputs,
+            "claims": claims,
+            "failed": failed,
+            "verdicts": verdicts,
+        }
+
+
+def attribute_dataset(
+    dataset: ray.data.Dataset,
+    *,
+    config: AttributionConfig | None = None,
+    workers: int = 1,
+    batch_size: int = 4,
+) -> ray.data.Dataset:
+    """Attribute a Ray Dataset of records, lazily.
+
+    Args:
+        dataset: rows with ``id`` (a string) and ``line`` (the record's JSON text, see
+            :class:`attribution.batch.BatchRecord`).
+        config: the engine's configuration (default: one ONNX thread per worker).
+        workers: Ray actors, each with its own Attributor (models load once per worker).
+        batch_size: records handed to a worker at a time.
+
+    Returns:
+        A dataset of rows ``id``, ``output`` (the output line's JSON), ``claims``, ``failed``
+        and ``verdicts`` (claims per verdict, JSON).
+    """
+    if workers < 1 or batch_size < 1:
+        raise InputError(f"workers and batch_size must be >= 1, not {workers} and {batch_size}")
+    return dataset.map_batches(
+        _AttributeBatch,
+        fn_constructor_kwargs={"config": msgspec.json.encode(config) if config else None},
+        batch_size=batch_size,
+        batch_format="numpy",
+        compute=ray.data.ActorPoolStrategy(size=workers),
+        num_cpus=1,
+    )
+
+
+def _done_ids(out_path: Path) -> set[str]:
+    """The ids already in the output; a last line cut short by an interruption is removed."""
+    if not out_path.exists():
+        return set()
+    data = out_path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        out_path.write_bytes(data)
+    done: set[str] = set()
+    for line in data.splitlines():
+        try:
+            value = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("id"), str):
+            done.add(value["id"])
+    return done
+
+
+def _read_records(in_path: Path) -> list[tuple[str, str]]:
+    try:
+        text = in_path.read_bytes().decode("utf-8")
+    except FileNotFoundError as exc:
+        raise InputError(f"{in_path}: no such file") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{in_path}: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    records: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        record = record_id(line, number)
+        if record in seen:
+            raise InputError(f"{in_path}:{number}: id {record!r} is used twice")
+        seen.add(record)
+        records.append((record, line))
+    return records
+
+
+def run_batch(
+    in_path: str | os.PathLike[str],
+    out_path: str | os.PathLike[str],
+    *,
+    address: str | None = None,
+    workers: int = 1,
+    batch_size: int = 4,
+    config: AttributionConfig | None = None,
+    limit: int | None = None,
+    progress: TextIO | None = sys.stderr,
+    on_output: Callable[[str], None] | None = None,
+) -> BatchSummary:
+    """Attribute every record of ``in_path`` into ``out_path`` (JSON lines), resuming.
+
+    Args:
+        address: a Ray cluster to join (``ray://...`` or ``auto``); None: the Ray already
+            started in this process, else a local one started here (and stopped at the end).
+        workers: Ray workers, each with its own Attributor.
+        limit: attribute at most this many records this run.
+        progress: where progress lines go (None: nowhere).
+
+    Raises:
+        InputError: the input cannot be read, or an id is used twice.
+    """
+    started = time.perf_counter()
+    source, target = Path(in_path), Path(out_path)
+    records = _read_records(source)
+    done = _done_ids(target)
+    todo = [r for r in records if r[0] not in done]
+    skipped = len(records) - len(todo)
+    if limit is not None:
+        todo = todo[:limit]
+    verdicts: Counter[str] = Counter()
+    claims = failed = written = 0
+    own_ray = False
+    if todo:
+        if not ray.is_initialized():
+            own_ray = True
+            ray.init(
+                address=address,
+                num_cpus=None if address else max(workers, 1),
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        try:
+            dataset = ray.data.from_items([{"id": i, "line": line} for i, line in todo])
+            results = attribute_dataset(
+                dataset, config=config, workers=workers, batch_size=batch_size
+            )
+            with target.open("a", encoding="utf-8") as out:
+                for row in results.iter_rows():
+                    out.write(str(row["output"]) + "\n")
+                    out.flush()
+                    written += 1
+                    claims += int(row["claims"])
+                    failed += bool(row["failed"])
+                    verdicts.update(msgspec.json.decode(str(row["verdicts"])))
+                    if on_output is not None:
+                        on_output(str(row["id"]))
+                    if progress is not None:
+                        rate = written / (time.perf_counter() - started)
+                        print(
+                            f"\r{written}/{len(todo)} records, {failed} failed, "
+                            f"{rate:.2f} records/s",
+                            end="",
+                            file=progress,
+                            flush=True,
+                        )
+        finally:
+            if own_ray:
+                ray.shutdown()
+        if progress is not None:
+            print(file=progress)
+    return BatchSummary(
+        records=written,
+        skipped=skipped,
+        failed=failed,
+        claims=claims,
+        verdicts=dict(sorted(verdicts.items())),
+        seconds=time.perf_counter() - started,
+    )

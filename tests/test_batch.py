@@ -1,0 +1,120 @@
+"""Batch jobs on a real local Ray with the real models: a small file with bad records, a
+resumed run, the Python API over a Dataset the caller made, and the command line.
+
+One Ray is started for the module (``num_cpus=2``, a small object store) and stopped at the
+end; run_batch uses a Ray already started in the process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="batch jobs need the batch extra")
+
+from attribution import Attributor, ToolOutput, decode_json  # noqa: E402
+from attribution._cli import main  # noqa: E402
+from attribution.batch import attribute_dataset, run_batch  # noqa: E402
+
+# Ray Data's DataContext warns about its own deprecated fields when it copies itself
+# (ray 2.60): its module, not this project, sets them.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
+ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
+TOOL_OUTPUTS: list[dict[str, Any]] = json.loads(
+    (EXAMPLES / "tool_outputs.json").read_text(encoding="utf-8")
+)
+SOURCE = {
+    "id": "e",
+    "type": "web",
+    "fullContent": "The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+}
+RECORDS = [
+    json.dumps({"id": "jwst", "answer": ANSWER, "toolOutputs": TOOL_OUTPUTS}),
+    json.dumps({"answer": "The Eiffel Tower was completed in 1889 [1].", "sources": [SOURCE]}),
+    "{not json",
+    json.dumps({"id": "both", "answer": "x", "sources": [], "toolOutputs": []}),
+    json.dumps(
+        {
+            "id": "keep-unknown",
+            "answer": "It is 330 metres tall [1][7].",
+            "sources": [SOURCE],
+            "config": {"reconcile": {"drop_unknown": False}},
+        }
+    ),
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray() -> Iterator[None]:
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=200 * 1024**2,
+    )
+    yield
+    ray.shutdown()
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_batch_with_bad_records_then_resumed(tmp_path: Path) -> None:
+    records = tmp_path / "records.jsonl"
+    records.write_text("\n".join(RECORDS) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    first = run_batch(records, out, limit=3, progress=None)
+    assert (first.records, first.skipped, first.failed) == (3, 0, 1)
+    # an interruption cut the last line short: it is dropped and that record done again
+    cut = out.read_bytes()
+    out.write_bytes(cut[: cut.rfind(b'{"id"')] + b'{"id":"line-3","err')
+    second = run_batch(records, out, workers=2, batch_size=1, progress=None)
+    assert (second.records, second.skipped, second.failed) == (3, 2, 2)
+
+    lines = {line["id"]: line for line in _lines(out)}
+    assert list(lines) != [], "every record has one line"
+    assert sorted(lines) == sorted(["jwst", "line-2", "line-3", "both", "keep-unknown"])
+    assert len(_lines(out)) == 5, "nothing written twice"
+    assert "malformed JSON" in lines["line-3"]["error"]
+    assert "exactly one of sources and toolOutputs" in lines["both"]["error"]
+    assert "[7]" in lines["keep-unknown"]["result"]["answer"], "the record's own config"
+
+    expected = Attributor().attribute(
+        ANSWER, decode_json(json.dumps(TOOL_OUTPUTS), list[ToolOutput])
+    )
+    got = lines["jwst"]["result"]
+    assert [c["verdict"] for c in got["claims"]] == [c.verdict for c in expected.claims]
+    assert got["answer"] == expected.answer
+    assert first.claims + second.claims == sum(
+        line["result"]["summary"]["claims"] for line in lines.values() if "result" in line
+    )
+
+
+def test_a_dataset_the_caller_has() -> None:
+    rows = [{"id": f"r{i}", "line": line} for i, line in enumerate(RECORDS[:2] + RECORDS[3:4])]
+    results = attribute_dataset(ray.data.from_items(rows), workers=1).take_all()
+    by_id = {r["id"]: r for r in results}
+    assert set(by_id) == {"r0", "r1", "r2"}
+    assert by_id["r2"]["failed"]
+    assert not by_id["r1"]["failed"]
+    assert json.loads(by_id["r1"]["output"])["result"]["claims"][0]["verdict"] == "supported"
+    assert json.loads(by_id["r1"]["verdicts"]) == {"supported": 1}
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "records.jsonl"
+    records.write_text(RECORDS[1] + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(records), str(out)]) == 0
+    assert "1 records attributed (0 failed, 0 already in" in capsys.readouterr().err
+    assert main(["batch", str(records), str(out)]) == 0
+    assert "0 records attributed (0 failed, 1 already in" in capsys.readouterr().err
+    assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == 2
+    assert "no such file" in capsys.readouterr().err
