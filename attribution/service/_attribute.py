@@ -31,7 +31,7 @@ from ._metrics import Metrics
 from ._offsets import convert_result_offsets
 from ._settings import Settings
 from ._store import ConversationStore
-from ._work import ModelRunner
+from ._work import ModelRunner, Slot
 
 __all__ = ["attribute_request", "check_request", "check_sources", "engine_for", "over_limit"]
 
@@ -150,9 +150,13 @@ async def attribute_request(
     store: ConversationStore,
     runner: ModelRunner,
     metrics: Metrics,
+    slot: Slot | None = None,
+    timeout_s: float | None = None,
 ) -> AttributionResult:
     """Attribute one request: check it, register its sources in the conversation (if any),
-    run the engine in the model pool, and convert the offsets to the unit asked for."""
+    run the engine in the model pool, and convert the offsets to the unit asked for.
+
+    A stream passes its admission ``slot`` and the time it has left (``timeout_s``)."""
     engine = check_request(
         settings,
         attributor,
@@ -190,7 +194,7 @@ async def attribute_request(
             result = msgspec.structs.replace(result, warnings=warnings + result.warnings)
         return convert_result_offsets(result, data.answer, data.offset_unit)
 
-    result = await runner.run(work)
+    result = await runner.run(work, slot=slot, timeout_s=timeout_s)
     metrics.claims_verified += result.summary.claims
     log.info(
         "attribution_done",
