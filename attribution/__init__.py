@@ -23,7 +23,7 @@ pattern="my_tool")`` adds one.
 
 from __future__ import annotations
 
-from attribution._attributor import Attributor
+from attribution._attributor import Attributor, PreparedSources
 from attribution._config import (
     AttributionConfig,
     MatchConfig,
@@ -140,6 +140,7 @@ __all__ = [
     "OffsetConverter",
     "OffsetUnit",
     "Pair",
+    "PreparedSources",
     "ReconcileConfig",
     "RegistryEntry",
     "RegistrySnapshot",

@@ -54,9 +54,24 @@ from attribution.verify import Pair, Verifier, verbatim_in, word_key
 
 if TYPE_CHECKING:
     from attribution.runtime import Embedder
-    from attribution.segment import Segmenter
+    from attribution.segment import Segment, Segmenter
 
-__all__ = ["Attributor", "SourcesOrToolOutputs"]
+__all__ = ["Attributor", "PreparedSources", "SourcesOrToolOutputs"]
+
+
+class PreparedSources(NamedTuple):
+    """A request's sources, ready to judge claims against (:meth:`Attributor.prepare_sources`)."""
+
+    sources: list[CitationSource]
+    """The sources (extracted from tool outputs, duplicates merged)."""
+    warnings: tuple[ExtractionWarning, ...]
+    """What extraction could not use."""
+    numbering: Numbering
+    """Their citation numbers (in the registry given, else 1, 2, ...)."""
+    passages: list[Passage]
+    """The sources cut into passages."""
+    lexical: LexicalIndex
+    """Term statistics over the passages."""
 
 
 class Verified(NamedTuple):
@@ -248,14 +263,112 @@ class Attributor:
             timings[stage] = round((now - clock) * 1000, 3)
             clock = now
 
-        sources, warnings = self._sources(sources_or_tool_outputs)
-        registry = registry if registry is not None else CitationRegistry()
-        numbers = [registry.register_source(s) for s in sources]
-        by_number = {n: i for i, n in enumerate(numbers)}
+        prepared = self.prepare_sources(sources_or_tool_outputs, registry)
         lap("extract")
 
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
+        lap("segment")
+        result = self._judge(answer, markers, segments, prepared, lap)
+        lap("reconcile")  # decide + emit (the key keeps its name)
+        return msgspec.structs.replace(result, warnings=prepared.warnings, timings_ms=timings)
+
+    def prepare_sources(
+        self,
+        sources_or_tool_outputs: SourcesOrToolOutputs,
+        registry: CitationRegistry | None = None,
+    ) -> PreparedSources:
+        """The sources of a request, numbered, cut into passages and indexed, ready to judge
+        claims against: what :meth:`attribute` does first, kept for :meth:`check_segments`.
+
+        Args:
+            sources_or_tool_outputs: as for :meth:`attribute`.
+            registry: as for :meth:`attribute`; the sources are registered in it.
+
+        Raises:
+            InputError: as for :meth:`attribute`.
+        """
+        sources, warnings = self._sources(sources_or_tool_outputs)
+        registry = registry if registry is not None else CitationRegistry()
+        numbers = [registry.register_source(s) for s in sources]
+        passages = make_passages(sources, self.config.match)
+        return PreparedSources(
+            sources=sources,
+            warnings=warnings,
+            numbering=Numbering(
+                numbers=tuple(numbers),
+                source_ids=tuple(src.id for src in sources),
+                known=registry.numbers(),
+            ),
+            passages=passages,
+            lexical=LexicalIndex([p.text for p in passages]),
+        )
+
+    def check_segments(
+        self,
+        text: str,
+        segments: Sequence[Segment],
+        prepared: PreparedSources,
+        *,
+        offset: int = 0,
+    ) -> list[ClaimResult]:
+        """Judge some segments of an answer (a streamed answer's finished sentences).
+
+        Each claim is judged as :meth:`attribute` judges it in the whole answer: its markers
+        are checked, missing ones are filled in, and it gets the same verdict, numbers and
+        evidence (the matcher's shortlist aside: when a request has more passages than it embeds,
+        the passages embedded for one claim can be candidates of another).
+
+        Args:
+            text: the answer from ``offset`` on, at least up to the last segment's end; only
+                this is read, so the cost does not grow with what came before.
+            segments: segments of the answer from its :class:`Segmenter`, offsets into the
+                whole answer (non-claims without markers are skipped, as in :meth:`attribute`).
+            prepared: the request's sources, from :meth:`prepare_sources`.
+            offset: where ``text`` starts in the answer.
+
+        Returns:
+            One :class:`ClaimResult` per claim, in order, offsets into the whole answer;
+            ``index`` counts these claims from 0, and ``output_start`` / ``output_end`` equal
+            ``start`` / ``end`` (the edits of the whole answer are not known yet).
+        """
+        replace = msgspec.structs.replace
+
+        def shifted(s: Segment) -> Segment:
+            return replace(
+                s,
+                start=s.start - offset,
+                end=s.end - offset,
+                markers=tuple(
+                    replace(m, start=m.start - offset, end=m.end - offset) for m in s.markers
+                ),
+            )
+
+        local = [shifted(s) for s in segments]
+        markers = [m for s in local for m in s.markers]
+        result = self._judge(text, markers, local, prepared, lambda _: None)
+        return [
+            replace(
+                c,
+                start=c.start + offset,
+                end=c.end + offset,
+                output_start=c.start + offset,
+                output_end=c.end + offset,
+            )
+            for c in result.claims
+        ]
+
+    def _judge(
+        self,
+        answer: str,
+        markers: Sequence[Marker],
+        segments: Sequence[Segment],
+        prepared: PreparedSources,
+        lap: Callable[[str], None],
+    ) -> AttributionResult:
+        """Match, verify, decide and emit the claims among ``segments``."""
+        numbering = prepared.numbering
+        by_number = {n: i for i, n in enumerate(numbering.numbers)}
         claims = [
             CheckedClaim(
                 segment=s,
@@ -269,25 +382,18 @@ class Attributor:
             for s in segments
             if s.is_claim or s.markers
         ]
-        lap("segment")
-
-        passages = make_passages(sources, self.config.match)
+        passages = prepared.passages
         match = self.matcher.match(
             [c.segment.clean_text for c in claims],
             passages,
             cited={i: c.cited_sources for i, c in enumerate(claims) if c.cited_sources},
+            lexical=prepared.lexical,
         )
         lap("match")
 
         verified = self._verify(claims, match, passages)
         lap("verify")
-
-        numbering = Numbering(
-            numbers=tuple(numbers),
-            source_ids=tuple(src.id for src in sources),
-            known=registry.numbers(),
-        )
-        result = self._decide_and_emit(
+        return self._decide_and_emit(
             answer,
             markers,
             claims,
@@ -295,11 +401,9 @@ class Attributor:
             match.no_relevant_source,
             match.lexical,
             passages,
-            sources,
+            prepared.sources,
             numbering,
         )
-        lap("reconcile")  # decide + emit (the key keeps its name)
-        return msgspec.structs.replace(result, warnings=warnings, timings_ms=timings)
 
     def check_claims(
         self, claims: Sequence[str], sources: Sequence[CitationSource] | Sequence[Mapping[str, Any]]

@@ -49,7 +49,7 @@ def free_port() -> int:
 class Server:
     """``python -m attribution.service`` on a free loopback port; its log lines on a queue."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, **settings: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.database = database
@@ -61,6 +61,7 @@ class Server:
             "ATTRIBUTION_MODEL_THREADS": "1",
             "ATTRIBUTION_REQUEST_TIMEOUT_S": "20",
             "ATTRIBUTION_MAX_BODY_BYTES": "1000000",
+            **{f"ATTRIBUTION_{name.upper()}": value for name, value in settings.items()},
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "attribution.service"],

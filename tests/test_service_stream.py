@@ -278,3 +278,43 @@ async def test_client_going_away_frees_every_slot(client: Client) -> None:
         STREAM, json={"deltas": ["It is 330 metres tall."], "sources": [SOURCE]}
     )
     assert parse_events(after.text)[-1]["event"] == "result"
+
+
+@pytest.mark.parametrize("size", [1, 3, 8, 25])
+async def test_claim_events_agree_with_the_final_result(client: Client, size: int) -> None:
+    """Issue 15: every claim event is the final result's claim (markers cited, not added)."""
+    answer = (
+        "The Eiffel Tower was completed in 1889 [1]. It is 330 metres tall. Paris is in "
+        "Germany [1].\n\n- The tower is in Paris [1].\n- It is 330 metres tall.\n\n"
+        "The Eiffel Tower was completed in 1889. [1]"
+    )
+    body = {"deltas": split_deltas(answer, size), "sources": [SOURCE]}
+    events = parse_events((await client.post(STREAM, json=body)).text)
+    check_stream(events, answer)
+    claims = [e["data"] for e in events[:-1]]
+    final = events[-1]["data"]["claims"]
+    ignore = {"outputStart", "outputEnd"}
+    assert [{k: v for k, v in c.items() if k not in ignore} for c in claims] == [
+        {k: v for k, v in c.items() if k not in ignore} for c in final
+    ]
+    assert claims[0]["cited"] == [1]
+    assert "added" not in claims[0]  # empty: omitted on the wire
+
+
+async def test_a_full_service_refuses_a_stream_with_429(client: Client) -> None:
+    """Issue 15: admitted before the status line, so no 200 followed by an overloaded event."""
+    runner = client.app.state.runner
+    held = [runner.admit() for _ in range(runner.admission.limit)]
+    try:
+        response = await client.post(STREAM, json={"deltas": ["It is tall."], "sources": [SOURCE]})
+        assert response.status_code == 429, response.text
+        assert response.headers["retry-after"] == "1"
+        assert response.json()["error"]["type"] == "overloaded"
+    finally:
+        for slot in held:
+            slot.release()
+    after = await client.post(
+        STREAM, json={"deltas": ["It is 330 metres tall."], "sources": [SOURCE]}
+    )
+    assert parse_events(after.text)[-1]["event"] == "result"
+    assert client.app.state.admission.depth == 0

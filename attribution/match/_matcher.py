@@ -216,6 +216,7 @@ class Matcher:
         passages: Sequence[Passage],
         *,
         cited: Mapping[int, Iterable[int]] | None = None,
+        lexical: LexicalIndex | None = None,
     ) -> MatchResult:
         """Candidate passages for every claim.
 
@@ -224,9 +225,12 @@ class Matcher:
             passages: every passage of the request.
             cited: for a claim index, the source indices its markers cite; their best passages
                 are embedded too, so a cited source can be checked even when it ranks low.
+            lexical: the passages' lexical index when the caller has it already (a streamed
+                answer matches its claims a few at a time against the same passages).
         """
         cfg = self.config
-        lexical = LexicalIndex([p.text for p in passages])
+        if lexical is None:
+            lexical = LexicalIndex([p.text for p in passages])
         claim_terms = [content_terms(c) for c in claims]
         embed_ids = self._to_embed(passages, lexical, claim_terms, cited or {})
         claim_vectors = self.embed(list(claims))

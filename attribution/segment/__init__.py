@@ -10,6 +10,7 @@ then the claim rules (:mod:`._rules`). Offsets are code points into the answer, 
 from __future__ import annotations
 
 from attribution.segment._blocks import BlockKind
-from attribution.segment._segmenter import Segment, Segmenter
+from attribution.segment._segmenter import Segment, Segmentation, Segmenter
+from attribution.segment._stream import SegmentStream
 
-__all__ = ["BlockKind", "Segment", "Segmenter"]
+__all__ = ["BlockKind", "Segment", "SegmentStream", "Segmentation", "Segmenter"]

@@ -6,6 +6,7 @@ import re
 import threading
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,7 @@ from attribution.text import URL, Marker, find_markers, inline_code, link_destin
 if TYPE_CHECKING:
     from spacy.language import Language
 
-__all__ = ["Segment", "Segmenter"]
+__all__ = ["Segment", "Segmentation", "Segmenter"]
 
 _EMPHASIS = "*_ "
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -61,6 +62,16 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     context: str | None
     """For a list item: the lead-in ending with ':' before its list, else the heading above it
     (a nested item: its parent item). For a table cell: its column header. Otherwise None."""
+
+
+@dataclass(frozen=True, slots=True)
+class Segmentation:
+    """Segments with the markdown units they come from (:meth:`Segmenter.segment_units`)."""
+
+    segments: list[Segment]
+    units: list[Unit]
+    unit_of: list[int]
+    """For each segment, the index of its unit in ``units``."""
 
 
 class _Draft(msgspec.Struct, frozen=True):
@@ -212,6 +223,16 @@ class Segmenter:
         """
         if not isinstance(answer, str):
             raise InputError(f"an answer must be a string, got {type(answer).__name__}")
+        return self.segment_units(answer).segments
+
+    def segment_units(self, answer: str, *, continued: bool = False) -> Segmentation:
+        """:meth:`segment`, with the markdown unit of every segment (what streaming needs).
+
+        Args:
+            answer: the answer, markdown.
+            continued: ``answer`` starts in the middle of a paragraph that began earlier, after
+                a sentence boundary; its first unit is then never taken for a lone pseudo-heading.
+        """
         units = split_blocks(answer, table_cells=self.config.table_cells)
         prepared = self._prepare(answer, units)
         prose = [p for p in prepared if p.unit.mode == "sentences"]
@@ -223,8 +244,14 @@ class Segmenter:
         drafts: list[_Draft] = []
         for k, prep in enumerate(prepared):
             sentence_starts_of_unit = next(starts) if prep.unit.mode == "sentences" else None
-            drafts.extend(self._drafts(k, prep, sentence_starts_of_unit))
-        return self._finish(answer, units, drafts)
+            drafts.extend(
+                self._drafts(k, prep, sentence_starts_of_unit, continued=continued and k == 0)
+            )
+        return Segmentation(
+            segments=self._finish(answer, units, drafts),
+            units=units,
+            unit_of=[d.unit for d in drafts],
+        )
 
     def claims(self, answer: str) -> list[Segment]:
         """The segments of ``answer`` that are claims (see :meth:`segment`).
@@ -254,7 +281,9 @@ class Segmenter:
         )
         return [_prepare(answer, u, ms, links) for u, ms in zip(units, per_unit, strict=True)]
 
-    def _drafts(self, k: int, prep: _Prepared, starts: list[int] | None) -> list[_Draft]:
+    def _drafts(
+        self, k: int, prep: _Prepared, starts: list[int] | None, *, continued: bool = False
+    ) -> list[_Draft]:
         unit = prep.unit
         limit = self.config.max_claim_chars
         marks = [(m.start - unit.start, m.end - unit.start) for m in prep.markers]
@@ -284,7 +313,8 @@ class Segmenter:
                 clean = clean.replace("\\|", "|")  # an escaped pipe inside a cell
             skip = unit.skip
             if skip is None:
-                skip = self._skip(prep, s, e, own, clean, whole=len(sentences) == 1)
+                whole = len(sentences) == 1 and not continued
+                skip = self._skip(prep, s, e, own, clean, whole=whole)
             drafts.append(
                 _Draft(
                     unit=k,

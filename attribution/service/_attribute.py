@@ -41,7 +41,7 @@ from ._metrics import Metrics
 from ._offsets import convert_result_offsets
 from ._settings import Settings
 from ._store import ConversationStore
-from ._work import ModelRunner
+from ._work import ModelRunner, Slot
 
 __all__ = [
     "attribute_request",
@@ -167,9 +167,13 @@ async def attribute_request(
     store: ConversationStore,
     runner: ModelRunner,
     metrics: Metrics,
+    slot: Slot | None = None,
+    timeout_s: float | None = None,
 ) -> AttributionResult:
     """Attribute one request: check it, register its sources in the conversation (if any),
-    run the engine in the model pool, and convert the offsets to the unit asked for."""
+    run the engine in the model pool, and convert the offsets to the unit asked for.
+
+    A stream passes its admission ``slot`` and the time it has left (``timeout_s``)."""
     engine = check_request(
         settings,
         attributor,
@@ -207,7 +211,7 @@ async def attribute_request(
             result = msgspec.structs.replace(result, warnings=warnings + result.warnings)
         return convert_result_offsets(result, data.answer, data.offset_unit)
 
-    result = await runner.run(work)
+    result = await runner.run(work, slot=slot, timeout_s=timeout_s)
     metrics.claims_verified += result.summary.claims
     log.info(
         "attribution_done",

@@ -42,6 +42,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Most (claim, passage) pairs in one verification request."""
     request_timeout_s: float = 60.0
     """Model work taking longer than this is abandoned with 504."""
+    stream_timeout_s: float = 300.0
+    """A stream (body, checks and final result together) taking longer ends with a timeout
+    error event."""
     max_queue: int = 32
     """Requests waiting for model work beyond this are refused with 429 and Retry-After."""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
@@ -64,6 +67,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             ("max_source_chars", self.max_source_chars >= 1, ">= 1"),
             ("max_pairs", self.max_pairs >= 1, ">= 1"),
             ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
+            ("stream_timeout_s", self.stream_timeout_s > 0, "> 0"),
             ("max_queue", self.max_queue >= 1, ">= 1"),
         ]
         for name, ok, requirement in checks:

@@ -26,9 +26,10 @@ and gives its admission slot back (:class:`attribution.service._work.ModelRunner
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from bisect import bisect_right
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import msgspec
 import structlog
@@ -46,35 +47,36 @@ from litestar.response import ServerSentEvent
 from litestar.response.base import ASGIResponse
 from litestar.response.sse import ServerSentEventMessage
 from litestar.response.streaming import ASGIStreamingResponse
-from litestar.types import Receive, ReceiveMessage, Send
+from litestar.types import Receive, ReceiveMessage, Scope, Send
 
 from attribution import (
     Attributor,
+    CitationRegistry,
     CitationSource,
     ClaimResult,
     OffsetConverter,
     OffsetUnit,
+    PreparedSources,
     ToolOutput,
-    extract_sources,
 )
+from attribution.segment import SegmentStream
 
 from ._api import AttributionOptions, AttributionRequest, ConversationId, ErrorBody, ErrorDetail
 from ._api import Body as WireBody
 from ._attribute import attribute_request, check_request, engine_for, over_limit
-from ._errors import BadRequest, classify
+from ._errors import BadRequest, WorkTimeout, classify
 from ._metrics import Metrics
 from ._routes import ERROR_RESPONSES
 from ._settings import Settings
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore
-from ._work import ModelRunner
+from ._work import ModelRunner, Slot
 
 __all__ = ["StreamDelta", "StreamRequest", "stream_attribution", "stream_router"]
 
 log = structlog.get_logger(__name__)
 
 NDJSON = "application/x-ndjson"
-# Segmenting again only pays off once a delta could have ended a sentence.
-_BOUNDARY_CHARS = frozenset(" \t\n\r.!?;:\u3002\uff01\uff1f")
+T = TypeVar("T")
 
 
 class StreamRequest(WireBody, frozen=True):
@@ -242,11 +244,19 @@ class _Inbox:
 
 
 class _DuplexStreamingResponse(ASGIStreamingResponse):
-    """A streaming response whose disconnect listener reads through an :class:`_Inbox`."""
+    """A streaming response whose disconnect listener reads through an :class:`_Inbox`, and
+    which gives the stream's admission slot back when it ends, however it ends."""
 
-    __slots__ = ("inbox",)
+    __slots__ = ("inbox", "slot")
 
     inbox: _Inbox | None
+    slot: Slot
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slot.release()
 
     async def send_body(self, send: Send, receive: Receive) -> None:
         await super().send_body(send, self.inbox.receive if self.inbox is not None else receive)
@@ -255,9 +265,12 @@ class _DuplexStreamingResponse(ASGIStreamingResponse):
 class _AnswerEventStream(ServerSentEvent):
     """:class:`ServerSentEvent` that lets the generator go on reading the request body."""
 
-    def __init__(self, content: AsyncIterator[ServerSentEventMessage], inbox: _Inbox | None):
+    def __init__(
+        self, content: AsyncIterator[ServerSentEventMessage], inbox: _Inbox | None, slot: Slot
+    ):
         super().__init__(content)
         self.inbox = inbox
+        self.slot = slot
 
     def to_asgi_response(self, *args: Any, **kwargs: Any) -> ASGIStreamingResponse:
         plain = cast(ASGIStreamingResponse, super().to_asgi_response(*args, **kwargs))
@@ -265,6 +278,7 @@ class _AnswerEventStream(ServerSentEvent):
         for name in (*ASGIStreamingResponse.__slots__, *ASGIResponse.__slots__):
             setattr(duplex, name, getattr(plain, name))
         duplex.inbox = self.inbox
+        duplex.slot = self.slot
         return duplex
 
 
@@ -274,13 +288,35 @@ def _event(kind: str, event_id: str, data: Any) -> ServerSentEventMessage:
     )
 
 
+class _AnswerUnits:
+    """Offsets into the answer so far in the unit asked for, delta by delta (no rescans)."""
+
+    def __init__(self, unit: OffsetUnit) -> None:
+        self.unit = unit
+        self._pieces: list[str] = []
+        self._starts = [0]  # code point offset of each delta (and of the end)
+        self._unit_starts = [0]  # the same in units
+
+    def add(self, delta: str) -> None:
+        self._pieces.append(delta)
+        self._starts.append(self._starts[-1] + len(delta))
+        width = OffsetConverter(delta, self.unit).to_units(len(delta))
+        self._unit_starts.append(self._unit_starts[-1] + width)
+
+    def to_units(self, offset: int) -> int:
+        k = bisect_right(self._starts, offset) - 1
+        if k >= len(self._pieces):
+            return self._unit_starts[-1]
+        inside = offset - self._starts[k]
+        return self._unit_starts[k] + OffsetConverter(self._pieces[k], self.unit).to_units(inside)
+
+
 def _in_units(
     claim: ClaimResult,
-    answer: OffsetConverter | None,
+    answer: _AnswerUnits,
     sources: dict[str, CitationSource],
-    unit: OffsetUnit,
 ) -> ClaimResult:
-    if answer is None:
+    if answer.unit == "codepoint":
         return claim
     replace = msgspec.structs.replace
     evidence = []
@@ -289,7 +325,7 @@ def _in_units(
         text = ""
         if source is not None:
             text = (source.full_content if e.field == "fullContent" else source.snippet) or ""
-        conv = OffsetConverter(text, unit)
+        conv = OffsetConverter(text, answer.unit)
         evidence.append(replace(e, start=conv.to_units(e.start), end=conv.to_units(e.end)))
     start, end = answer.to_units(claim.start), answer.to_units(claim.end)
     return replace(
@@ -298,93 +334,121 @@ def _in_units(
 
 
 class _Checker:
-    """Finds the claims completed so far and checks the new ones (runs in the model pool)."""
+    """The claims of the answer so far, each judged once its sentence is finished, as the whole
+    answer's attribution judges it (runs in the model pool, one call at a time)."""
 
-    def __init__(self, engine: Attributor, head: StreamRequest) -> None:
+    def __init__(self, engine: Attributor, head: StreamRequest, store: ConversationStore) -> None:
         self.engine = engine
         self.head = head
-        self.sources: list[CitationSource] | None = None
-        self.checked_to = 0  # claims ending before this offset were sent
+        self.store = store
+        self.segments = SegmentStream(engine.segmenter)
+        self.prepared: PreparedSources | None = None
         self.count = 0
 
-    def __call__(self, text: str, final: bool) -> list[ClaimResult]:
-        if self.sources is None:
-            if self.head.sources is not None:
-                self.sources = list(self.head.sources)
-            else:
-                self.sources = list(extract_sources(self.head.tool_outputs or ()).sources)
-        segments = self.engine.segmenter.segment(text)
-        complete = segments if final else segments[:-1]
-        new = [
-            s
-            for s in complete
-            if (s.is_claim or s.markers) and s.start >= self.checked_to and s.clean_text.strip()
-        ]
-        if not new:
+    def sources(self) -> PreparedSources:
+        if self.prepared is None:
+            head = self.head
+            registry: CitationRegistry | None = None
+            if head.conversation_id is not None:
+                # A copy of the stored registry: numbers as the final result will give them,
+                # stored only by the final step.
+                registry = self.store.registry(head.conversation_id)
+            items = head.sources if head.sources is not None else head.tool_outputs or ()
+            self.prepared = self.engine.prepare_sources(items, registry)
+        return self.prepared
+
+    def __call__(self, delta: str | None) -> list[ClaimResult]:
+        """Judge the claims ``delta`` finished (None: the answer is complete)."""
+        prepared = self.sources()
+        found = self.segments.finish() if delta is None else self.segments.feed(delta)
+        if not any(s.is_claim or s.markers for s in found):
             return []
-        self.checked_to = new[-1].end
-        results = self.engine.check_claims([s.clean_text for s in new], self.sources)
-        out = []
-        for segment, result in zip(new, results, strict=True):
-            out.append(
-                msgspec.structs.replace(
-                    result,
-                    index=self.count,
-                    start=segment.start,
-                    end=segment.end,
-                    text=segment.text,
-                    output_start=segment.start,
-                    output_end=segment.end,
-                )
-            )
-            self.count += 1
+        offset, text = self.segments.window
+        claims = self.engine.check_segments(text, found, prepared, offset=offset)
+        out = [msgspec.structs.replace(c, index=self.count + k) for k, c in enumerate(claims)]
+        self.count += len(out)
         return out
+
+
+class _Deadline:
+    """The whole stream's time limit (``stream_timeout_s``): body, checks and final result."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._loop = asyncio.get_running_loop()
+        self._at = self._loop.time() + seconds
+
+    def left(self) -> float:
+        return self._at - self._loop.time()
+
+    def error(self) -> WorkTimeout:
+        return WorkTimeout(f"the stream took longer than stream_timeout_s = {self.seconds:g} s")
+
+    async def run(self, runner: ModelRunner, slot: Slot, fn: Callable[[], T]) -> T:
+        if self.left() <= 0:
+            raise self.error()
+        try:
+            return await runner.run(fn, slot=slot, timeout_s=self.left())
+        except WorkTimeout as exc:
+            if self.left() <= 0:
+                raise self.error() from exc
+            raise
+
+    async def next(self, deltas: AsyncIterator[str]) -> str | None:
+        """The next delta, or None at the end of the body."""
+        try:
+            return await asyncio.wait_for(anext(deltas), max(self.left(), 0.0))
+        except StopAsyncIteration:
+            return None
+        except TimeoutError as exc:
+            raise self.error() from exc
 
 
 async def _generate(
     head: StreamRequest,
     more: AsyncIterator[str] | None,
+    slot: Slot,
     settings: Settings,
     attributor: Attributor,
     store: ConversationStore,
     runner: ModelRunner,
     metrics: Metrics,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    checker = _Checker(engine_for(attributor, head.options), head)
+    deadline = _Deadline(settings.stream_timeout_s)
+    checker = _Checker(engine_for(attributor, head.options), head, store)
+    answer = _AnswerUnits(head.offset_unit)
     pieces: list[str] = []
     size = 0
-    unit = head.offset_unit
 
     async def deltas() -> AsyncIterator[str]:
         for d in head.deltas:
             yield d
         if more is not None:
-            async for d in more:
-                yield d
+            while (line := await deadline.next(more)) is not None:
+                yield line
 
-    async def check(final: bool) -> list[ServerSentEventMessage]:
-        text = "".join(pieces)
-        claims = await runner.run(lambda: checker(text, final))
+    async def check(delta: str | None) -> list[ServerSentEventMessage]:
+        claims = await deadline.run(runner, slot, lambda: checker(delta))
         if not claims:
             return []
-        answer = OffsetConverter(text, unit) if unit != "codepoint" else None
-        by_id = {s.id: s for s in checker.sources or ()}
-        return [
-            _event("claim", f"claim-{c.index}", _in_units(c, answer, by_id, unit)) for c in claims
-        ]
+        by_id = {s.id: s for s in checker.sources().sources}
+        return [_event("claim", f"claim-{c.index}", _in_units(c, answer, by_id)) for c in claims]
 
     try:
         async for delta in deltas():
             pieces.append(delta)
+            answer.add(delta)
             size += len(delta)
             if size > settings.max_answer_chars:
                 raise over_limit(
                     "max_answer_chars", "the answer length", size, settings.max_answer_chars
                 )
-            if _BOUNDARY_CHARS.intersection(delta):
-                for message in await check(final=False):
-                    yield message
-        for message in await check(final=True):
+            if not SegmentStream.may_finish(delta):
+                checker.segments.feed(delta)  # only stored: no segmentation, no thread hop
+                continue
+            for message in await check(delta):
+                yield message
+        for message in await check(None):
             yield message
         request = AttributionRequest(
             answer="".join(pieces),
@@ -394,15 +458,24 @@ async def _generate(
             options=head.options,
             offset_unit=head.offset_unit,
         )
+        if deadline.left() <= 0:
+            raise deadline.error()
         # The non-streaming route's own function: the final result is the same by construction.
-        final = await attribute_request(
-            request,
-            settings=settings,
-            attributor=attributor,
-            store=store,
-            runner=runner,
-            metrics=metrics,
-        )
+        try:
+            final = await attribute_request(
+                request,
+                settings=settings,
+                attributor=attributor,
+                store=store,
+                runner=runner,
+                metrics=metrics,
+                slot=slot,
+                timeout_s=deadline.left(),
+            )
+        except WorkTimeout as exc:
+            if deadline.left() <= 0:
+                raise deadline.error() from exc
+            raise
         yield _event("result", "result", final)
     except Exception as exc:  # the status line is sent: the error becomes the last event
         status, kind, text, _ = classify(exc)
@@ -450,6 +523,9 @@ async def stream_attribution(
         tool_outputs=head.tool_outputs,
         options=head.options,
     )
+    # Admitted before the status line: a full service answers 429 with Retry-After, never a 200
+    # and then an error event. The stream holds its slot to its end (and its work to theirs).
+    slot = runner.admit()
     log.info(
         "attribution_stream_requested",
         sources=len(head.sources or ()),
@@ -457,7 +533,7 @@ async def stream_attribution(
         ndjson=inbox is not None,
     )
     return _AnswerEventStream(
-        _generate(head, more, settings, attributor, store, runner, metrics), inbox
+        _generate(head, more, slot, settings, attributor, store, runner, metrics), inbox, slot
     )
 
 

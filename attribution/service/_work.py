@@ -1,7 +1,8 @@
 """Model work off the event loop, with back-pressure and a timeout.
 
 :class:`Admission` counts the requests waiting for or doing model work; past ``max_queue`` a
-request is refused at once (429) rather than queued. :class:`ModelRunner` runs a function in
+request is refused at once (429) rather than queued; a :class:`Slot` is one admitted request,
+which a stream holds from before its first byte to its end. :class:`ModelRunner` runs a function in
 the model thread pool under ``asyncio.wait_for``: past ``request_timeout_s`` the caller gets
 504, and the request keeps its admission slot until its thread really finishes, so abandoned
 work still counts against the queue.
@@ -18,7 +19,7 @@ from typing import TypeVar
 
 from ._errors import Overloaded, WorkTimeout
 
-__all__ = ["Admission", "ModelRunner"]
+__all__ = ["Admission", "ModelRunner", "Slot"]
 
 T = TypeVar("T")
 
@@ -58,6 +59,32 @@ class Admission:
             return self._idle.wait_for(lambda: self._count == 0, timeout)
 
 
+class Slot:
+    """One admission slot, held by a request for as long as it lasts (a stream) and by each
+    piece of its model work until that work's thread finishes; freed when the last lets go."""
+
+    def __init__(self, admission: Admission) -> None:
+        self._admission = admission
+        self._lock = threading.Lock()
+        self._holders = 1
+
+    def share(self) -> Slot:
+        """One more holder (a piece of work); :meth:`release` once it is done."""
+        with self._lock:
+            if self._holders == 0:
+                raise RuntimeError("the slot was already freed")
+            self._holders += 1
+        return self
+
+    def release(self) -> None:
+        """One holder lets go; the last gives the slot back."""
+        with self._lock:
+            self._holders -= 1
+            freed = self._holders == 0
+        if freed:
+            self._admission.release()
+
+
 class ModelRunner:
     """Runs model work in the pool, admitted by :class:`Admission`, under a timeout."""
 
@@ -74,12 +101,11 @@ class ModelRunner:
         self.timeout_s = timeout_s
         self._on_reject = on_reject
 
-    async def run(self, fn: Callable[[], T]) -> T:
-        """``fn()`` in the pool.
+    def admit(self) -> Slot:
+        """Take an admission slot now (a stream takes one before it answers).
 
         Raises:
             Overloaded: ``max_queue`` requests are already admitted (429, Retry-After).
-            WorkTimeout: the work took longer than the timeout (504).
         """
         if not self.admission.try_acquire():
             if self._on_reject is not None:
@@ -88,17 +114,43 @@ class ModelRunner:
                 f"too many requests in progress (max_queue = {self.admission.limit}); retry later",
                 headers={"Retry-After": "1"},
             )
+        return Slot(self.admission)
+
+    async def run(
+        self,
+        fn: Callable[[], T],
+        *,
+        slot: Slot | None = None,
+        timeout_s: float | None = None,
+    ) -> T:
+        """``fn()`` in the pool, in ``slot`` (else in a slot taken now).
+
+        Args:
+            fn: the work.
+            slot: the caller's slot (a stream's); None: admit this work alone.
+            timeout_s: the time left to the caller (a stream's deadline); the work never gets
+                more than ``request_timeout_s``.
+
+        Raises:
+            Overloaded: ``max_queue`` requests are already admitted (429, Retry-After).
+            WorkTimeout: the work took longer than the timeout (504).
+        """
+        held = self.admit() if slot is None else slot.share()
         context = contextvars.copy_context()  # the request id travels into the worker's logs
         try:
             future: Future[T] = self.pool.submit(context.run, fn)
         except BaseException:
-            self.admission.release()
+            held.release()
             raise
-        future.add_done_callback(lambda _: self.admission.release())
+        future.add_done_callback(lambda _: held.release())
+        timeout = self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout_s)
+            return await asyncio.wait_for(asyncio.wrap_future(future), max(timeout, 0.0))
         except TimeoutError as exc:
             future.cancel()  # only stops work that has not started; a running thread finishes
-            raise WorkTimeout(
-                f"model work took longer than request_timeout_s = {self.timeout_s:g} s"
-            ) from exc
+            limit = (
+                f"request_timeout_s = {self.timeout_s:g} s"
+                if timeout == self.timeout_s
+                else f"the {max(timeout, 0.0):.3g} s left to the request"
+            )
+            raise WorkTimeout(f"model work took longer than {limit}") from exc

@@ -1,0 +1,132 @@
+"""A streamed answer, segmented delta by delta (``SegmentStream``), has the segments of the whole
+answer, judged as the whole answer's attribution judges them, at a cost linear in its length.
+
+The answers are the segmenter's own property-test answers (paragraphs, markers of every style,
+headings, lists, tables, code, quotes, comments, a trailing reference list), cut into deltas
+anywhere.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attribution import Attributor, CitationSource
+from attribution.segment import Segment, Segmenter, SegmentStream
+from tests.test_segment import _answer
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
+ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
+SEGMENTER = Segmenter()
+SOURCES = [
+    CitationSource(
+        id="e",
+        type="web",
+        full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall. "
+        "Paris is the capital of France.",
+    ),
+    CitationSource(
+        id="m",
+        type="web",
+        full_content="The Moon orbits the Earth. Its mean distance is 384,400 km.",
+    ),
+]
+
+
+@st.composite
+def split(draw: st.DrawFn) -> tuple[str, list[str]]:
+    text = draw(_answer())
+    cuts = sorted(draw(st.sets(st.integers(1, max(len(text) - 1, 1)), max_size=40)))
+    bounds = [0, *[c for c in cuts if c < len(text)], len(text)]
+    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def streamed(deltas: list[str]) -> tuple[SegmentStream, list[Segment]]:
+    stream = SegmentStream(SEGMENTER)
+    found: list[Segment] = []
+    for delta in deltas:
+        found += stream.feed(delta)
+    found += stream.finish()
+    return stream, found
+
+
+def comparable(segment: Segment) -> Any:
+    # the context (lead-in, heading) of a unit is its own; every other field must agree
+    return msgspec.structs.replace(segment, context=None)
+
+
+@given(split())
+def test_streamed_segments_are_the_whole_answers(case: tuple[str, list[str]]) -> None:
+    text, deltas = case
+    stream, found = streamed(deltas)
+    assert stream.text == text
+    assert [comparable(s) for s in found] == [comparable(s) for s in SEGMENTER.segment(text)]
+    for s in found:
+        assert text[s.start : s.end] == s.text
+        for m in s.markers:
+            assert text[m.start : m.end] == m.text
+
+
+@given(split())
+def test_streamed_claims_agree_with_the_whole_attribution(
+    attributor: Attributor, case: tuple[str, list[str]]
+) -> None:
+    text, deltas = case
+    prepared = attributor.prepare_sources(SOURCES)
+    stream = SegmentStream(attributor.segmenter)
+    events = []
+    for delta in [*deltas, None]:
+        found = stream.finish() if delta is None else stream.feed(delta)
+        if found:
+            offset, window = stream.window
+            assert text[offset : offset + len(window)] == window
+            events += attributor.check_segments(window, found, prepared, offset=offset)
+    final = attributor.attribute(text, SOURCES).claims
+    assert len(events) == len(final)
+    for event, claim in zip(events, final, strict=True):
+        assert text[event.start : event.end] == event.text
+        assert (
+            msgspec.structs.replace(
+                event,
+                index=claim.index,
+                output_start=claim.output_start,
+                output_end=claim.output_end,
+            )
+            == claim
+        )
+
+
+def test_a_marker_the_model_wrote_is_cited_not_added(attributor: Attributor) -> None:
+    """Issue 15: the marker of ``... in 1889 [1].`` streamed in two deltas was reported added."""
+    text = "The Eiffel Tower was completed in 1889 [1]. It is 330 metres tall."
+    deltas = ["The Eiffel Tower was completed in 1889 ", "[1]. It is 330 metres tall."]
+    prepared = attributor.prepare_sources(SOURCES)
+    stream = SegmentStream(attributor.segmenter)
+    found = stream.feed(deltas[0]) + stream.feed(deltas[1])
+    offset, window = stream.window
+    (claim,) = attributor.check_segments(window, found, prepared, offset=offset)
+    assert (claim.cited, claim.added, claim.verdict) == ((1,), (), "supported")
+    assert attributor.attribute(text, SOURCES).claims[0].cited == (1,)
+
+
+def test_streaming_segments_each_character_a_bounded_number_of_times() -> None:
+    """5,000 one-sentence deltas, and a markdown answer word by word: the work is linear."""
+    deltas = [f"The tower is {n} metres tall. " for n in range(5000)]
+    stream, found = streamed(deltas)
+    total = sum(len(d) for d in deltas)
+    assert len(found) == 5000
+    assert stream.segmented_chars <= 3 * total  # re-segmenting the whole answer: ~2,500 x
+    text = ""
+    while len(text) < 15_000:
+        text += ANSWER + "\n\n"
+    words = re.findall(r"\S+\s*|\s+", text)
+    stream, found = streamed(words)
+    assert [comparable(s) for s in found] == [comparable(s) for s in SEGMENTER.segment(text)]
+    # bounded by the longest run without a cut (a list, a code block), not by the answer
+    assert stream.segmented_chars <= 40 * len(text)
