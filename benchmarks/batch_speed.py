@@ -4,8 +4,10 @@ a local Ray with 1 and 2 workers, over the same records.
     python -m benchmarks.batch_speed [--records 24] [--json OUT.json]
 
 The records are the bundled example (8 claims over 5 tool outputs) and short answers over one
-source, alternating, each with its own id. Every configuration starts cold (models loaded, Ray
-started), as a job does; the figures are single runs of a whole job.
+source, alternating, each with its own id; in record i every " the " of the answer and the
+sources reads " the<i> ", so no record's passages or pairs are in another's caches. Every
+configuration starts cold (models loaded, Ray started), as a job does; the figures are single
+runs of a whole job.
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ def make_records(n: int) -> list[str]:
     records = []
     for i in range(n):
         if i % 2 == 0:
-            records.append(json.dumps({"id": f"r{i}", "answer": answer, "toolOutputs": tools}))
+            line = json.dumps({"id": f"r{i}", "answer": answer, "toolOutputs": tools})
         else:
             short = f"The Eiffel Tower was completed in 1889 [1]. It is {300 + i} metres tall."
-            records.append(json.dumps({"id": f"r{i}", "answer": short, "sources": [source]}))
+            line = json.dumps({"id": f"r{i}", "answer": short, "sources": [source]})
+        records.append(line.replace(" the ", f" the{i} "))  # nothing cached across records
     return records
 
 
