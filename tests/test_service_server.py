@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,8 @@ def free_port() -> int:
 class Server:
     """``python -m attribution.service`` on a free loopback port; its log lines on a queue."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, settings: dict[str, str] | None = None) -> None:
+        """``settings``: more ``ATTRIBUTION_*`` variables, over the defaults below."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.database = database
@@ -61,6 +63,7 @@ class Server:
             "ATTRIBUTION_MODEL_THREADS": "1",
             "ATTRIBUTION_REQUEST_TIMEOUT_S": "20",
             "ATTRIBUTION_MAX_BODY_BYTES": "1000000",
+            **(settings or {}),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "attribution.service"],
@@ -124,14 +127,21 @@ class Server:
             self.process.stdout.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("server") / "conversations.sqlite3")
+@contextmanager
+def serving(database: Path, settings: dict[str, str] | None = None) -> Iterator[Server]:
+    """A ready :class:`Server`, stopped on leaving the block."""
+    s = Server(database, settings)
     try:
         s.wait_ready()
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("server") / "conversations.sqlite3") as s:
+        yield s
 
 
 def queue_depth(client: httpx.Client) -> int:

@@ -32,6 +32,7 @@ from attribution import (
 )
 
 from ._api import Body
+from ._routes import strict_body
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore, StoreError
 
 __all__ = [
@@ -105,7 +106,12 @@ class ConversationController(Controller):
     tags = ("conversations",)
     dependencies = {"store": Provide(provide_store, sync_to_thread=False)}  # noqa: RUF012 - litestar's own pattern
 
-    @post("/{conversation_id:str}/sources", status_code=200, sync_to_thread=True)
+    @post(
+        "/{conversation_id:str}/sources",
+        before_request=strict_body(RegisterSourcesRequest),
+        status_code=200,
+        sync_to_thread=True,
+    )
     def register_sources(
         self,
         conversation_id: ConversationIdPath,

@@ -52,9 +52,11 @@ from attribution import (
     Attributor,
     CitationSource,
     ClaimResult,
+    InputError,
     OffsetConverter,
     OffsetUnit,
     ToolOutput,
+    decode_json,
     extract_sources,
 )
 
@@ -139,11 +141,10 @@ class _StreamOperation(Operation):
 
 def _decode(raw: bytes, type_: type[Any], what: str) -> Any:
     try:
-        return msgspec.json.decode(raw, type=type_, strict=True)
-    except msgspec.ValidationError as exc:
-        raise BadRequest(f"{what}: {exc}") from exc
-    except msgspec.DecodeError as exc:
-        raise BadRequest(f"{what}: malformed JSON: {exc}") from exc
+        # strict; bad UTF-8 and absurd nesting are InputErrors too, never a 500
+        return decode_json(raw, type_, what=what)
+    except InputError as exc:
+        raise BadRequest(str(exc)) from exc
 
 
 class _Inbox:

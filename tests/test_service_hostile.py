@@ -1,0 +1,135 @@
+"""Issue 15: no request may cost more than its size. Hostile input against a real server on
+loopback (``python -m attribution.service``), every request bounded in count and time.
+
+- Bad input is a 400 with the usual error body, never a 500: invalid UTF-8 inside a JSON string
+  and nesting of 1,000 levels, on every body route and on NDJSON lines; the sources route
+  decodes as strictly as the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.test_service_server import Server, serving
+
+STREAM = "/v1/attributions:stream"
+SOURCE = {"id": "s1", "type": "web", "uri": "https://example.com/a", "snippet": "Paris."}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("hostile") / "conversations.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def client(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        yield c
+
+
+def error_of(response: httpx.Response, status: int, kind: str) -> str:
+    """The message of an error response, after checking its status and the usual body."""
+    assert response.status_code == status, response.text[:500]
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert set(body["error"]) == {"type", "message"}, body
+    assert body["error"]["type"] == kind, body
+    message: str = body["error"]["message"]
+    return message
+
+
+# -- finding 4: 400s, never 500s, on bad UTF-8 and absurd nesting --------------------------------
+
+BAD_UTF8 = b"caf\xc3 \xff\xfe"  # a cut two-byte sequence, then bytes UTF-8 never has
+DEEP = b"[" * 1000 + b"]" * 1000
+
+
+def _tool_outputs(output: bytes) -> bytes:
+    return b'[{"toolName": "web_search", "output": ' + output + b"}]"
+
+
+# Each body route with a JSON string it reads and a field that may hold any JSON value.
+BODIES: dict[str, tuple[bytes, bytes]] = {
+    "/v1/attributions": (
+        b'{"answer": "' + BAD_UTF8 + b'", "sources": []}',
+        b'{"answer": "x", "toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    "/v1/extractions": (
+        b'{"toolOutputs": ' + _tool_outputs(b'"' + BAD_UTF8 + b'"') + b"}",
+        b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    "/v1/verifications": (
+        b'{"pairs": [{"claim": "' + BAD_UTF8 + b'", "passage": "x"}]}',
+        b'{"pairs": ' + DEEP + b"}",
+    ),
+    "/v1/conversations/c-hostile/sources": (
+        b'{"sources": [{"id": "' + BAD_UTF8 + b'", "type": "web"}]}',
+        b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    STREAM: (
+        b'{"deltas": ["' + BAD_UTF8 + b'"], "sources": []}',
+        b'{"deltas": [], "toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+}
+
+
+@pytest.mark.parametrize("route", sorted(BODIES))
+def test_bad_utf8_and_deep_nesting_are_400s_on_every_body_route(
+    client: httpx.Client, route: str
+) -> None:
+    bad_utf8, deep = BODIES[route]
+    headers = {"content-type": "application/json"}
+    sent = client.post(route, content=bad_utf8, headers=headers)
+    assert "not UTF-8 text: byte 0xc3" in error_of(sent, 400, "invalid_request")
+    message = error_of(client.post(route, content=deep, headers=headers), 400, "invalid_request")
+    # a typed field refuses the first array; a field of any JSON says how deep it went
+    assert "nested deeper" in message or "got `array`" in message, message
+
+
+def _ndjson(client: httpx.Client, *lines: bytes) -> httpx.Response:
+    body = b"\n".join(lines) + b"\n"
+    return client.post(STREAM, content=body, headers={"content-type": "application/x-ndjson"})
+
+
+def _error_event(response: httpx.Response) -> dict[str, Any]:
+    """The stream's last event: an ``error`` event with the usual error body."""
+    assert response.status_code == 200, response.text[:500]
+    last = response.text.strip().split("\r\n\r\n")[-1]
+    fields = dict(line.split(": ", 1) for line in last.split("\r\n"))
+    assert fields["event"] == "error", response.text[-500:]
+    data: dict[str, Any] = json.loads(fields["data"])
+    assert set(data) == {"error"}, data
+    assert set(data["error"]) == {"type", "message"}, data
+    return data["error"]
+
+
+def test_bad_ndjson_lines_are_400s_before_the_stream_and_error_events_after(
+    client: httpx.Client,
+) -> None:
+    head = json.dumps({"sources": [SOURCE]}).encode()
+    first = _ndjson(client, b'{"deltas": ["' + BAD_UTF8 + b'"], "sources": []}')
+    assert "line 1: not UTF-8" in error_of(first, 400, "invalid_request")
+    deep = _ndjson(client, b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}")
+    assert "line 1: JSON nested deeper" in error_of(deep, 400, "invalid_request")
+    # after line 1 the status line is sent: a bad line ends the stream with an error event
+    error = _error_event(_ndjson(client, head, b'{"delta": "Paris ' + BAD_UTF8 + b'"}'))
+    assert error["type"] == "invalid_request"
+    assert error["message"].startswith("line 2: not UTF-8"), error
+
+
+def test_the_sources_route_decodes_strictly_naming_the_field(client: httpx.Client) -> None:
+    route = "/v1/conversations/c-strict/sources"
+    source = {**SOURCE, "pageNumber": "7"}
+    message = error_of(client.post(route, json={"sources": [source]}), 400, "invalid_request")
+    assert message.endswith("got `str` - at `$.sources[0].pageNumber`"), message
+    unknown = {**SOURCE, "pageNo": 7}
+    message = error_of(client.post(route, json={"sources": [unknown]}), 400, "invalid_request")
+    assert message.endswith("unknown field `pageNo` - at `$.sources[0]`"), message
+    # nothing was registered by the refused requests
+    assert client.get("/v1/conversations/c-strict/citations/1").status_code == 404
