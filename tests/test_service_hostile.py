@@ -1,6 +1,9 @@
 """Issue 15: no request may cost more than its size. Hostile input against a real server on
 loopback (``python -m attribution.service``), every request bounded in count and time.
 
+- Structure is not amplified into text: 900-deep arrays of arrays come back about as large as
+  they went in, with a warning saying what was cut, and the source-size limit applies to the
+  extracted text (413 naming it).
 - Bad input is a 400 with the usual error body, never a 500: invalid UTF-8 inside a JSON string
   and nesting of 1,000 levels, on every body route and on NDJSON lines; the sources route
   decodes as strictly as the others.
@@ -15,15 +18,18 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.test_extractors import nested
 from tests.test_service_server import Server, serving
 
 STREAM = "/v1/attributions:stream"
+MAX_SOURCE_CHARS = 100_000
 SOURCE = {"id": "s1", "type": "web", "uri": "https://example.com/a", "snippet": "Paris."}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with serving(tmp_path_factory.mktemp("hostile") / "conversations.sqlite3") as s:
+    database = tmp_path_factory.mktemp("hostile") / "conversations.sqlite3"
+    with serving(database, {"ATTRIBUTION_MAX_SOURCE_CHARS": str(MAX_SOURCE_CHARS)}) as s:
         yield s
 
 
@@ -133,3 +139,39 @@ def test_the_sources_route_decodes_strictly_naming_the_field(client: httpx.Clien
     assert message.endswith("unknown field `pageNo` - at `$.sources[0]`"), message
     # nothing was registered by the refused requests
     assert client.get("/v1/conversations/c-strict/citations/1").status_code == 404
+
+
+# -- finding 1: structure is not amplified into text; limits apply to the extracted text --------
+
+
+def test_deeply_nested_tool_output_is_not_amplified(client: httpx.Client) -> None:
+    # 90 KB of arrays 900 deep: pretty-printed, it came back as 81 MB (360 KB as 325 MB)
+    output = [nested(900) for _ in range(50)]
+    body = json.dumps({"toolOutputs": [{"toolName": "some_api", "output": output}]}).encode()
+    assert len(body) < MAX_SOURCE_CHARS
+    headers = {"content-type": "application/json"}
+    response = client.post("/v1/extractions", content=body, headers=headers)
+    assert response.status_code == 200, response.text[:500]
+    assert len(response.content) < len(body)
+    (source,) = response.json()["sources"]
+    assert source["fullContent"].count("[…]") == 50
+    (warning,) = response.json()["warnings"]
+    assert "nested deeper than 32 levels; 50 lists or objects" in warning["reason"]
+    answer = {"answer": "The API returned nothing useful."}
+    response = client.post(
+        "/v1/attributions",
+        json={**answer, "toolOutputs": [{"toolName": "some_api", "output": output}]},
+    )
+    assert response.status_code == 200, response.text[:500]
+    assert len(response.content) < len(body)
+    assert "nested deeper than 32 levels" in response.json()["warnings"][0]["reason"]
+
+
+def test_source_size_limit_applies_to_the_extracted_text(client: httpx.Client) -> None:
+    # 72 KB of [0,0] rows as given, 264 KB as indented text: over the limit
+    tool_outputs = [{"toolName": "some_api", "output": [[0, 0]] * 12_000}]
+    for route, extra in (("/v1/extractions", {}), ("/v1/attributions", {"answer": "Zero."})):
+        response = client.post(route, json={**extra, "toolOutputs": tool_outputs})
+        assert error_of(response, 413, "limit_exceeded") == (
+            "the extracted source text is 264002; the limit (max_source_chars) is 100000"
+        )

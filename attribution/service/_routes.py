@@ -23,7 +23,6 @@ from attribution import (
     InputError,
     Pair,
     decode_json,
-    extract_sources,
 )
 
 from ._api import (
@@ -35,7 +34,7 @@ from ._api import (
     VerificationResponse,
     VerificationResult,
 )
-from ._attribute import attribute_request, check_sources, over_limit
+from ._attribute import attribute_request, check_sources, extract_checked, over_limit
 from ._errors import BadRequest, NotReady
 from ._metrics import Metrics
 from ._settings import Settings
@@ -125,7 +124,7 @@ async def create_extraction(
 ) -> ExtractionResult:
     """Sources from raw tool outputs; an output that cannot be used is a warning."""
     check_sources(settings, None, data.tool_outputs)
-    return await runner.run(lambda: extract_sources(data.tool_outputs))
+    return await runner.run(lambda: extract_checked(settings, data.tool_outputs))
 
 
 @post(
