@@ -4,6 +4,9 @@ loopback (``python -m attribution.service``), every request bounded in count and
 - Structure is not amplified into text: 900-deep arrays of arrays come back about as large as
   they went in, with a warning saying what was cut, and the source-size limit applies to the
   extracted text (413 naming it).
+- Registering sources takes the same limits; a conversation holds at most
+  max_conversation_sources (409 conversation_full, nothing registered); the registry is
+  listed a page at a time; attribution in a conversation reads only the entries it needs.
 - Bad input is a 400 with the usual error body, never a 500: invalid UTF-8 inside a JSON string
   and nesting of 1,000 levels, on every body route and on NDJSON lines; the sources route
   decodes as strictly as the others.
@@ -23,13 +26,20 @@ from tests.test_service_server import Server, serving
 
 STREAM = "/v1/attributions:stream"
 MAX_SOURCE_CHARS = 100_000
+MAX_SOURCES = 20
+MAX_CONVERSATION_SOURCES = 30
 SOURCE = {"id": "s1", "type": "web", "uri": "https://example.com/a", "snippet": "Paris."}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     database = tmp_path_factory.mktemp("hostile") / "conversations.sqlite3"
-    with serving(database, {"ATTRIBUTION_MAX_SOURCE_CHARS": str(MAX_SOURCE_CHARS)}) as s:
+    settings = {
+        "ATTRIBUTION_MAX_SOURCE_CHARS": str(MAX_SOURCE_CHARS),
+        "ATTRIBUTION_MAX_SOURCES": str(MAX_SOURCES),
+        "ATTRIBUTION_MAX_CONVERSATION_SOURCES": str(MAX_CONVERSATION_SOURCES),
+    }
+    with serving(database, settings) as s:
         yield s
 
 
@@ -175,3 +185,86 @@ def test_source_size_limit_applies_to_the_extracted_text(client: httpx.Client) -
         assert error_of(response, 413, "limit_exceeded") == (
             "the extracted source text is 264002; the limit (max_source_chars) is 100000"
         )
+
+
+# -- finding 3: registration takes the limits; conversations are capped and paged -------------
+
+
+def web(n: int, text: str = "The tower is 330 metres tall.") -> dict[str, Any]:
+    return {"id": f"w{n}", "type": "web", "uri": f"https://example.com/{n}", "snippet": text}
+
+
+def test_registering_sources_takes_the_request_limits(client: httpx.Client) -> None:
+    route = "/v1/conversations/c-limits/sources"
+    many = {"sources": [web(n) for n in range(MAX_SOURCES + 1)]}
+    assert error_of(client.post(route, json=many), 413, "limit_exceeded") == (
+        f"the number of given sources is {MAX_SOURCES + 1}; the limit (max_sources) is 20"
+    )
+    large = {"sources": [web(1, "x" * MAX_SOURCE_CHARS), web(2, "y")]}
+    message = error_of(client.post(route, json=large), 413, "limit_exceeded")
+    assert message.endswith("the limit (max_source_chars) is 100000"), message
+    rows = {"toolOutputs": [{"toolName": "some_api", "output": [[0, 0]] * 12_000}]}
+    message = error_of(client.post(route, json=rows), 413, "limit_exceeded")
+    assert message.startswith("the extracted source text is"), message
+    assert client.get(route.replace("sources", "registry")).json()["entries"] == []
+
+
+def test_a_conversation_is_capped_and_a_refused_call_registers_nothing(
+    client: httpx.Client,
+) -> None:
+    conv = "/v1/conversations/c-cap"
+    for first in (0, 15):  # two batches of 15 fill it to the cap of 30
+        batch = {"sources": [web(n) for n in range(first, first + 15)]}
+        assert client.post(f"{conv}/sources", json=batch).status_code == 200
+    over = {"sources": [web(7), web(30), web(31)]}  # one known, two new
+    assert error_of(client.post(f"{conv}/sources", json=over), 409, "conversation_full") == (
+        "conversation 'c-cap' is full: it holds 30 sources and this would add 2 new ones; "
+        "the limit (max_conversation_sources) is 30"
+    )
+    assert client.get(f"{conv}/citations/31").status_code == 404
+    # sources it holds are still found, and answers citing them still attributed
+    known = client.post(f"{conv}/sources", json={"sources": [web(7)]})
+    assert known.status_code == 200
+    (number,) = known.json()["numbers"]
+    assert (number["number"], number["created"]) == (8, False)
+    answer = {"answer": "The tower is 330 metres tall [8].", "conversationId": "c-cap"}
+    assert client.post("/v1/attributions", json={**answer, "sources": [web(7)]}).status_code == 200
+    refused = client.post("/v1/attributions", json={**answer, "sources": [web(99)]})
+    assert "is full" in error_of(refused, 409, "conversation_full")
+
+
+def test_the_registry_is_listed_a_page_at_a_time(client: httpx.Client) -> None:
+    conv = "/v1/conversations/c-pages"
+    batch = {"sources": [web(n) for n in range(MAX_SOURCES)]}
+    assert client.post(f"{conv}/sources", json=batch).status_code == 200
+    numbers: list[int] = []
+    after: int | None = 0
+    for _ in range(10):  # bounded: 20 entries in pages of 7 are three pages
+        page = client.get(f"{conv}/registry", params={"after": after, "limit": 7}).json()
+        assert len(page["entries"]) <= 7
+        numbers += [e["number"] for e in page["entries"]]
+        after = page["nextAfter"]
+        if after is None:
+            break
+    assert numbers == list(range(1, MAX_SOURCES + 1))
+    whole = client.get(f"{conv}/registry").json()  # the default page holds up to 1,000
+    assert [e["number"] for e in whole["entries"]] == numbers
+    assert whole["nextAfter"] is None
+    for bad in ({"limit": 0}, {"limit": 1001}, {"after": -1}, {"limit": "x"}):
+        error_of(client.get(f"{conv}/registry", params=bad), 400, "invalid_request")
+
+
+def test_attribution_in_a_conversation_knows_numbers_it_did_not_send(
+    client: httpx.Client,
+) -> None:
+    # the engine gets only the entries the answer needs, yet [5] (registered earlier, not
+    # sent now) is known, not an unknown number, and [99] is unknown
+    conv = "c-known"
+    batch = {"sources": [web(n) for n in range(10)]}
+    assert client.post(f"/v1/conversations/{conv}/sources", json=batch).status_code == 200
+    answer = "The tower is 330 metres tall [5]. It stands in Paris [99]."
+    body = {"answer": answer, "conversationId": conv, "sources": [web(100, "Paris.")]}
+    result = client.post("/v1/attributions", json=body).json()
+    verdicts = {m["number"]: m["verdict"] for m in result["markers"]}
+    assert verdicts == {5: "unverifiable", 99: "unknown_number"}
+    assert [n["number"] for n in result["numbering"]] == [11]

@@ -24,6 +24,7 @@ from attribution import (
     ExtractionWarning,
     ToolOutput,
     extract_sources,
+    find_markers,
 )
 
 from ._api import AttributionOptions, AttributionRequest
@@ -208,7 +209,10 @@ async def attribute_request(
             extracted = extract_checked(settings, data.tool_outputs or ())
             sources, warnings = extracted.sources, extracted.warnings
         if data.conversation_id is not None:
-            registry = store.register_sources(data.conversation_id, sources)
+            # only the entries this answer needs, whatever the conversation's size: its
+            # sources', and those of the numbers it cites (which tell its unknown numbers)
+            cited = {n for marker in find_markers(data.answer) for n in marker.numbers}
+            registry = store.register_sources(data.conversation_id, sources, cited=cited)
         result = engine.attribute(data.answer, sources, registry)
         if warnings:
             result = msgspec.structs.replace(result, warnings=warnings + result.warnings)

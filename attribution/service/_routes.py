@@ -41,7 +41,14 @@ from ._settings import Settings
 from ._store import ConversationStore
 from ._work import ModelRunner
 
-__all__ = ["DEPENDENCIES", "api_router", "health_handlers", "strict_body"]
+__all__ = [
+    "CONVERSATION_RESPONSES",
+    "DEPENDENCIES",
+    "ERROR_RESPONSES",
+    "api_router",
+    "health_handlers",
+    "strict_body",
+]
 
 log = structlog.get_logger(__name__)
 
@@ -80,6 +87,14 @@ ERROR_RESPONSES = {
     )
 }
 
+CONVERSATION_RESPONSES = {
+    **ERROR_RESPONSES,
+    409: ResponseSpec(
+        data_container=ErrorBody,
+        description="The conversation holds max_conversation_sources sources; no new one fits",
+    ),
+}
+
 
 # -- handlers --------------------------------------------------------------------------------
 
@@ -88,7 +103,7 @@ ERROR_RESPONSES = {
     "/attributions",
     before_request=strict_body(AttributionRequest),
     status_code=HTTP_200_OK,
-    responses=ERROR_RESPONSES,
+    responses=CONVERSATION_RESPONSES,
     summary="Attribute an answer's claims to its sources",
 )
 async def create_attribution(
