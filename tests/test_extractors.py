@@ -20,7 +20,14 @@ from attribution.sources._extractors import (
     default_extractors,
     extract_sources,
 )
-from attribution.sources._extractors._shapes import MAX_REPR_CHARS, parse_python_repr
+from attribution.sources._extractors._shapes import (
+    MAX_RENDER_DEPTH,
+    MAX_RENDERED_CHARS,
+    MAX_REPR_CHARS,
+    MAX_REPR_ITEMS,
+    parse_python_repr,
+    to_json_text,
+)
 from attribution.sources._extractors._stores import store_records
 from attribution.sources._keys import content_key
 
@@ -1170,6 +1177,8 @@ def test_python_repr_of_documents_becomes_dicts() -> None:
         "'just a string'",
         "[" * 200_000 + "]" * 200_000,
         "[" + "1, " * (MAX_REPR_CHARS // 3 + 1) + "]",
+        # short, but as many parser nodes as characters: read, it would cost ~100 MB
+        "[" + "1," * (MAX_REPR_ITEMS + 1) + "x]",
     ],
 )
 def test_python_repr_refuses_anything_but_literals(text: str) -> None:
@@ -1185,6 +1194,66 @@ def test_repr_output_is_read_as_its_value() -> None:
     output = str([{"title": "A", "url": "https://a.org/x", "content": "Alpha."}])
     source = only(run("tavily_search_results_json", output))
     assert (source.uri, source.title, source.snippet) == ("https://a.org/x", "A", "Alpha.")
+
+
+# --- structure written out as text, within a budget (issue 15, finding 1) ---------------------
+
+
+def nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_deeply_nested_output_is_not_amplified_and_the_cut_is_said() -> None:
+    # arrays of arrays 900 deep: indented two spaces a level, 360 KB became 325 MB of text
+    output = [nested(900) for _ in range(200)]
+    compact = len(json.dumps(output, separators=(",", ":")))
+    result = run("some_api", output)
+    (source,) = result.sources
+    text = source.full_content or ""
+    assert len(text) <= compact
+    assert text.count("[…]") == 200
+    (reason,) = reasons(result)
+    assert f"nested deeper than {MAX_RENDER_DEPTH} levels; 200 lists or objects" in reason
+
+
+def test_structure_at_the_depth_limit_is_kept_whole_and_indented() -> None:
+    output = {"a": nested(MAX_RENDER_DEPTH - 1), "b": "text"}
+    result = run("some_api", output)
+    assert reasons(result) == []
+    assert only(result).full_content == json.dumps(output, indent=2, ensure_ascii=False)
+
+
+def test_wide_shallow_output_stays_indented() -> None:
+    output = {"results": [{"id": i, "name": f"item {i}"} for i in range(300)], "total": 300}
+    assert only(run("some_api", output)).full_content == json.dumps(output, indent=2)
+
+
+def test_output_that_indenting_would_multiply_is_written_compact() -> None:
+    # 20 levels of one-item lists around each number: indenting is 20 times the compact text
+    output = [nested(20) for _ in range(500)]
+    result = run("some_api", output)
+    assert reasons(result) == []
+    assert only(result).full_content == json.dumps(output, separators=(",", ":"))
+
+
+def test_output_over_the_text_budget_is_cut_and_the_cut_is_said() -> None:
+    output = {"values": ["x" * 1000] * (MAX_RENDERED_CHARS // 1000 + 10)}
+    result = run("some_api", output)
+    (source,) = result.sources
+    text = source.full_content or ""
+    assert len(text) == MAX_RENDERED_CHARS
+    assert text.startswith('{"values":["xxx')
+    (reason,) = reasons(result)
+    assert f"only the first {MAX_RENDERED_CHARS:,} were kept" in reason
+
+
+def test_an_error_object_in_a_warning_is_short() -> None:
+    detail = to_json_text({"code": 1, "data": ["y" * 100] * 100}, max_chars=300)
+    assert len(detail) == 301
+    assert detail.endswith("…")
 
 
 # --- MCP results whose blocks list search results ----------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 from litestar import Litestar
+from litestar.datastructures import State
 from litestar.testing import TestClient
 
 from attribution import (
@@ -23,9 +24,11 @@ from attribution import (
     InputError,
     SourceDisplay,
 )
+from attribution.service import Settings
 from attribution.service._conversations import ConversationController
 from attribution.service._errors import handle_exception
-from attribution.service._store import SqliteConversationStore, StoreError
+from attribution.service._routes import DEPENDENCIES
+from attribution.service._store import ConversationFull, SqliteConversationStore, StoreError
 
 CONV = "conv-1"
 
@@ -138,6 +141,42 @@ def test_store_agrees_with_the_in_memory_registry(store: SqliteConversationStore
     for source in sources:
         memory.register_source(source)
     assert store.register_sources(CONV, sources).snapshot() == memory.snapshot()
+
+
+def test_a_registration_reads_only_the_entries_it_needs(store: SqliteConversationStore) -> None:
+    store.register_sources(CONV, [web(f"https://example.com/{i}") for i in range(50)])
+    registry = store.register_sources(
+        CONV, [web("https://example.com/7"), web("https://example.com/new")], cited=[3, 7, 99, -1]
+    )
+    assert sorted(registry.numbers()) == [3, 7, 8, 51]  # cited, cited, given, new
+    assert registry.number_of("web_result:https://example.com/new") == 51
+    assert len(store.registry(CONV)) == 51
+
+
+def test_a_conversation_past_its_cap_registers_nothing(db_path: Path) -> None:
+    with SqliteConversationStore(db_path, max_entries=3) as store:
+        store.register_sources(CONV, [web("https://example.com/a"), web("https://example.com/b")])
+        batch = [web("https://example.com/a"), web("https://example.com/c"), web("https://d.org")]
+        with pytest.raises(ConversationFull, match="holds 2 sources and this would add 2 new"):
+            store.register_sources(CONV, batch)
+        assert len(store.registry(CONV)) == 2  # rolled back: nothing of the batch is in
+        assert store.register(CONV, "web", "https://example.com/c").number == 3
+        with pytest.raises(ConversationFull, match=r"the limit \(max_conversation_sources\) is 3"):
+            store.register(CONV, "kb_document", "another")
+        assert store.register(CONV, "web", "https://example.com/a").number == 1  # found
+        assert len(store.register_sources("other", batch)) == 3  # the cap is per conversation
+    with pytest.raises(ConfigError, match="max_entries = 0"):
+        SqliteConversationStore(db_path, max_entries=0)
+
+
+def test_entries_come_a_page_at_a_time(store: SqliteConversationStore) -> None:
+    store.register_sources(CONV, [web(f"https://example.com/{i}") for i in range(10)])
+    assert [e.number for e in store.entries(CONV, after=0, limit=4)] == [1, 2, 3, 4]
+    assert [e.number for e in store.entries(CONV, after=8, limit=4)] == [9, 10]
+    assert store.entries(CONV, after=10) == []
+    assert store.entries("never-seen") == []
+    with pytest.raises(InputError, match="limit must be 1 or more"):
+        store.entries(CONV, limit=0)
 
 
 def test_a_restart_keeps_everything(db_path: Path) -> None:
@@ -313,6 +352,8 @@ def make_app(path: Path) -> Litestar:
         route_handlers=[ConversationController],
         lifespan=[lifespan],
         exception_handlers={Exception: handle_exception},
+        state=State({"settings": Settings()}),
+        dependencies={"settings": DEPENDENCIES["settings"]},
     )
 
 
@@ -358,12 +399,12 @@ def test_register_resolve_and_list(client: TestClient[Litestar]) -> None:
         "locator": ["https://example.com/b"],
         "display": {"title": "b", "uri": "https://example.com/b", "domain": "example.com"},
     }
-    snapshot = client.get(f"/v1/conversations/{CONV}/registry").json()
-    assert snapshot["version"] == 1
-    assert [e["number"] for e in snapshot["entries"]] == [1, 2]
+    page = client.get(f"/v1/conversations/{CONV}/registry").json()
+    assert [e["number"] for e in page["entries"]] == [1, 2]
+    assert page["nextAfter"] is None
     assert client.get("/v1/conversations/new-one/registry").json() == {
         "entries": [],
-        "version": 1,
+        "nextAfter": None,
     }
 
 

@@ -58,7 +58,11 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     )
     attributor = Attributor(config)
     # Opened first: a store that cannot open fails the start before any thread is started.
-    state.store = await asyncio.to_thread(SqliteConversationStore, settings.database_path)
+    state.store = await asyncio.to_thread(
+        SqliteConversationStore,
+        settings.database_path,
+        max_entries=settings.max_conversation_sources,
+    )
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="model")
     state.attributor = attributor
     state.pool = pool

@@ -22,10 +22,12 @@ from attribution import (
     Attributor,
     CitationRegistry,
     CitationSource,
+    ExtractionResult,
     ExtractionWarning,
     Pair,
     ToolOutput,
     extract_sources,
+    find_markers,
 )
 
 from ._api import (
@@ -45,9 +47,11 @@ from ._work import ModelRunner, Slot
 
 __all__ = [
     "attribute_request",
+    "check_extracted",
     "check_request",
     "check_sources",
     "engine_for",
+    "extract_checked",
     "over_limit",
     "verify_pairs",
 ]
@@ -70,22 +74,39 @@ def _tool_output_chars(outputs: tuple[ToolOutput, ...]) -> int:
     return total
 
 
+def check_extracted(settings: Settings, sources: Sequence[CitationSource], what: str) -> None:
+    """413 when ``sources`` (given, or ``what`` = "extracted") are over the count or size
+    limits: the limits apply to what the engine will hold and return."""
+    if len(sources) > settings.max_sources:
+        raise over_limit(
+            "max_sources", f"the number of {what} sources", len(sources), settings.max_sources
+        )
+    chars = sum(len(s.full_content or "") + len(s.snippet or "") for s in sources)
+    if chars > settings.max_source_chars:
+        raise over_limit(
+            "max_source_chars", f"the {what} source text", chars, settings.max_source_chars
+        )
+
+
+def extract_checked(settings: Settings, tool_outputs: Sequence[ToolOutput]) -> ExtractionResult:
+    """The sources of ``tool_outputs``; 413 when what was extracted is over the limits (the
+    library bounds the text it writes structure out as, so extracting is bounded too)."""
+    extracted = extract_sources(tool_outputs)
+    check_extracted(settings, extracted.sources, "extracted")
+    return extracted
+
+
 def check_sources(
     settings: Settings,
     sources: tuple[CitationSource, ...] | None,
     tool_outputs: tuple[ToolOutput, ...] | None,
 ) -> None:
-    """413 when the sources or tool outputs are over the count or size limits."""
+    """413 when the sources or tool outputs are over the count or size limits.
+
+    Tool outputs are checked as given here, and their extracted sources again after
+    extraction (:func:`extract_checked`)."""
     if sources is not None:
-        if len(sources) > settings.max_sources:
-            raise over_limit(
-                "max_sources", "the number of sources", len(sources), settings.max_sources
-            )
-        chars = sum(len(s.full_content or "") + len(s.snippet or "") for s in sources)
-        if chars > settings.max_source_chars:
-            raise over_limit(
-                "max_source_chars", "the source text", chars, settings.max_source_chars
-            )
+        check_extracted(settings, sources, "given")
     if tool_outputs is not None:
         if len(tool_outputs) > settings.max_sources:
             raise over_limit(
@@ -192,21 +213,21 @@ async def attribute_request(
     )
 
     def work() -> AttributionResult:
-        items: tuple[CitationSource, ...] | tuple[ToolOutput, ...] = (
-            data.sources if data.sources is not None else data.tool_outputs or ()
-        )
         registry: CitationRegistry | None = None
         warnings: tuple[ExtractionWarning, ...] = ()
+        # Tool outputs are extracted here, not by attribute(), so that the limits apply to
+        # the extracted text and the stored registry can number the sources; the warnings
+        # are added to the result below (attribute() sees sources only).
+        sources = data.sources
+        if sources is None:
+            extracted = extract_checked(settings, data.tool_outputs or ())
+            sources, warnings = extracted.sources, extracted.warnings
         if data.conversation_id is not None:
-            # The stored registry numbers sources, so tool outputs are extracted first; their
-            # warnings would otherwise be lost (attribute() sees sources only).
-            sources = data.sources
-            if sources is None:
-                extracted = extract_sources(data.tool_outputs or ())
-                sources, warnings = extracted.sources, extracted.warnings
-            registry = store.register_sources(data.conversation_id, sources)
-            items = sources
-        result = engine.attribute(data.answer, items, registry)
+            # only the entries this answer needs, whatever the conversation's size: its
+            # sources', and those of the numbers it cites (which tell its unknown numbers)
+            cited = {n for marker in find_markers(data.answer) for n in marker.numbers}
+            registry = store.register_sources(data.conversation_id, sources, cited=cited)
+        result = engine.attribute(data.answer, sources, registry)
         if warnings:
             result = msgspec.structs.replace(result, warnings=warnings + result.warnings)
         return convert_result_offsets(result, data.answer, data.offset_unit)

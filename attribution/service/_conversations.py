@@ -5,7 +5,12 @@ the same stored registry, so a source keeps one number across turns, agents and 
 
     POST /v1/conversations/{id}/sources          {"sources": [...]} or {"toolOutputs": [...]}
     GET  /v1/conversations/{id}/citations/{n}    the entry numbered n, or 404
-    GET  /v1/conversations/{id}/registry         every entry, by number
+    GET  /v1/conversations/{id}/registry         entries by number, a page at a time:
+                                                 ?after=N&limit=M, then after=nextAfter
+
+Registering takes the same limits as attribution (max_sources and max_source_chars, on the
+sources given and on those extracted: 413), and a conversation holds at most
+max_conversation_sources sources (409 conversation_full).
 
 The store reaches the handlers as the dependency ``store`` (:func:`provide_store` reads
 ``app.state.store``, which the app's lifespan opens). Store calls block on SQLite, so the
@@ -20,25 +25,28 @@ from litestar import Controller, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, JSONBody, PathParameter
+from litestar.params import FromPath, JSONBody, Parameter, PathParameter
 
 from attribution import (
     CitationSource,
     ExtractionWarning,
     RegistryEntry,
-    RegistrySnapshot,
     ToolOutput,
-    extract_sources,
 )
 
 from ._api import Body
+from ._attribute import check_sources, extract_checked
+from ._routes import CONVERSATION_RESPONSES, strict_body
+from ._settings import Settings
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore, StoreError
 
 __all__ = [
+    "MAX_REGISTRY_PAGE",
     "ConversationController",
     "RegisterSourcesRequest",
     "RegisterSourcesResponse",
     "RegisteredNumber",
+    "RegistryPage",
     "provide_store",
     "register_sources",
 ]
@@ -77,6 +85,19 @@ class RegisterSourcesResponse(Body, frozen=True, omit_defaults=False):
     """What extraction could not use (always empty for ``sources``)."""
 
 
+MAX_REGISTRY_PAGE = 1000
+"""Most entries one page of ``GET .../registry`` holds (and how many it holds by default)."""
+
+
+class RegistryPage(Body, frozen=True, omit_defaults=False):
+    """A page of a conversation's registry: entries by increasing number."""
+
+    entries: tuple[RegistryEntry, ...]
+    """The entries numbered above ``after``, at most ``limit`` of them."""
+    next_after: int | None
+    """The ``after`` of the next page; null on the last page."""
+
+
 ConversationIdPath = Annotated[
     str,
     PathParameter(
@@ -88,18 +109,23 @@ ConversationIdPath = Annotated[
 
 
 def register_sources(
-    store: ConversationStore, conversation_id: str, data: RegisterSourcesRequest
+    settings: Settings,
+    store: ConversationStore,
+    conversation_id: str,
+    data: RegisterSourcesRequest,
 ) -> RegisterSourcesResponse:
-    """Number the request's sources (extracted first from tool outputs) in the conversation.
+    """Number the request's sources (extracted first from tool outputs, within the limits) in
+    the conversation.
 
     The route and the MCP server's ``register_sources`` tool both answer with this. The caller
-    has checked that exactly one of ``sources`` and ``toolOutputs`` is given.
+    has checked that exactly one of ``sources`` and ``toolOutputs`` is given, and the request
+    limits (:func:`check_sources`).
     """
     warnings: tuple[ExtractionWarning, ...] = ()
     if data.sources is not None:
         sources = data.sources
     else:
-        extracted = extract_sources(data.tool_outputs or ())
+        extracted = extract_checked(settings, data.tool_outputs or ())
         sources, warnings = extracted.sources, extracted.warnings
     registration = store.register_sources_detailed(conversation_id, sources)
     return RegisterSourcesResponse(
@@ -136,11 +162,18 @@ class ConversationController(Controller):
     tags = ("conversations",)
     dependencies = {"store": Provide(provide_store, sync_to_thread=False)}  # noqa: RUF012 - litestar's own pattern
 
-    @post("/{conversation_id:str}/sources", status_code=200, sync_to_thread=True)
+    @post(
+        "/{conversation_id:str}/sources",
+        before_request=strict_body(RegisterSourcesRequest),
+        status_code=200,
+        sync_to_thread=True,
+        responses=CONVERSATION_RESPONSES,
+    )
     def register_sources(
         self,
         conversation_id: ConversationIdPath,
         data: JSONBody[RegisterSourcesRequest],
+        settings: NamedDependency[Settings],
         store: NamedDependency[ConversationStore],
     ) -> RegisterSourcesResponse:
         """Find or create the numbers of sources (or of the sources in tool outputs)."""
@@ -149,7 +182,8 @@ class ConversationController(Controller):
             raise ValidationException(
                 detail=message, extra=[{"key": "sources", "message": message, "source": "body"}]
             )
-        return register_sources(store, conversation_id, data)
+        check_sources(settings, data.sources, data.tool_outputs)
+        return register_sources(settings, store, conversation_id, data)
 
     @get("/{conversation_id:str}/citations/{number:int}", sync_to_thread=True)
     def resolve(
@@ -168,7 +202,24 @@ class ConversationController(Controller):
 
     @get("/{conversation_id:str}/registry", sync_to_thread=True)
     def registry(
-        self, conversation_id: ConversationIdPath, store: NamedDependency[ConversationStore]
-    ) -> RegistrySnapshot:
-        """Every entry of the conversation's registry, by number (empty for a new one)."""
-        return store.registry(conversation_id).snapshot()
+        self,
+        conversation_id: ConversationIdPath,
+        store: NamedDependency[ConversationStore],
+        after: Annotated[
+            int, Parameter(ge=0, description="Entries numbered above this one (0: from [1]).")
+        ] = 0,
+        limit: Annotated[
+            int,
+            Parameter(
+                ge=1,
+                le=MAX_REGISTRY_PAGE,
+                description=f"Most entries in the page (1..{MAX_REGISTRY_PAGE}).",
+            ),
+        ] = MAX_REGISTRY_PAGE,
+    ) -> RegistryPage:
+        """A page of the conversation's registry, by number (empty for a new one): pass
+        ``nextAfter`` as ``after`` for the next page until it is null."""
+        found = store.entries(conversation_id, after=after, limit=limit + 1)
+        page = tuple(found[:limit])
+        more = len(found) > limit
+        return RegistryPage(entries=page, next_after=page[-1].number if more else None)

@@ -11,6 +11,7 @@ Every error response has the body ``{"error": {"type": ..., "message": ...}}``::
     attribution.InputError    400     the engine refused the caller's data
     attribution.ConfigError   422     an option out of bounds
     attribution.SourceError   422     a source cannot be used
+    _store.ConversationFull   409     a conversation is at max_conversation_sources (named)
     attribution.ModelLoadError / MissingDependencyError   503
     _store.StoreError 503     the conversation database failed (retry later)
     litestar HTTPException    its own status (404, 405, 413 body too large, ...)
@@ -36,7 +37,7 @@ from attribution import (
 )
 
 from ._api import ErrorBody, ErrorDetail
-from ._store import StoreError
+from ._store import ConversationFull, StoreError
 
 __all__ = [
     "BadRequest",
@@ -103,6 +104,7 @@ _LIBRARY: tuple[tuple[type[AttributionError], int, str], ...] = (
     (InputError, 400, "input_error"),
     (ConfigError, 422, "config_error"),
     (SourceError, 422, "source_error"),
+    (ConversationFull, 409, "conversation_full"),
     (ModelLoadError, 503, "model_load_error"),
     (StoreError, 503, "store_error"),
     (MissingDependencyError, 503, "missing_dependency"),

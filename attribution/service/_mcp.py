@@ -37,11 +37,10 @@ from attribution import (
     ToolOutput,
     __version__,
     encode_json,
-    extract_sources,
 )
 
 from ._api import AttributionRequest, Body, ConversationId, ExtractionRequest, VerificationPair
-from ._attribute import attribute_request, check_sources, verify_pairs
+from ._attribute import attribute_request, check_sources, extract_checked, verify_pairs
 from ._conversations import RegisterSourcesRequest, register_sources
 from ._errors import classify
 from ._logging import configure_logging
@@ -118,7 +117,11 @@ class McpResources:
 @asynccontextmanager
 async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
     """Open the store, load and warm the models, start the model pool; close all on exit."""
-    store = await asyncio.to_thread(SqliteConversationStore, settings.database_path)
+    store = await asyncio.to_thread(
+        SqliteConversationStore,
+        settings.database_path,
+        max_entries=settings.max_conversation_sources,
+    )
     threads = settings.model_threads or os.cpu_count() or 1
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="model")
     admission = Admission(settings.max_queue)
@@ -174,7 +177,7 @@ async def _attribute(res: McpResources, args: AttributionRequest) -> object:
 
 async def _extract(res: McpResources, args: ExtractionRequest) -> object:
     check_sources(res.settings, None, args.tool_outputs)
-    return await res.runner.run(lambda: extract_sources(args.tool_outputs))
+    return await res.runner.run(lambda: extract_checked(res.settings, args.tool_outputs))
 
 
 async def _verify(res: McpResources, args: VerifyArguments) -> object:
@@ -201,7 +204,9 @@ async def _register(res: McpResources, args: RegisterSourcesArguments) -> object
         raise InputError(f"give exactly one of `sources` and `toolOutputs` ({which} given)")
     check_sources(res.settings, args.sources, args.tool_outputs)
     request = RegisterSourcesRequest(sources=args.sources, tool_outputs=args.tool_outputs)
-    return await asyncio.to_thread(register_sources, res.store, args.conversation_id, request)
+    return await asyncio.to_thread(
+        register_sources, res.settings, res.store, args.conversation_id, request
+    )
 
 
 async def _resolve(res: McpResources, args: ResolveCitationArguments) -> RegistryEntry:
@@ -316,6 +321,7 @@ def _error_text(exc: Exception) -> str:
         "overloaded": "the server is busy; retry in a moment",
         "timeout": "the work took too long; retry with fewer sources",
         "store_error": "the conversation store is unavailable; retry later",
+        "conversation_full": "cite the sources it already numbers, or start a new conversation",
         "not_ready": "the server is starting; retry in a moment",
     }.get(kind)
     hint = f" ({advice})" if advice else ""

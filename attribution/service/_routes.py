@@ -22,7 +22,6 @@ from attribution import (
     ExtractionResult,
     InputError,
     decode_json,
-    extract_sources,
 )
 
 from ._api import (
@@ -33,14 +32,21 @@ from ._api import (
     VerificationRequest,
     VerificationResponse,
 )
-from ._attribute import attribute_request, check_sources, verify_pairs
+from ._attribute import attribute_request, check_sources, extract_checked, verify_pairs
 from ._errors import BadRequest, NotReady
 from ._metrics import Metrics
 from ._settings import Settings
 from ._store import ConversationStore
 from ._work import ModelRunner
 
-__all__ = ["DEPENDENCIES", "api_router", "health_handlers", "strict_body"]
+__all__ = [
+    "CONVERSATION_RESPONSES",
+    "DEPENDENCIES",
+    "ERROR_RESPONSES",
+    "api_router",
+    "health_handlers",
+    "strict_body",
+]
 
 log = structlog.get_logger(__name__)
 
@@ -79,6 +85,14 @@ ERROR_RESPONSES = {
     )
 }
 
+CONVERSATION_RESPONSES = {
+    **ERROR_RESPONSES,
+    409: ResponseSpec(
+        data_container=ErrorBody,
+        description="The conversation holds max_conversation_sources sources; no new one fits",
+    ),
+}
+
 
 # -- handlers --------------------------------------------------------------------------------
 
@@ -87,7 +101,7 @@ ERROR_RESPONSES = {
     "/attributions",
     before_request=strict_body(AttributionRequest),
     status_code=HTTP_200_OK,
-    responses=ERROR_RESPONSES,
+    responses=CONVERSATION_RESPONSES,
     summary="Attribute an answer's claims to its sources",
 )
 async def create_attribution(
@@ -123,7 +137,7 @@ async def create_extraction(
 ) -> ExtractionResult:
     """Sources from raw tool outputs; an output that cannot be used is a warning."""
     check_sources(settings, None, data.tool_outputs)
-    return await runner.run(lambda: extract_sources(data.tool_outputs))
+    return await runner.run(lambda: extract_checked(settings, data.tool_outputs))
 
 
 @post(

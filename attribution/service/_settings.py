@@ -40,6 +40,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Most source text in one request, all sources together."""
     max_pairs: int = 256
     """Most (claim, passage) pairs in one verification request."""
+    max_conversation_sources: int = 10_000
+    """Most sources one conversation's registry holds; more are refused with 409."""
     request_timeout_s: float = 60.0
     """Model work taking longer than this is abandoned with 504."""
     stream_timeout_s: float = 300.0
@@ -66,6 +68,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             ("max_sources", self.max_sources >= 1, ">= 1"),
             ("max_source_chars", self.max_source_chars >= 1, ">= 1"),
             ("max_pairs", self.max_pairs >= 1, ">= 1"),
+            (
+                "max_conversation_sources",
+                1 <= self.max_conversation_sources <= 2**62,
+                "1..2**62",
+            ),
             ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
             ("stream_timeout_s", self.stream_timeout_s > 0, "> 0"),
             ("max_queue", self.max_queue >= 1, ">= 1"),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TypeVar, cast, runtime_checkable
@@ -42,6 +42,8 @@ from attribution import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_ENTRIES",
+    "ConversationFull",
     "ConversationStore",
     "Registration",
     "RegistrationOutcome",
@@ -52,6 +54,9 @@ __all__ = [
 
 MAX_CONVERSATION_ID_CHARS = 200
 """Longest conversation id accepted."""
+
+DEFAULT_MAX_ENTRIES = 10_000
+"""Most sources one conversation's registry holds unless the store is given another cap."""
 
 SCHEMA_VERSION = 1
 """The schema version this code writes; :data:`_MIGRATIONS` brings older files up to it."""
@@ -95,6 +100,22 @@ class StoreError(AttributionError):
     failed, or the store is closed. The service answers 503: retrying later may work."""
 
 
+class ConversationFull(AttributionError):
+    """Registering would take a conversation past the store's cap on its sources; nothing of
+    the call was registered. The service answers 409: the same call will fail again, while
+    sources the conversation already holds can still be registered (found) and cited."""
+
+    def __init__(self, conversation_id: str, held: int, adding: int, limit: int) -> None:
+        super().__init__(
+            f"conversation {conversation_id!r} is full: it holds {held} sources and this would "
+            f"add {adding} new ones; the limit (max_conversation_sources) is {limit}"
+        )
+        self.conversation_id = conversation_id
+        self.held = held
+        self.adding = adding
+        self.limit = limit
+
+
 # -- the interface ------------------------------------------------------------------------------
 
 
@@ -115,7 +136,9 @@ class Registration(msgspec.Struct, frozen=True, kw_only=True):
     outcomes: tuple[RegistrationOutcome, ...]
     """One per source given, in the order given."""
     registry: CitationRegistry
-    """The conversation's whole registry right after the registration."""
+    """Part of the conversation's registry right after the registration: the entries of the
+    sources given and of the ``cited`` numbers that exist, enough to attribute an answer
+    (its known numbers are those it cites); not the whole registry, which may be large."""
 
 
 @runtime_checkable  # litestar checks injected values against the annotation
@@ -124,23 +147,49 @@ class ConversationStore(Protocol):
 
     Implementations are thread-safe, and several processes may use one database at once.
     Conversation ids are checked with :func:`validate_conversation_id`.
+
+    Each conversation holds at most ``max_entries`` sources (a cap the implementation is
+    built with, :data:`DEFAULT_MAX_ENTRIES` by default): a call that would create more raises
+    :class:`ConversationFull` and registers nothing. No call loads a whole registry except
+    :meth:`registry`; the service pages with :meth:`entries`.
     """
 
+    @property
+    def max_entries(self) -> int:
+        """The most sources one conversation holds."""
+        ...
+
     def register_sources(
-        self, conversation_id: str, sources: Sequence[CitationSource]
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
     ) -> CitationRegistry:
         """Find or create every source's number in the conversation, all in one transaction.
 
+        Args:
+            conversation_id: the conversation.
+            sources: the sources to number.
+            cited: numbers an answer cites, whose entries are wanted too (unknown ones are
+                left out: that is how an answer's unknown numbers are told).
+
         Returns:
-            The conversation's whole registry after the registration.
+            The entries of ``sources`` and of the ``cited`` numbers that exist (see
+            :attr:`Registration.registry`), as a registry.
 
         Raises:
             InputError: a bad conversation id, or a source the registry cannot key.
+            ConversationFull: the new sources would take the conversation past the cap.
         """
         ...
 
     def register_sources_detailed(
-        self, conversation_id: str, sources: Sequence[CitationSource]
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
     ) -> Registration:
         """Like :meth:`register_sources`, also telling each source's number and if it is new."""
         ...
@@ -159,11 +208,18 @@ class ConversationStore(Protocol):
 
         Raises:
             InputError: a bad conversation id, an unknown type or an empty locator.
+            ConversationFull: the source is new and the conversation is full.
         """
         ...
 
     def registry(self, conversation_id: str) -> CitationRegistry:
-        """The conversation's registry; an empty one for a conversation never seen."""
+        """The conversation's whole registry; an empty one for a conversation never seen."""
+        ...
+
+    def entries(
+        self, conversation_id: str, *, after: int = 0, limit: int = 1000
+    ) -> list[RegistryEntry]:
+        """At most ``limit`` entries numbered above ``after``, by increasing number."""
         ...
 
     def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
@@ -259,6 +315,7 @@ class SqliteConversationStore:
         *,
         busy_timeout_s: float = 30.0,
         max_idle_connections: int = 8,
+        max_entries: int = DEFAULT_MAX_ENTRIES,
     ) -> None:
         """Open (creating if needed) the database file and bring its schema up to date.
 
@@ -266,6 +323,7 @@ class SqliteConversationStore:
             path: the SQLite file; its folder is created when missing.
             busy_timeout_s: how long a write waits for another writer's lock before failing.
             max_idle_connections: connections kept open between calls; more are closed.
+            max_entries: the most sources one conversation holds (1..2**62).
 
         Raises:
             ConfigError: the path cannot be opened or created, the file is not a database,
@@ -279,6 +337,9 @@ class SqliteConversationStore:
             raise ConfigError(
                 f"max_idle_connections = {max_idle_connections} is out of bounds: >= 1"
             )
+        if not 1 <= max_entries <= 2**62:
+            raise ConfigError(f"max_entries = {max_entries} is out of bounds: 1..2**62")
+        self._max_entries = max_entries
         self._path = Path(path)
         self._busy_timeout_ms = int(busy_timeout_s * 1000)
         self._max_idle = max_idle_connections
@@ -310,6 +371,11 @@ class SqliteConversationStore:
     def path(self) -> Path:
         """The database file."""
         return self._path
+
+    @property
+    def max_entries(self) -> int:
+        """The most sources one conversation holds."""
+        return self._max_entries
 
     # -- connections ----------------------------------------------------------------------------
 
@@ -467,16 +533,37 @@ class SqliteConversationStore:
         return entry, True
 
     @staticmethod
-    def _all_entries(conn: sqlite3.Connection, conversation_id: str) -> list[RegistryEntry]:
-        rows = conn.execute(
-            f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
-            "WHERE conversation_id = ? ORDER BY number",
+    def _held(conn: sqlite3.Connection, conversation_id: str) -> int:
+        """How many sources the conversation holds: numbers go up from 1 and are never reused
+        or skipped, so the highest is the count (and the primary key finds it at once)."""
+        (highest,) = conn.execute(
+            "SELECT coalesce(max(number), 0) FROM registry_entries WHERE conversation_id = ?",
             (conversation_id,),
-        ).fetchall()
-        return [_row_entry(row) for row in rows]
+        ).fetchone()
+        return int(highest)
+
+    @staticmethod
+    def _numbered(
+        conn: sqlite3.Connection, conversation_id: str, numbers: Sequence[int]
+    ) -> list[RegistryEntry]:
+        """The entries of those of ``numbers`` that exist."""
+        found: list[RegistryEntry] = []
+        for start in range(0, len(numbers), 500):  # SQLite binds at most 999 values
+            chunk = numbers[start : start + 500]
+            rows = conn.execute(
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries WHERE conversation_id = ? "
+                f"AND number IN ({', '.join('?' * len(chunk))})",
+                (conversation_id, *chunk),
+            ).fetchall()
+            found.extend(_row_entry(row) for row in rows)
+        return found
 
     def register_sources_detailed(
-        self, conversation_id: str, sources: Sequence[CitationSource]
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
     ) -> Registration:
         """Find or create every source's number in the conversation, in one transaction.
 
@@ -484,53 +571,68 @@ class SqliteConversationStore:
         :meth:`attribution.CitationRegistry.register_source` does (by registering the batch in
         a scratch registry first), so the store and the in-memory registry cannot disagree.
         Sources of the batch sharing a key share a number; new keys are numbered in the order
-        first seen.
+        first seen. The cost grows with the batch and ``cited``, not with the conversation.
 
         Returns:
-            Each source's entry and whether this call created its number, and the
-            conversation's whole registry after the registration.
+            Each source's entry and whether this call created its number, and the entries of
+            the sources and of the ``cited`` numbers that exist, as a registry.
 
         Raises:
             InputError: a bad conversation id, or a source the registry cannot key.
+            ConversationFull: the new sources would take the conversation past
+                :attr:`max_entries`; nothing was registered.
             StoreError: the database failed (after waiting ``busy_timeout_s``).
         """
         validate_conversation_id(conversation_id)
         scratch = CitationRegistry()
         scratch_numbers = [scratch.register_source(source) for source in sources]
         wanted = scratch.entries()
+        numbers = sorted({n for n in cited if 1 <= n <= _MAX_NUMBER})
 
         def work(
             conn: sqlite3.Connection,
         ) -> tuple[dict[int, tuple[RegistryEntry, bool]], list[RegistryEntry]]:
             conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
+            held = self._held(conn, conversation_id)
             stored = {w.number: self._store_entry(conn, conversation_id, w) for w in wanted}
-            return stored, self._all_entries(conn, conversation_id)
+            adding = sum(created for _, created in stored.values())
+            if held + adding > self._max_entries:  # rolled back: nothing is registered
+                raise ConversationFull(conversation_id, held, adding, self._max_entries)
+            return stored, self._numbered(conn, conversation_id, numbers)
 
-        stored, entries = self._write(work)
-        by_number = {e.number: e for e in entries}
+        stored, cited_entries = self._write(work)
+        by_number = {e.number: e for e in cited_entries}
+        by_number.update((e.number, e) for e, _ in stored.values())
         outcomes = tuple(
             RegistrationOutcome(
                 source_id=source.id,
-                entry=by_number[stored[n][0].number],
+                entry=stored[n][0],
                 created=stored[n][1],
             )
             for source, n in zip(sources, scratch_numbers, strict=True)
         )
-        return Registration(outcomes=outcomes, registry=CitationRegistry(entries))
+        return Registration(outcomes=outcomes, registry=CitationRegistry(list(by_number.values())))
 
     def register_sources(
-        self, conversation_id: str, sources: Sequence[CitationSource]
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
     ) -> CitationRegistry:
         """Find or create every source's number in the conversation, in one transaction.
 
         Returns:
-            The conversation's whole registry after the registration.
+            The entries of the sources and of the ``cited`` numbers that exist, as a
+            registry (not the whole registry: see :meth:`registry`).
 
         Raises:
             InputError: a bad conversation id, or a source the registry cannot key.
+            ConversationFull: the new sources would take the conversation past
+                :attr:`max_entries`; nothing was registered.
             StoreError: the database failed (after waiting ``busy_timeout_s``).
         """
-        return self.register_sources_detailed(conversation_id, sources).registry
+        return self.register_sources_detailed(conversation_id, sources, cited=cited).registry
 
     def register(
         self,
@@ -546,6 +648,8 @@ class SqliteConversationStore:
 
         Raises:
             InputError: a bad conversation id, an unknown type or an empty locator.
+            ConversationFull: the source is new and the conversation holds
+                :attr:`max_entries` sources already.
             StoreError: the database failed (after waiting ``busy_timeout_s``).
         """
         validate_conversation_id(conversation_id)
@@ -555,20 +659,47 @@ class SqliteConversationStore:
 
         def work(conn: sqlite3.Connection) -> RegistryEntry:
             conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
-            return self._store_entry(conn, conversation_id, wanted)[0]
+            held = self._held(conn, conversation_id)
+            entry, created = self._store_entry(conn, conversation_id, wanted)
+            if created and held + 1 > self._max_entries:
+                raise ConversationFull(conversation_id, held, 1, self._max_entries)
+            return entry
 
         return self._write(work)
 
     # -- looking up -------------------------------------------------------------------------------
 
     def registry(self, conversation_id: str) -> CitationRegistry:
-        """The conversation's registry; an empty one for a conversation never seen.
+        """The conversation's whole registry; an empty one for a conversation never seen.
 
         Raises:
             InputError: a bad conversation id.
         """
+        return CitationRegistry(self.entries(conversation_id, limit=_MAX_NUMBER))
+
+    def entries(
+        self, conversation_id: str, *, after: int = 0, limit: int = 1000
+    ) -> list[RegistryEntry]:
+        """At most ``limit`` entries numbered above ``after``, by increasing number.
+
+        Raises:
+            InputError: a bad conversation id, or ``limit`` below 1.
+        """
         validate_conversation_id(conversation_id)
-        return CitationRegistry(self._read(lambda conn: self._all_entries(conn, conversation_id)))
+        if limit < 1:
+            raise InputError(f"limit must be 1 or more, not {limit}")
+        if after >= _MAX_NUMBER:
+            return []
+
+        def work(conn: sqlite3.Connection) -> list[RegistryEntry]:
+            rows = conn.execute(
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+                "WHERE conversation_id = ? AND number > ? ORDER BY number LIMIT ?",
+                (conversation_id, max(after, 0), min(limit, _MAX_NUMBER)),
+            ).fetchall()
+            return [_row_entry(row) for row in rows]
+
+        return self._read(work)
 
     def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
         """The entry numbered ``number`` in the conversation, or None.

@@ -54,10 +54,12 @@ from attribution import (
     CitationRegistry,
     CitationSource,
     ClaimResult,
+    InputError,
     OffsetConverter,
     OffsetUnit,
     PreparedSources,
     ToolOutput,
+    decode_json,
 )
 from attribution.segment import SegmentStream
 
@@ -141,11 +143,10 @@ class _StreamOperation(Operation):
 
 def _decode(raw: bytes, type_: type[Any], what: str) -> Any:
     try:
-        return msgspec.json.decode(raw, type=type_, strict=True)
-    except msgspec.ValidationError as exc:
-        raise BadRequest(f"{what}: {exc}") from exc
-    except msgspec.DecodeError as exc:
-        raise BadRequest(f"{what}: malformed JSON: {exc}") from exc
+        # strict; bad UTF-8 and absurd nesting are InputErrors too, never a 500
+        return decode_json(raw, type_, what=what)
+    except InputError as exc:
+        raise BadRequest(str(exc)) from exc
 
 
 class _Inbox:

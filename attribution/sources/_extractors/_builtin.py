@@ -90,7 +90,7 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
             warn("output is an HTML page with no readable text; no sources")
             return
     else:
-        text = text_of(data) if isinstance(data, str) else to_json_text(data)
+        text = text_of(data) if isinstance(data, str) else to_json_text(data, warn)
     source = make_source(call, "api", title=title, full_content=text)
     if source is not None:
         yield source

@@ -204,7 +204,7 @@ def mcp_sources(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
     elif not isinstance(blocks, list):
         # A server that returned a bare object: the object itself is the evidence.
         has_structured = "structuredContent" in data
-        blocks = [] if has_structured else [{"type": "text", "text": to_json_text(data)}]
+        blocks = [] if has_structured else [{"type": "text", "text": to_json_text(data, warn)}]
     structured = _unwrapped(data.get("structuredContent"))
     if has_web_results(structured):
         yield from web_results(structured, call, warn)
@@ -212,7 +212,10 @@ def mcp_sources(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
     found = list(_block_sources(blocks, call, warn, quiet_if_empty="structuredContent" in data))
     if not found and not is_empty(structured):
         source = make_source(
-            call, "mcp", title=mcp_title(call.tool_name), full_content=to_json_text(structured)
+            call,
+            "mcp",
+            title=mcp_title(call.tool_name),
+            full_content=to_json_text(structured, warn),
         )
         found = [source] if source is not None else []
     yield from found

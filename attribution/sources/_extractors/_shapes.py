@@ -18,11 +18,16 @@ from typing import Any, TypeAlias
 import msgspec
 
 from attribution._wire import CitationSource, SourceType, ToolOutput
+from attribution.sources._extractors._framework import Warn
 from attribution.sources._keys import content_key, is_web_url, make_source_key
 from attribution.sources._urls import domain_of
 
 __all__ = [
     "ITEM_KEYS",
+    "MAX_RENDERED_CHARS",
+    "MAX_RENDER_DEPTH",
+    "MAX_REPR_CHARS",
+    "MAX_REPR_ITEMS",
     "JSONObject",
     "Locator",
     "as_int",
@@ -111,6 +116,10 @@ def coerce_output(output: Any) -> Any:
 
 MAX_REPR_CHARS = 2_000_000
 """Longest Python repr :func:`parse_python_repr` reads; longer text stays text."""
+MAX_REPR_ITEMS = 50_000
+"""Most commas and colons a Python repr :func:`parse_python_repr` reads may hold; more stays
+text. Python's parser builds a tree node of about a kilobyte for each item, so two megabytes
+of ``1,1,1,...`` would cost most of a gigabyte (and seconds) to read."""
 _REPR_CALLS = frozenset({"Document"})
 """Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
 
@@ -147,10 +156,13 @@ def parse_python_repr(text: str) -> Any:
 
     Returns:
         The list or dict, or None when ``text`` is not the repr of one, is longer than
-        :data:`MAX_REPR_CHARS`, or cannot be read. Never raises.
+        :data:`MAX_REPR_CHARS` or has more than :data:`MAX_REPR_ITEMS` items (counting
+        commas and colons, in strings too), or cannot be read. Never raises.
     """
     stripped = text.strip()
     if len(stripped) > MAX_REPR_CHARS or stripped[:1] not in ("{", "["):
+        return None
+    if stripped.count(",") + stripped.count(":") > MAX_REPR_ITEMS:
         return None
     try:
         tree = ast.parse(stripped, mode="eval")
@@ -340,10 +352,75 @@ def page_number(obj: Mapping[str, Any] | None, *names: str) -> int | None:
     return None
 
 
-def to_json_text(value: Any) -> str:
-    """``value`` as indented JSON text, readable as evidence; unknown types written by repr."""
-    raw = msgspec.json.encode(value, enc_hook=repr)
-    return msgspec.json.format(raw, indent=2).decode("utf-8")
+MAX_RENDER_DEPTH = 32
+"""Deepest structure :func:`to_json_text` writes out; deeper lists and objects are cut."""
+MAX_RENDERED_CHARS = 1_000_000
+"""Most characters :func:`to_json_text` writes one structured output as; the rest is cut."""
+_INDENT_BUDGET = 4
+"""Indented only while indenting at most quadruples the compact text (short text always)."""
+_ALWAYS_INDENTED = 4096
+
+
+def _pruned(value: Any, depth: int, cut: list[int]) -> tuple[Any, int]:
+    """``value`` with lists and objects deeper than :data:`MAX_RENDER_DEPTH` replaced by the
+    strings ``"[…]"`` and ``"{…}"`` (how many were, counted in ``cut``), and the characters
+    indenting it by two spaces per level would add to its compact JSON."""
+    if not isinstance(value, list | tuple | dict) or not value:
+        return value, 0
+    if depth >= MAX_RENDER_DEPTH:
+        cut[0] += 1
+        return ("{…}" if isinstance(value, dict) else "[…]"), 0
+    # each item on its own line indented one level deeper, the closing bracket on its own line
+    extra = len(value) * (2 * depth + 3) + 2 * depth + 1
+    if isinstance(value, dict):
+        items: dict[Any, Any] = {}
+        for key, item in value.items():
+            items[key], more = _pruned(item, depth + 1, cut)
+            extra += more + 1  # the space after the colon
+        return items, extra
+    pruned: list[Any] = []
+    for item in value:
+        kept, more = _pruned(item, depth + 1, cut)
+        pruned.append(kept)
+        extra += more
+    return pruned, extra
+
+
+def to_json_text(
+    value: Any, warn: Warn | None = None, *, max_chars: int = MAX_RENDERED_CHARS
+) -> str:
+    """``value`` as JSON text, readable as evidence, within a budget; unknown types by repr.
+
+    The text is indented when that keeps it short (at most four times the compact JSON, or a
+    few kilobytes), compact otherwise: indentation grows with depth, so indenting deeply
+    nested structure would multiply its size many times over. Structure deeper than
+    :data:`MAX_RENDER_DEPTH` levels is written ``[…]`` / ``{…}``, and text over ``max_chars``
+    is cut; either cut is reported to ``warn``.
+
+    Args:
+        value: a JSON value (or any value msgspec encodes).
+        warn: told what was cut, in one sentence; None: cut silently (a warning's detail).
+        max_chars: the most characters returned.
+    """
+    cut = [0]
+    pruned, indenting = _pruned(value, 0, cut)
+    raw = msgspec.json.encode(pruned, enc_hook=repr)
+    if cut[0] and warn is not None:
+        warn(
+            f"its structure is nested deeper than {MAX_RENDER_DEPTH} levels; {cut[0]} lists "
+            "or objects deeper than that were left out of the text (written […] or {…})"
+        )
+    indented = len(raw) + indenting
+    if indented <= max_chars and indented <= max(_INDENT_BUDGET * len(raw), _ALWAYS_INDENTED):
+        raw = msgspec.json.format(raw, indent=2)
+    text = raw.decode("utf-8")
+    if len(text) > max_chars:
+        if warn is not None:
+            warn(
+                f"its JSON text is {len(text):,} characters; only the first {max_chars:,} were kept"
+            )
+        text = text[:max_chars] + ("" if warn is not None else "…")
+    return text
 
 
 def error_of(obj: Any) -> str | None:
@@ -352,7 +429,7 @@ def error_of(obj: Any) -> str | None:
         return None
     error = obj.get("error")
     if isinstance(error, dict):
-        return first_str(error, "message", "detail", "type") or to_json_text(error)
+        return first_str(error, "message", "detail", "type") or to_json_text(error, max_chars=300)
     if isinstance(error, str) and error.strip():
         return error.strip()
     if obj.get("success") is False:

@@ -580,14 +580,14 @@ def wikipedia_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[Citatio
             yield source
 
 
-def _body_text(body: Any) -> str | None:
+def _body_text(body: Any, warn: Warn) -> str | None:
     """A response body as evidence text: JSON pretty-printed, text as is."""
     body = coerce_output(body)
     if is_empty(body):
         return None
     if isinstance(body, str):
         return text_of(body)
-    return to_json_text(body)
+    return to_json_text(body, warn)
 
 
 def http_response(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
@@ -614,7 +614,7 @@ def http_response(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationS
             warn(f"HTTP {status} from {url or 'the request'}; no source")
             return
         body = first_value(data, "body", "content", "text", "data", "json")
-    text = _body_text(body)
+    text = _body_text(body, warn)
     if text is None:
         warn(f"response from {url or 'the request'} has an empty body; no source")
         return

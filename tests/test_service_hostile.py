@@ -1,0 +1,270 @@
+"""Issue 15: no request may cost more than its size. Hostile input against a real server on
+loopback (``python -m attribution.service``), every request bounded in count and time.
+
+- Structure is not amplified into text: 900-deep arrays of arrays come back about as large as
+  they went in, with a warning saying what was cut, and the source-size limit applies to the
+  extracted text (413 naming it).
+- Registering sources takes the same limits; a conversation holds at most
+  max_conversation_sources (409 conversation_full, nothing registered); the registry is
+  listed a page at a time; attribution in a conversation reads only the entries it needs.
+- Bad input is a 400 with the usual error body, never a 500: invalid UTF-8 inside a JSON string
+  and nesting of 1,000 levels, on every body route and on NDJSON lines; the sources route
+  decodes as strictly as the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.test_extractors import nested
+from tests.test_service_server import Server, serving
+
+STREAM = "/v1/attributions:stream"
+MAX_SOURCE_CHARS = 100_000
+MAX_SOURCES = 20
+MAX_CONVERSATION_SOURCES = 30
+SOURCE = {"id": "s1", "type": "web", "uri": "https://example.com/a", "snippet": "Paris."}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    database = tmp_path_factory.mktemp("hostile") / "conversations.sqlite3"
+    settings = {
+        "ATTRIBUTION_MAX_SOURCE_CHARS": str(MAX_SOURCE_CHARS),
+        "ATTRIBUTION_MAX_SOURCES": str(MAX_SOURCES),
+        "ATTRIBUTION_MAX_CONVERSATION_SOURCES": str(MAX_CONVERSATION_SOURCES),
+    }
+    with serving(database, settings) as s:
+        yield s
+
+
+@pytest.fixture
+def client(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        yield c
+
+
+def error_of(response: httpx.Response, status: int, kind: str) -> str:
+    """The message of an error response, after checking its status and the usual body."""
+    assert response.status_code == status, response.text[:500]
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert set(body["error"]) == {"type", "message"}, body
+    assert body["error"]["type"] == kind, body
+    message: str = body["error"]["message"]
+    return message
+
+
+# -- finding 4: 400s, never 500s, on bad UTF-8 and absurd nesting --------------------------------
+
+BAD_UTF8 = b"caf\xc3 \xff\xfe"  # a cut two-byte sequence, then bytes UTF-8 never has
+DEEP = b"[" * 1000 + b"]" * 1000
+
+
+def _tool_outputs(output: bytes) -> bytes:
+    return b'[{"toolName": "web_search", "output": ' + output + b"}]"
+
+
+# Each body route with a JSON string it reads and a field that may hold any JSON value.
+BODIES: dict[str, tuple[bytes, bytes]] = {
+    "/v1/attributions": (
+        b'{"answer": "' + BAD_UTF8 + b'", "sources": []}',
+        b'{"answer": "x", "toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    "/v1/extractions": (
+        b'{"toolOutputs": ' + _tool_outputs(b'"' + BAD_UTF8 + b'"') + b"}",
+        b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    "/v1/verifications": (
+        b'{"pairs": [{"claim": "' + BAD_UTF8 + b'", "passage": "x"}]}',
+        b'{"pairs": ' + DEEP + b"}",
+    ),
+    "/v1/conversations/c-hostile/sources": (
+        b'{"sources": [{"id": "' + BAD_UTF8 + b'", "type": "web"}]}',
+        b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+    STREAM: (
+        b'{"deltas": ["' + BAD_UTF8 + b'"], "sources": []}',
+        b'{"deltas": [], "toolOutputs": ' + _tool_outputs(DEEP) + b"}",
+    ),
+}
+
+
+@pytest.mark.parametrize("route", sorted(BODIES))
+def test_bad_utf8_and_deep_nesting_are_400s_on_every_body_route(
+    client: httpx.Client, route: str
+) -> None:
+    bad_utf8, deep = BODIES[route]
+    headers = {"content-type": "application/json"}
+    sent = client.post(route, content=bad_utf8, headers=headers)
+    assert "not UTF-8 text: byte 0xc3" in error_of(sent, 400, "invalid_request")
+    message = error_of(client.post(route, content=deep, headers=headers), 400, "invalid_request")
+    # a typed field refuses the first array; a field of any JSON says how deep it went
+    assert "nested deeper" in message or "got `array`" in message, message
+
+
+def _ndjson(client: httpx.Client, *lines: bytes) -> httpx.Response:
+    body = b"\n".join(lines) + b"\n"
+    return client.post(STREAM, content=body, headers={"content-type": "application/x-ndjson"})
+
+
+def _error_event(response: httpx.Response) -> dict[str, Any]:
+    """The stream's last event: an ``error`` event with the usual error body."""
+    assert response.status_code == 200, response.text[:500]
+    last = response.text.strip().split("\r\n\r\n")[-1]
+    fields = dict(line.split(": ", 1) for line in last.split("\r\n"))
+    assert fields["event"] == "error", response.text[-500:]
+    data: dict[str, Any] = json.loads(fields["data"])
+    assert set(data) == {"error"}, data
+    assert set(data["error"]) == {"type", "message"}, data
+    return data["error"]
+
+
+def test_bad_ndjson_lines_are_400s_before_the_stream_and_error_events_after(
+    client: httpx.Client,
+) -> None:
+    head = json.dumps({"sources": [SOURCE]}).encode()
+    first = _ndjson(client, b'{"deltas": ["' + BAD_UTF8 + b'"], "sources": []}')
+    assert "line 1: not UTF-8" in error_of(first, 400, "invalid_request")
+    deep = _ndjson(client, b'{"toolOutputs": ' + _tool_outputs(DEEP) + b"}")
+    assert "line 1: JSON nested deeper" in error_of(deep, 400, "invalid_request")
+    # after line 1 the status line is sent: a bad line ends the stream with an error event
+    error = _error_event(_ndjson(client, head, b'{"delta": "Paris ' + BAD_UTF8 + b'"}'))
+    assert error["type"] == "invalid_request"
+    assert error["message"].startswith("line 2: not UTF-8"), error
+
+
+def test_the_sources_route_decodes_strictly_naming_the_field(client: httpx.Client) -> None:
+    route = "/v1/conversations/c-strict/sources"
+    source = {**SOURCE, "pageNumber": "7"}
+    message = error_of(client.post(route, json={"sources": [source]}), 400, "invalid_request")
+    assert message.endswith("got `str` - at `$.sources[0].pageNumber`"), message
+    unknown = {**SOURCE, "pageNo": 7}
+    message = error_of(client.post(route, json={"sources": [unknown]}), 400, "invalid_request")
+    assert message.endswith("unknown field `pageNo` - at `$.sources[0]`"), message
+    # nothing was registered by the refused requests
+    assert client.get("/v1/conversations/c-strict/citations/1").status_code == 404
+
+
+# -- finding 1: structure is not amplified into text; limits apply to the extracted text --------
+
+
+def test_deeply_nested_tool_output_is_not_amplified(client: httpx.Client) -> None:
+    # 90 KB of arrays 900 deep: pretty-printed, it came back as 81 MB (360 KB as 325 MB)
+    output = [nested(900) for _ in range(50)]
+    body = json.dumps({"toolOutputs": [{"toolName": "some_api", "output": output}]}).encode()
+    assert len(body) < MAX_SOURCE_CHARS
+    headers = {"content-type": "application/json"}
+    response = client.post("/v1/extractions", content=body, headers=headers)
+    assert response.status_code == 200, response.text[:500]
+    assert len(response.content) < len(body)
+    (source,) = response.json()["sources"]
+    assert source["fullContent"].count("[…]") == 50
+    (warning,) = response.json()["warnings"]
+    assert "nested deeper than 32 levels; 50 lists or objects" in warning["reason"]
+    answer = {"answer": "The API returned nothing useful."}
+    response = client.post(
+        "/v1/attributions",
+        json={**answer, "toolOutputs": [{"toolName": "some_api", "output": output}]},
+    )
+    assert response.status_code == 200, response.text[:500]
+    assert len(response.content) < len(body)
+    assert "nested deeper than 32 levels" in response.json()["warnings"][0]["reason"]
+
+
+def test_source_size_limit_applies_to_the_extracted_text(client: httpx.Client) -> None:
+    # 72 KB of [0,0] rows as given, 264 KB as indented text: over the limit
+    tool_outputs = [{"toolName": "some_api", "output": [[0, 0]] * 12_000}]
+    for route, extra in (("/v1/extractions", {}), ("/v1/attributions", {"answer": "Zero."})):
+        response = client.post(route, json={**extra, "toolOutputs": tool_outputs})
+        assert error_of(response, 413, "limit_exceeded") == (
+            "the extracted source text is 264002; the limit (max_source_chars) is 100000"
+        )
+
+
+# -- finding 3: registration takes the limits; conversations are capped and paged -------------
+
+
+def web(n: int, text: str = "The tower is 330 metres tall.") -> dict[str, Any]:
+    return {"id": f"w{n}", "type": "web", "uri": f"https://example.com/{n}", "snippet": text}
+
+
+def test_registering_sources_takes_the_request_limits(client: httpx.Client) -> None:
+    route = "/v1/conversations/c-limits/sources"
+    many = {"sources": [web(n) for n in range(MAX_SOURCES + 1)]}
+    assert error_of(client.post(route, json=many), 413, "limit_exceeded") == (
+        f"the number of given sources is {MAX_SOURCES + 1}; the limit (max_sources) is 20"
+    )
+    large = {"sources": [web(1, "x" * MAX_SOURCE_CHARS), web(2, "y")]}
+    message = error_of(client.post(route, json=large), 413, "limit_exceeded")
+    assert message.endswith("the limit (max_source_chars) is 100000"), message
+    rows = {"toolOutputs": [{"toolName": "some_api", "output": [[0, 0]] * 12_000}]}
+    message = error_of(client.post(route, json=rows), 413, "limit_exceeded")
+    assert message.startswith("the extracted source text is"), message
+    assert client.get(route.replace("sources", "registry")).json()["entries"] == []
+
+
+def test_a_conversation_is_capped_and_a_refused_call_registers_nothing(
+    client: httpx.Client,
+) -> None:
+    conv = "/v1/conversations/c-cap"
+    for first in (0, 15):  # two batches of 15 fill it to the cap of 30
+        batch = {"sources": [web(n) for n in range(first, first + 15)]}
+        assert client.post(f"{conv}/sources", json=batch).status_code == 200
+    over = {"sources": [web(7), web(30), web(31)]}  # one known, two new
+    assert error_of(client.post(f"{conv}/sources", json=over), 409, "conversation_full") == (
+        "conversation 'c-cap' is full: it holds 30 sources and this would add 2 new ones; "
+        "the limit (max_conversation_sources) is 30"
+    )
+    assert client.get(f"{conv}/citations/31").status_code == 404
+    # sources it holds are still found, and answers citing them still attributed
+    known = client.post(f"{conv}/sources", json={"sources": [web(7)]})
+    assert known.status_code == 200
+    (number,) = known.json()["numbers"]
+    assert (number["number"], number["created"]) == (8, False)
+    answer = {"answer": "The tower is 330 metres tall [8].", "conversationId": "c-cap"}
+    assert client.post("/v1/attributions", json={**answer, "sources": [web(7)]}).status_code == 200
+    refused = client.post("/v1/attributions", json={**answer, "sources": [web(99)]})
+    assert "is full" in error_of(refused, 409, "conversation_full")
+
+
+def test_the_registry_is_listed_a_page_at_a_time(client: httpx.Client) -> None:
+    conv = "/v1/conversations/c-pages"
+    batch = {"sources": [web(n) for n in range(MAX_SOURCES)]}
+    assert client.post(f"{conv}/sources", json=batch).status_code == 200
+    numbers: list[int] = []
+    after: int | None = 0
+    for _ in range(10):  # bounded: 20 entries in pages of 7 are three pages
+        page = client.get(f"{conv}/registry", params={"after": after, "limit": 7}).json()
+        assert len(page["entries"]) <= 7
+        numbers += [e["number"] for e in page["entries"]]
+        after = page["nextAfter"]
+        if after is None:
+            break
+    assert numbers == list(range(1, MAX_SOURCES + 1))
+    whole = client.get(f"{conv}/registry").json()  # the default page holds up to 1,000
+    assert [e["number"] for e in whole["entries"]] == numbers
+    assert whole["nextAfter"] is None
+    for bad in ({"limit": 0}, {"limit": 1001}, {"after": -1}, {"limit": "x"}):
+        error_of(client.get(f"{conv}/registry", params=bad), 400, "invalid_request")
+
+
+def test_attribution_in_a_conversation_knows_numbers_it_did_not_send(
+    client: httpx.Client,
+) -> None:
+    # the engine gets only the entries the answer needs, yet [5] (registered earlier, not
+    # sent now) is known, not an unknown number, and [99] is unknown
+    conv = "c-known"
+    batch = {"sources": [web(n) for n in range(10)]}
+    assert client.post(f"/v1/conversations/{conv}/sources", json=batch).status_code == 200
+    answer = "The tower is 330 metres tall [5]. It stands in Paris [99]."
+    body = {"answer": answer, "conversationId": conv, "sources": [web(100, "Paris.")]}
+    result = client.post("/v1/attributions", json=body).json()
+    verdicts = {m["number"]: m["verdict"] for m in result["markers"]}
+    assert verdicts == {5: "unverifiable", 99: "unknown_number"}
+    assert [n["number"] for n in result["numbering"]] == [11]
