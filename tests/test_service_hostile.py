@@ -268,3 +268,30 @@ def test_attribution_in_a_conversation_knows_numbers_it_did_not_send(
     verdicts = {m["number"]: m["verdict"] for m in result["markers"]}
     assert verdicts == {5: "unverifiable", 99: "unknown_number"}
     assert [n["number"] for n in result["numbering"]] == [11]
+
+
+# -- finding 5, the low ones: metrics labels, the schema page, content types --------------------
+
+
+def test_an_unknown_method_is_counted_as_other(client: httpx.Client) -> None:
+    for method in ("FOO", "BREW", "PROPFIND"):
+        assert client.request(method, "/v1/attributions").status_code == 405
+    metrics = client.get("/metrics").text
+    assert 'method="other"' in metrics
+    assert not any(m in metrics for m in ('method="FOO"', "BREW", "PROPFIND"))
+
+
+def test_the_schema_is_json_and_no_page_loads_a_third_party_script(client: httpx.Client) -> None:
+    schema = client.get("/schema/openapi.json")
+    assert schema.status_code == 200
+    assert schema.json()["info"]["title"] == "attribution"
+    for path in ("/schema", "/schema/swagger", "/schema/redoc", "/schema/elements", "/"):
+        response = client.get(path)
+        assert '<script src="http' not in response.text, path
+        assert "cdn" not in response.text.lower(), path
+
+
+def test_every_content_type_names_its_charset_once(client: httpx.Client) -> None:
+    for path in ("/", "/metrics", "/healthz", "/static/app.js", "/schema/openapi.json"):
+        content_type = client.get(path).headers["content-type"]
+        assert content_type.count("charset") <= 1, (path, content_type)

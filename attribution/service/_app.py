@@ -23,6 +23,7 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.enums import ScopeType
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from attribution import AttributionConfig, Attributor, ModelConfig, __version__
@@ -200,5 +201,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         before_send=[_before_send],
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,
-        openapi_config=OpenAPIConfig(title="attribution", version=__version__),
+        # the schema as JSON only: the HTML viewers load unpinned third-party scripts onto the
+        # API's origin
+        openapi_config=OpenAPIConfig(
+            title="attribution", version=__version__, render_plugins=[JsonRenderPlugin()]
+        ),
     )

@@ -18,6 +18,9 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class Metrics:
     """The service's counters; :meth:`render` writes them in the Prometheus text format."""
 
@@ -42,6 +45,7 @@ class Metrics:
         ``route`` is the matched path template (``/v1/attributions``), never the raw path, so
         the label set stays bounded; unmatched requests are counted as ``other``.
         """
+        method = method if method in _METHODS else "other"  # a label set the client cannot grow
         key = (route, method, status)
         self.requests[key] = self.requests.get(key, 0) + 1
         if seconds is None:

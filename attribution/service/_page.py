@@ -45,7 +45,8 @@ class ExampleBody(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 def index() -> Response[bytes]:
     """The page."""
     html = (_STATIC / "index.html").read_bytes()
-    return Response(html, media_type="text/html; charset=utf-8", headers=_HEADERS)
+    # litestar adds "; charset=utf-8" to a text media type
+    return Response(html, media_type="text/html", headers=_HEADERS)
 
 
 @get("/v1/example", sync_to_thread=True, summary="The bundled example (answer and tool outputs)")

@@ -174,7 +174,7 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[HealthBody]:
     return Response(HealthBody(status=status, detail=detail), status_code=code)
 
 
-@get("/metrics", media_type="text/plain; version=0.0.4; charset=utf-8", summary="Metrics")
+@get("/metrics", media_type="text/plain; version=0.0.4", summary="Metrics")  # + charset
 async def metrics_text(metrics: NamedDependency[Metrics]) -> str:
     """Prometheus text exposition format."""
     return metrics.render()
