@@ -15,6 +15,8 @@ loopback (``python -m attribution.service``), every request bounded in count and
 from __future__ import annotations
 
 import json
+import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -295,3 +297,27 @@ def test_every_content_type_names_its_charset_once(client: httpx.Client) -> None
     for path in ("/", "/metrics", "/healthz", "/static/app.js", "/schema/openapi.json"):
         content_type = client.get(path).headers["content-type"]
         assert content_type.count("charset") <= 1, (path, content_type)
+
+
+def test_a_client_gone_mid_body_is_not_a_server_error(server: Server, client: httpx.Client) -> None:
+    while not server.lines.empty():
+        server.lines.get()
+    head = (
+        f"POST /v1/attributions HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        raw.sendall(head.encode() + b'{"answer": "The tower is')
+        time.sleep(0.3)
+    label = 'route="/v1/attributions",method="POST",status="499"'
+    deadline = time.monotonic() + 10
+    while label not in client.get("/metrics").text and time.monotonic() < deadline:
+        time.sleep(0.2)
+    metrics = client.get("/metrics").text
+    assert label in metrics
+    assert 'route="/v1/attributions",method="POST",status="500"' not in metrics
+    logged = []
+    while not server.lines.empty():
+        logged.append(server.lines.get())
+    assert any('"client_disconnected"' in line for line in logged)
+    assert not any("unhandled_error" in line for line in logged)

@@ -14,6 +14,7 @@ Every error response has the body ``{"error": {"type": ..., "message": ...}}``::
     _store.ConversationFull   409     a conversation is at max_conversation_sources (named)
     attribution.ModelLoadError / MissingDependencyError   503
     _store.StoreError 503     the conversation database failed (retry later)
+    a client gone mid-body    499     not an error: logged at info, counted as 499 (nginx's code)
     litestar HTTPException    its own status (404, 405, 413 body too large, ...)
     anything else             500     a generic message; the error is logged, never sent
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 import structlog
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, InternalServerException, ValidationException
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 
 from attribution import (
@@ -121,6 +122,11 @@ def _validation_message(exc: ValidationException) -> str:
     return str(exc.detail)
 
 
+def _client_gone(exc: Exception) -> bool:
+    """Litestar's way of saying the client hung up while sending the body."""
+    return isinstance(exc, InternalServerException) and "client disconnected" in str(exc.detail)
+
+
 def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
     """(status, type, message, headers) for any exception."""
     if isinstance(exc, ServiceError):
@@ -132,6 +138,9 @@ def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
         return 422, "attribution_error", str(exc), {}
     if isinstance(exc, ValidationException):
         return 400, "invalid_request", _validation_message(exc), {}
+    if _client_gone(exc):
+        # nginx's 499: the client closed the connection; nothing failed on this side
+        return 499, "client_closed_request", "the client disconnected before the whole body", {}
     if isinstance(exc, RequestEntityTooLarge):
         return 413, "body_too_large", str(exc.detail), {}
     if isinstance(exc, HTTPException):
@@ -145,7 +154,9 @@ def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
     """Map any exception to ``{"error": {"type", "message"}}`` with the right status code."""
     status, kind, message, headers = classify(exc)
-    if status >= 500 and not isinstance(exc, ServiceError | AttributionError):
+    if status == 499:
+        log.info("client_disconnected", path=request.url.path)
+    elif status >= 500 and not isinstance(exc, ServiceError | AttributionError):
         log.error(
             "unhandled_error",
             path=request.url.path,
