@@ -39,9 +39,15 @@ SOURCES = [
 ]
 
 
+# A line of only "---" or "===" right under a paragraph line turns that paragraph into a
+# setext heading after its sentences were sent: the one documented case where a stream and the
+# whole answer may disagree (README, streaming), so it is not generated here.
+_SETEXT = re.compile(r"(?m)^[ \t]*\S[^\n]*\n {0,3}(?:-+|=+)[ \t]*$")
+
+
 @st.composite
 def split(draw: st.DrawFn) -> tuple[str, list[str]]:
-    text = draw(_answer())
+    text = draw(_answer().filter(lambda t: not _SETEXT.search(t)))
     cuts = sorted(draw(st.sets(st.integers(1, max(len(text) - 1, 1)), max_size=40)))
     bounds = [0, *[c for c in cuts if c < len(text)], len(text)]
     return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
