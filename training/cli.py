@@ -1,10 +1,16 @@
-"""Command line of the verifier's training: train, export to ONNX, evaluate on held-out NLI."""
+"""Command line of the verifier's training: train, export to ONNX, evaluate on held-out NLI.
+
+``pack`` and ``base-pack`` write what a run on a lent GPU machine needs (``training/pack.py``);
+``train --pack P --base-dir D --device cuda`` runs there (``training/gpu_run.sh``)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 from pathlib import Path
+
+import numpy as np
 
 from .data import MixConfig, attribution_stage
 from .train import TrainConfig
@@ -37,16 +43,74 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     else:
         mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only)
         config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
-    if args.epochs is not None:
-        config = dataclasses.replace(config, epochs=args.epochs)
-    if args.threads is not None:
-        config = dataclasses.replace(config, threads=args.threads)
-    return config
+    overrides = {
+        "epochs": args.epochs,
+        "threads": args.threads,
+        "batch_size": args.batch_size,
+        "learning_rate": args.learning_rate,
+        "head_learning_rate": args.head_learning_rate,
+        "warmup_fraction": args.warmup_fraction,
+        "eval_steps": args.eval_steps,
+        "eval_pairs": args.eval_pairs,
+        "patience": args.patience,
+    }
+    return dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _pack(args: argparse.Namespace, data: Path, config: TrainConfig) -> None:
+    """Build the stage's mix and its held-out sets, tokenised, into one compact file."""
+    from tokenizers import Tokenizer
+
+    from .data import build_mix, heldout_sets
+    from .pack import pack_mix_name, write_pack
+    from .train import base_model_dir, encode
+
+    if config.mix.commercial_only:
+        raise SystemExit("pack the whole mix: --commercial-only filters a pack when training")
+    tokenizer = Tokenizer.from_file(str(base_model_dir(config.base) / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    examples, manifest = build_mix(data, config.mix)
+    groups = {pack_mix_name(): examples, **heldout_sets(data, config.mix, limit=None)}
+    summary = write_pack(
+        args.pack,
+        json.loads(json.dumps(dataclasses.asdict(config.mix))),
+        config.max_length,
+        {
+            name: (
+                encode(tokenizer, part, config.max_length),
+                np.array([e.label for e in part]),
+                [e.source for e in part],
+            )
+            for name, part in groups.items()
+        },
+        {k: dict(v) for k, v in manifest.items()},
+    )
+    print(json.dumps(summary, indent=1))
+
+
+def _base_pack(args: argparse.Namespace, config: TrainConfig) -> None:
+    from .pack import read_pack, write_base
+    from .train import base_model_dir
+
+    used = np.unique(
+        np.concatenate(
+            [
+                np.concatenate(
+                    [np.unique(np.concatenate(group[0])) for group in pack.groups.values()]
+                )
+                for pack in (read_pack(path) for path in args.packs)
+            ]
+        )
+    )
+    print(json.dumps(write_base(base_model_dir(config.base), used, args.out), indent=1))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training", description=__doc__)
-    parser.add_argument("command", choices=["train", "export", "evaluate", "all"])
+    parser.add_argument(
+        "command", choices=["train", "export", "evaluate", "all", "pack", "base-pack"]
+    )
     parser.add_argument("--data", type=Path, default=None, help="the nli data folder")
     parser.add_argument(
         "--out", type=Path, default=None, help="checkpoints and logs (default per stage)"
@@ -81,23 +145,73 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: all)")
     parser.add_argument("--budget-minutes", type=float, default=None)
     parser.add_argument(
+        "--finish-at-budget",
+        action="store_true",
+        help="when --budget-minutes runs out, finish the run with its best weights",
+    )
+    parser.add_argument(
         "--precision",
         choices=["auto", "bf16", "fp32"],
         default="auto",
         help="bf16: bfloat16 autocast (auto: where the CPU has AMX or AVX-512 BF16)",
     )
     parser.add_argument("--heldout-limit", type=int, default=2000)
+    parser.add_argument(
+        "--pack",
+        type=Path,
+        default=None,
+        help="pack: the file to write; train: train from this mix pack instead of --data",
+    )
+    parser.add_argument(
+        "--packs", type=Path, nargs="*", default=[], help="base-pack: the packs it must serve"
+    )
+    parser.add_argument(
+        "--device", default="cpu", help="train: torch device (cuda on a GPU machine)"
+    )
+    parser.add_argument(
+        "--base-dir",
+        type=Path,
+        default=None,
+        help="train: the base encoder's folder, or a base pack (unpacked into --out)",
+    )
+    for name, kind in (
+        ("batch-size", int),
+        ("learning-rate", float),
+        ("head-learning-rate", float),
+        ("warmup-fraction", float),
+        ("eval-steps", int),
+        ("eval-pairs", int),
+        ("patience", int),
+    ):
+        parser.add_argument(
+            f"--{name}", type=kind, default=None, help="overrides the stage's default"
+        )
     args = parser.parse_args(argv)
+    if args.command == "base-pack":
+        if not args.packs or args.out is None:
+            parser.error("base-pack needs --packs and --out")
+        _base_pack(args, TrainConfig())
+        return 0
     data = args.data or _data_root()
-    if not data.is_dir():
+    if not data.is_dir() and not (args.command == "train" and args.pack):
         parser.error(f"no NLI data at {data}: pass --data")
     config = _config(args)
+    if args.command == "pack":
+        if args.pack is None:
+            parser.error("pack needs --pack FILE")
+        _pack(args, data, config)
+        return 0
     suffix = "-attribution" if args.stage == "attribution" else ""
     args.out = args.out or Path(f"{DEFAULT_OUT}{suffix}")
     args.round = args.round or Path(f"{DEFAULT_ROUND}{suffix}")
     if args.command in ("train", "all"):
         from .train import train
 
+        base_dir = args.base_dir
+        if base_dir is not None and (base_dir / "model.fp16.safetensors.xz").is_file():
+            from .pack import read_base
+
+            base_dir = read_base(base_dir, args.out / "base")
         record = train(
             config,
             data,
@@ -105,6 +219,10 @@ def main(argv: list[str] | None = None) -> int:
             round_dir=args.round,
             budget_minutes=args.budget_minutes,
             bf16={"auto": None, "bf16": True, "fp32": False}[args.precision],
+            pack=args.pack,
+            device=args.device,
+            base_dir=base_dir,
+            finish_at_budget=args.finish_at_budget,
         )
         if not record["finished"]:
             print("not finished: run the same command again to resume")

@@ -34,9 +34,8 @@ import torch
 from numpy.typing import NDArray
 from tokenizers import Encoding, Tokenizer
 
-from attribution.runtime import encode_pairs
-
-from .data import LABELS, NOT_ENTAILED, Example, MixConfig, build_mix, heldout_sets
+from ._io import LABELS, NOT_ENTAILED, Example
+from .data import MixConfig
 
 __all__ = [
     "TrainConfig",
@@ -70,6 +69,9 @@ class TrainConfig:
     """The word-embedding table (half the weights) stays the base model's: rounds stay small."""
     eval_minutes: float = 30.0
     """Score the held-out slices this often (0: never); the best weights are kept."""
+    eval_steps: int = 0
+    """When above 0, score the held-out slices every this many steps instead (a GPU run is
+    over in minutes, so a clock-based cadence would never evaluate it)."""
     eval_pairs: int = 500
     """Pairs per held-out set in each evaluation."""
     patience: int = 6
@@ -114,6 +116,10 @@ _ENCODE_CHUNK = 8192
 
 def encode(tokenizer: Tokenizer, examples: Sequence[Example], max_length: int) -> list[Tokens]:
     """Pairs tokenized exactly as the runtime does (``OnnxCrossEncoder.encode_pairs``)."""
+    # imported here: a run from a pack (on a GPU machine) never tokenizes, and the engine's
+    # package needs what such a machine lacks
+    from attribution.runtime import encode_pairs
+
     out: list[Tokens] = []
     for start in range(0, len(examples), _ENCODE_CHUNK):
         part = examples[start : start + _ENCODE_CHUNK]
@@ -127,7 +133,9 @@ def encode(tokenizer: Tokenizer, examples: Sequence[Example], max_length: int) -
     return out
 
 
-def collate(encodings: Sequence[Tokens]) -> dict[str, torch.Tensor]:
+def collate(
+    encodings: Sequence[Tokens], device: torch.device | None = None
+) -> dict[str, torch.Tensor]:
     """Dynamic padding: the batch is as long as its longest pair."""
     width = max(len(e.ids) for e in encodings)
     ids = np.zeros((len(encodings), width), dtype=np.int64)
@@ -138,11 +146,14 @@ def collate(encodings: Sequence[Tokens]) -> dict[str, torch.Tensor]:
         ids[i, :n] = e.ids
         mask[i, :n] = 1
         types[i, :n] = e.type_ids
-    return {
+    out = {
         "input_ids": torch.from_numpy(ids),
         "attention_mask": torch.from_numpy(mask),
         "token_type_ids": torch.from_numpy(types),
     }
+    if device is not None and device.type != "cpu":
+        out = {k: v.to(device, non_blocking=True) for k, v in out.items()}
+    return out
 
 
 def batches(lengths: Sequence[int], config: TrainConfig, epoch: int) -> list[list[int]]:
@@ -171,11 +182,13 @@ def support_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     return loss.mean()
 
 
-def load_model(config: TrainConfig) -> Any:
+def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
+    """The base encoder with a fresh 3-way head; ``base_dir`` replaces ``config.base``'s
+    folder (an unpacked base pack on a machine without the package)."""
     from transformers import AutoModelForSequenceClassification
 
     model = AutoModelForSequenceClassification.from_pretrained(
-        str(base_model_dir(config.base)),
+        str(base_dir or base_model_dir(config.base)),
         num_labels=len(LABELS),
         id2label=dict(enumerate(LABELS)),
         label2id={label: i for i, label in enumerate(LABELS)},
@@ -192,7 +205,9 @@ def load_model(config: TrainConfig) -> Any:
     return model
 
 
-def _optimizer(model: Any, config: TrainConfig) -> torch.optim.Optimizer:
+def _optimizer(
+    model: Any, config: TrainConfig, device: torch.device | None = None
+) -> torch.optim.Optimizer:
     head, body_decay, body_plain = [], [], []
     for name, p in model.named_parameters():
         if not p.requires_grad:
@@ -210,6 +225,8 @@ def _optimizer(model: Any, config: TrainConfig) -> torch.optim.Optimizer:
             {"params": head, "weight_decay": 0.0, "lr": config.head_learning_rate},
         ],
         lr=config.learning_rate,
+        # one fused kernel per step on a GPU, where a small model's step is launch-bound
+        fused=device is not None and device.type == "cuda",
     )
 
 
@@ -228,8 +245,20 @@ def train(
     budget_minutes: float | None = None,
     bf16: bool | None = None,
     log: Any = print,
+    pack: Path | None = None,
+    device: str = "cpu",
+    base_dir: Path | None = None,
+    finish_at_budget: bool = False,
 ) -> dict[str, Any]:
     """Train (or resume) into ``out``; returns the run's record (also in ``out/state.json``).
+
+    ``pack`` (a mix pack, :mod:`training.pack`) replaces building and tokenising the mix from
+    ``data_root``; ``device`` is where the model runs (``cuda`` on a GPU machine, where bf16
+    autocast is the default); ``base_dir`` replaces the base package's folder.
+    ``finish_at_budget`` makes the run fit ``budget_minutes``: after a short probe of its speed
+    the schedule is shortened to the steps the budget allows (the learning rate still decays
+    to zero), and the run ends as finished (best weights, final round) when time runs out, for
+    a lent machine that will not come back to resume it.
 
     ``out/checkpoint.pt`` holds the weights, the optimizer and the step; ``out/final/`` the
     finished model (transformers format) once every step has run or early stopping ended it.
@@ -237,20 +266,20 @@ def train(
     no local checkpoint resumes from it.
     """
     started = time.monotonic()
+    where = torch.device(device)
     if bf16 is None:
-        bf16 = cpu_has_bf16()
+        bf16 = where.type == "cuda" or cpu_has_bf16()
     precision = "bfloat16 autocast (weights and optimizer in float32)" if bf16 else "float32"
-    log(f"precision: {precision}")
+    log(f"device: {where}; precision: {precision}")
     torch.manual_seed(config.seed)
     if config.threads:
         torch.set_num_threads(config.threads)
     out.mkdir(parents=True, exist_ok=True)
-    examples, manifest = build_mix(data_root, config.mix)
-    tokenizer = Tokenizer.from_file(str(base_model_dir(config.base) / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
-    encodings = encode(tokenizer, examples, config.max_length)
-    labels = torch.tensor([e.label for e in examples])
+    if pack is not None:
+        encodings, label_list, manifest, heldout = _from_pack(pack, config, log)
+    else:
+        encodings, label_list, manifest, heldout = _from_data(data_root, config)
+    labels = torch.tensor(label_list).to(where)
     lengths = [len(e.ids) for e in encodings]
     epochs = max(1, math.ceil(config.epochs))
     plan = [b for epoch in range(epochs) for b in batches(lengths, config, epoch)]
@@ -258,13 +287,12 @@ def train(
     plan = plan[:total]
     warmup = max(1, int(total * config.warmup_fraction))
     log(
-        f"mix: {len(examples)} pairs, mean {np.mean(lengths):.0f} tokens; "
+        f"mix: {len(encodings)} pairs, mean {np.mean(lengths):.0f} tokens; "
         f"{total} steps of {config.batch_size}"
     )
-    heldout = _heldout_encodings(tokenizer, data_root, config)
 
-    model = load_model(config)
-    optimizer = _optimizer(model, config)
+    model = load_model(config, base_dir).to(where)
+    optimizer = _optimizer(model, config, where)
     base_lrs = [g["lr"] for g in optimizer.param_groups]
     state: dict[str, Any] = {
         "step": 0,
@@ -278,7 +306,7 @@ def train(
     rewarm_from = -1
     checkpoint = out / "checkpoint.pt"
     if checkpoint.is_file():
-        saved = torch.load(checkpoint, weights_only=False)
+        saved = torch.load(checkpoint, weights_only=False, map_location=where)
         if not same_run(saved["config"], config):
             raise SystemExit(
                 f"{checkpoint} was made with another configuration; use another --out "
@@ -322,7 +350,7 @@ def train(
 
     def evaluate_now() -> bool:
         """Score the held-out slices; keep the best weights; True when patience ran out."""
-        scores = _heldout_scores(model, heldout, config.batch_size * 4)
+        scores = _heldout_scores(model, heldout, config.batch_size * 4, where)
         model.train()
         mean = float(np.mean(list(scores.values())))
         state["evals"].append({"step": state["step"], **scores, "mean": round(mean, 4)})
@@ -345,6 +373,8 @@ def train(
     last_eval = session_start - float(state.get("since_eval", 0.0))
     window_loss, window_pairs, window_start = 0.0, 0, time.monotonic()
     stopped_early = False
+    probe_start, probe_end = state["step"] + 20, state["step"] + 220
+    probe_clock = 0.0
     try:
         while state["step"] < total:
             step = state["step"]
@@ -354,8 +384,8 @@ def train(
                 factor *= (step - rewarm_from + 1) / REWARM_STEPS
             for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
                 group["lr"] = lr * factor
-            inputs = collate([encodings[i] for i in batch])
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            inputs = collate([encodings[i] for i in batch], where)
+            with torch.autocast(where.type, dtype=torch.bfloat16, enabled=bf16):
                 logits = model(**inputs).logits
             loss = support_loss(logits.float(), labels[batch])
             loss.backward()
@@ -367,6 +397,19 @@ def train(
             window_loss += float(loss.detach()) * len(batch)
             window_pairs += len(batch)
             now = time.monotonic()
+            if finish_at_budget and budget_minutes is not None:
+                if state["step"] == probe_start:
+                    probe_clock = now
+                elif state["step"] == probe_end:
+                    per_step = (now - probe_clock) / (probe_end - probe_start)
+                    left = budget_minutes * 60 - (now - started)
+                    affordable = state["step"] + int(BUDGET_SHARE * left / per_step)
+                    if affordable < total:
+                        log(
+                            f"{per_step * 1000:.1f} ms a step: the schedule is cut from {total} "
+                            f"to {affordable} steps to fit {budget_minutes} min"
+                        )
+                        total = affordable
             if state["step"] % 50 == 0 or state["step"] == total:
                 rate = window_pairs / max(1e-9, now - window_start)
                 eta = (total - state["step"]) * config.batch_size / max(rate, 1e-9) / 60
@@ -377,7 +420,12 @@ def train(
                     f"{rate:.1f} pairs/s  eta {eta:.0f} min"
                 )
                 window_loss, window_pairs, window_start = 0.0, 0, now
-            if config.eval_minutes and now - last_eval > config.eval_minutes * 60:
+            due = (
+                state["step"] % config.eval_steps == 0
+                if config.eval_steps
+                else bool(config.eval_minutes) and now - last_eval > config.eval_minutes * 60
+            )
+            if due and heldout:
                 stopped_early = evaluate_now()
                 last_eval = time.monotonic()
                 if stopped_early:
@@ -388,12 +436,21 @@ def train(
                 session_start = last_save = time.monotonic()
             if budget_minutes is not None and now - started > budget_minutes * 60:
                 log(f"time budget of {budget_minutes} min reached at step {state['step']}")
+                if finish_at_budget:
+                    last = state["evals"][-1]["step"] if state["evals"] else -1
+                    if heldout and last != state["step"]:
+                        evaluate_now()
+                    stopped_early = True
                 break
     except KeyboardInterrupt:
         log("interrupted: saving a checkpoint")
         save()
         raise
-    if state["step"] >= total and config.eval_minutes:
+    if (
+        state["step"] >= total
+        and heldout
+        and (not state["evals"] or state["evals"][-1]["step"] != total)
+    ):
         evaluate_now()
     save()
     if state["step"] >= total or stopped_early:
@@ -401,6 +458,9 @@ def train(
         if best.is_file():
             _load_trainable(model, best)
             log(f"the final model is the best evaluated: {state['best']}")
+        if round_dir is not None:
+            # a finished run's round is its final model (what export and a next stage read)
+            save_round(model, round_dir, config, {**state, "finished": True}, total)
         final = out / "final"
         model.save_pretrained(final)
         state["finished"] = True
@@ -449,6 +509,8 @@ def same_run(saved: dict[str, Any], config: TrainConfig) -> bool:
     return same(old, current, defaults)
 
 
+BUDGET_SHARE = 0.85
+"""The share of a budget's remaining time given to training steps (the rest: evaluations)."""
 REWARM_STEPS = 200
 """A run resumed from a round (no optimizer moments) ramps its learning rate up over this."""
 ROUND_WEIGHTS = "weights.fp16.safetensors"
@@ -462,7 +524,7 @@ def _trainable(model: Any) -> dict[str, torch.Tensor]:
 def _save_trainable(model: Any, path: Path, dtype: torch.dtype = torch.float32) -> None:
     from safetensors.torch import save_file
 
-    tensors = {n: t.to(dtype).contiguous() for n, t in _trainable(model).items()}
+    tensors = {n: t.to(dtype).contiguous().cpu() for n, t in _trainable(model).items()}
     tmp = path.with_suffix(".tmp")
     save_file(tensors, str(tmp))
     tmp.replace(path)
@@ -492,7 +554,16 @@ def save_round(
         "steps_total": total,
         "state": {
             k: state[k]
-            for k in ("step", "pairs", "seconds", "evals", "best", "stale", "since_eval")
+            for k in (
+                "step",
+                "pairs",
+                "seconds",
+                "evals",
+                "best",
+                "stale",
+                "since_eval",
+                "finished",
+            )
             if k in state
         },
         "loss_curve_tail": state["losses"][-40:],
@@ -523,10 +594,71 @@ def materialize_round(round_dir: Path, config: TrainConfig, folder: Path) -> Pat
     return folder
 
 
-def _heldout_encodings(
-    tokenizer: Tokenizer, data_root: Path, config: TrainConfig
-) -> dict[str, tuple[list[Tokens], np.ndarray]]:
-    if not config.eval_minutes:
+Heldout = dict[str, tuple[list[Tokens], np.ndarray]]
+
+
+def _from_data(
+    data_root: Path, config: TrainConfig
+) -> tuple[list[Tokens], list[int], dict[str, Any], Heldout]:
+    """The mix built and tokenised from the data folder, and the held-out slices."""
+    from .data import build_mix
+
+    examples, manifest = build_mix(data_root, config.mix)
+    tokenizer = Tokenizer.from_file(str(base_model_dir(config.base) / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    encodings = encode(tokenizer, examples, config.max_length)
+    heldout = _heldout_encodings(tokenizer, data_root, config)
+    return encodings, [e.label for e in examples], manifest, heldout
+
+
+def _from_pack(
+    path: Path, config: TrainConfig, log: Any
+) -> tuple[list[Tokens], list[int], dict[str, Any], Heldout]:
+    """The mix and held-out slices of a pack; ``commercial_only`` keeps the pairs whose
+    source's licence allows commercial use."""
+    from collections import Counter
+
+    from .generic import LICENCES
+    from .pack import pack_config_matches, pack_mix_name, read_pack
+
+    pack = read_pack(path)
+    differ = pack_config_matches(pack, config.mix)
+    if differ or pack.max_length != config.max_length:
+        raise SystemExit(
+            f"{path} was packed for another mix or length ({', '.join(differ) or 'max_length'} "
+            "differ): pack it again with the same options"
+        )
+
+    def tokens(ids: np.ndarray, first: int) -> Tokens:
+        types = np.zeros(len(ids), dtype=np.int8)
+        types[first:] = 1
+        return Tokens(ids, types)
+
+    ids, firsts, labels, sources = pack.groups[pack_mix_name()]
+    keep = [i for i, s in enumerate(sources) if not config.mix.commercial_only or LICENCES[s][1]]
+    encodings = [tokens(ids[i], firsts[i]) for i in keep]
+    manifest: dict[str, Counter[str]] = {}
+    for i in keep:
+        name = LABELS[labels[i]] if labels[i] < len(LABELS) else "not_entailment"
+        manifest.setdefault(sources[i], Counter())[name] += 1
+    log(f"pack {path}: {len(keep)} of {len(sources)} pairs kept")
+    heldout: Heldout = {}
+    if config.eval_minutes or config.eval_steps:
+        for name, (h_ids, h_firsts, h_labels, _) in pack.groups.items():
+            if name != pack_mix_name():
+                n = min(config.eval_pairs, len(h_ids))
+                heldout[name] = (
+                    [tokens(h_ids[i], h_firsts[i]) for i in range(n)],
+                    np.asarray(h_labels[:n], dtype=np.int64),
+                )
+    return encodings, [int(labels[i]) for i in keep], dict(manifest), heldout
+
+
+def _heldout_encodings(tokenizer: Tokenizer, data_root: Path, config: TrainConfig) -> Heldout:
+    from .data import heldout_sets
+
+    if not (config.eval_minutes or config.eval_steps):
         return {}
     sets = heldout_sets(data_root, config.mix, limit=config.eval_pairs)
     return {
@@ -540,7 +672,7 @@ def _heldout_encodings(
 
 
 def _heldout_scores(
-    model: Any, heldout: dict[str, tuple[list[Tokens], np.ndarray]], batch: int
+    model: Any, heldout: Heldout, batch: int, device: torch.device | None = None
 ) -> dict[str, float]:
     """Binary AUC of P(entailment) on each held-out slice."""
     model.eval()
@@ -551,8 +683,8 @@ def _heldout_scores(
             support = np.zeros(len(encodings))
             for i in range(0, len(order), batch):
                 part = order[i : i + batch]
-                logits = model(**collate([encodings[j] for j in part])).logits
-                support[part] = torch.softmax(logits, -1)[:, 0].numpy()
+                logits = model(**collate([encodings[j] for j in part], device)).logits
+                support[part] = torch.softmax(logits.float(), -1)[:, 0].cpu().numpy()
             scores[name] = round(_auc(support, gold == 0), 4)
     return scores
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The verifier's two training stages on a lent GPU machine, from packs (training/pack.py):
+#
+#   here:  python -m training pack --stage generic --pack .gpu/generic.pack
+#          python -m training pack --stage attribution --pack .gpu/attribution.pack
+#          python -m training base-pack --packs .gpu/*.pack --out .gpu/base
+#   there: PACKS=.gpu bash training/gpu_run.sh      (OUT: where the results go)
+#
+# Each variant (VARIANTS: "full", the whole mix; "commercial", only data whose licence allows
+# commercial use) trains the generic stage, then the attribution stage from its best weights,
+# all variants at once on the one GPU. The final rounds come back split under 16 MiB a file
+# (join them with cat), with every log and record in logs.tar.gz.
+set -uo pipefail
+PACKS=${PACKS:-.gpu}
+OUT=${OUT:-build/gpu-out}
+WORK=${WORK:-/tmp/verifier-gpu}
+DEVICE=${DEVICE:-cuda}
+VARIANTS=${VARIANTS:-"full commercial"}
+GENERIC_MINUTES=${GENERIC_MINUTES:-6}
+ATTRIBUTION_MINUTES=${ATTRIBUTION_MINUTES:-2}
+SCALE=${SCALE:-1}  # the packs' --scale (a smoke run packs a small mix)
+GENERIC_ARGS=${GENERIC_ARGS:-"--batch-size 64 --learning-rate 6e-5 --head-learning-rate 3e-4 --epochs 3 --eval-steps 1000 --eval-pairs 2000"}
+ATTRIBUTION_ARGS=${ATTRIBUTION_ARGS:-"--batch-size 32 --learning-rate 2e-5 --epochs 2 --eval-steps 500 --eval-pairs 2000"}
+mkdir -p "$OUT" "$WORK"
+
+stage() {  # variant stage minutes extra-args...
+    local name=$1 stage=$2 minutes=$3
+    shift 3
+    ${PYTHON:-python3} -u -m training train --stage "$stage" --pack "$PACKS/$stage.pack" \
+        --base-dir "$PACKS/base" --device "$DEVICE" --out "$WORK/$name/$stage" \
+        --round "$WORK/$name/$stage-round" --budget-minutes "$minutes" --finish-at-budget --scale "$SCALE" "$@" \
+        >>"$WORK/$name.log" 2>&1
+}
+
+variant() {
+    local name=$1 flag=""
+    [ "$name" = commercial ] && flag=--commercial-only
+    # shellcheck disable=SC2086
+    stage "$name" generic "$GENERIC_MINUTES" $GENERIC_ARGS $flag &&
+        stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag \
+            --init-round "$WORK/$name/generic-round"
+    echo "$name: exit $?" >>"$WORK/$name.log"
+}
+
+nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv >"$WORK/gpu.txt" 2>&1
+for name in $VARIANTS; do variant "$name" & done
+wait
+for name in $VARIANTS; do
+    tail -n 3 "$WORK/$name.log"
+    weights="$WORK/$name/attribution-round/weights.fp16.safetensors"
+    [ -f "$weights" ] && split -b 15M -d "$weights" "$OUT/$name.weights.part"
+done
+(cd "$WORK" && tar czf "$OUT/logs.tar.gz" --exclude='*.safetensors' --exclude='*.pt' \
+    --exclude='final' --exclude='base' ./*.log gpu.txt ./*/*/state.json ./*/*-round/round.json)
+ls -la "$OUT"
