@@ -151,7 +151,7 @@ async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
 
 async def _registry_through_the_service(database: Path, conversation: str) -> dict[str, int]:
     app = create_app(Settings(database_path=str(database), model_threads=1))
-    async with AsyncTestClient(app=app) as http:
+    async with AsyncTestClient(app=app, base_url="http://127.0.0.1") as http:
         response = await http.get(f"/v1/conversations/{conversation}/registry")
         assert response.status_code == 200, response.text
         return {e["sourceKey"]: e["number"] for e in response.json()["entries"]}

@@ -52,7 +52,7 @@ def anyio_backend() -> str:
 async def client(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Client]:
     db = tmp_path_factory.mktemp("service") / "conversations.sqlite3"
     app = create_app(Settings(database_path=str(db), **SETTINGS))  # type: ignore[arg-type]
-    async with AsyncTestClient(app=app) as c:
+    async with AsyncTestClient(app=app, base_url="http://127.0.0.1") as c:
         for _ in range(600):
             if (await c.get("/readyz")).status_code == 200:
                 break
@@ -319,7 +319,7 @@ async def test_models_that_fail_to_load_leave_the_service_alive_but_not_ready(
     tmp_path: Path,
 ) -> None:
     settings = Settings(models_dir=str(tmp_path), database_path=str(tmp_path / "c.sqlite3"))
-    async with AsyncTestClient(app=create_app(settings)) as c:
+    async with AsyncTestClient(app=create_app(settings), base_url="http://127.0.0.1") as c:
         for _ in range(100):
             ready = await c.get("/readyz")
             if ready.json()["status"] != "loading":

@@ -94,7 +94,9 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
     settings = Settings(
         database_path=str(db), max_answer_chars=2_000, max_source_chars=20_000, model_threads=1
     )
-    with TestClient(app=create_app(settings), raise_server_exceptions=False) as c:
+    with TestClient(
+        app=create_app(settings), base_url="http://127.0.0.1", raise_server_exceptions=False
+    ) as c:
         for _ in range(600):
             if c.get("/readyz").status_code == 200:
                 break

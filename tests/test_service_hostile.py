@@ -15,6 +15,7 @@ loopback (``python -m attribution.service``), every request bounded in count and
 from __future__ import annotations
 
 import json
+import select
 import socket
 import time
 from collections.abc import Iterator
@@ -30,6 +31,8 @@ STREAM = "/v1/attributions:stream"
 MAX_SOURCE_CHARS = 100_000
 MAX_SOURCES = 20
 MAX_CONVERSATION_SOURCES = 30
+HEADER_TIMEOUT_S = 2.0
+BODY_TIMEOUT_S = 2.0
 SOURCE = {"id": "s1", "type": "web", "uri": "https://example.com/a", "snippet": "Paris."}
 
 
@@ -40,6 +43,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "ATTRIBUTION_MAX_SOURCE_CHARS": str(MAX_SOURCE_CHARS),
         "ATTRIBUTION_MAX_SOURCES": str(MAX_SOURCES),
         "ATTRIBUTION_MAX_CONVERSATION_SOURCES": str(MAX_CONVERSATION_SOURCES),
+        "ATTRIBUTION_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S),
+        "ATTRIBUTION_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
     }
     with serving(database, settings) as s:
         yield s
@@ -321,3 +326,121 @@ def test_a_client_gone_mid_body_is_not_a_server_error(server: Server, client: ht
         logged.append(server.lines.get())
     assert any('"client_disconnected"' in line for line in logged)
     assert not any("unhandled_error" in line for line in logged)
+
+
+# -- finding 5: content types, hosts, read timeouts ----------------------------------------------
+
+
+@pytest.mark.parametrize("route", sorted(BODIES))
+def test_a_body_not_declared_json_is_415_on_every_body_route(
+    client: httpx.Client, route: str
+) -> None:
+    body = b'{"answer": "Paris.", "sources": []}'
+    for content_type in (
+        None,  # a browser's fetch of a Blob sends none
+        "text/plain",  # a form or fetch across origins, with no CORS preflight
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin-1",
+    ):
+        headers = {} if content_type is None else {"content-type": content_type}
+        message = error_of(
+            client.post(route, content=body, headers=headers), 415, "unsupported_media_type"
+        )
+        assert "application/json" in message, message
+    if route != STREAM:
+        ndjson = {"content-type": "application/x-ndjson"}
+        error_of(client.post(route, content=body, headers=ndjson), 415, "unsupported_media_type")
+    # declared JSON, with its charset said or not: read as before
+    for content_type in ("application/json", "Application/JSON; charset=UTF-8"):
+        sent = client.post(route, content=b"{}", headers={"content-type": content_type})
+        assert sent.status_code != 415, sent.text[:300]
+
+
+def test_only_loopback_hosts_are_served_when_bound_to_loopback(
+    server: Server, client: httpx.Client
+) -> None:
+    for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "[::2]:80"):
+        message = error_of(client.get("/healthz", headers={"host": host}), 400, "invalid_host")
+        assert "allowed_hosts" in message, message
+        assert "localhost" in message, message
+        sent = client.post("/v1/extractions", json={"toolOutputs": []}, headers={"host": host})
+        error_of(sent, 400, "invalid_host")
+    for host in (f"localhost:{server.port}", "127.0.0.1", f"[::1]:{server.port}", "LOCALHOST"):
+        assert client.get("/healthz", headers={"host": host}).status_code == 200, host
+
+
+def test_allowed_hosts_setting(tmp_path: pytest.TempPathFactory) -> None:
+    from attribution.service import Settings
+
+    assert Settings().allowed_host_names() == ("localhost", "127.0.0.1", "::1")
+    assert Settings(host="0.0.0.0").allowed_host_names() == ("*",)
+    custom = Settings(host="0.0.0.0", allowed_hosts="api.example.com, *.example.org")
+    assert custom.allowed_host_names() == ("api.example.com", "*.example.org")
+    from attribution import ConfigError
+    from attribution.service._guard import host_allowed, host_name
+
+    with pytest.raises(ConfigError, match="allowed_hosts"):
+        Settings(allowed_hosts="a b/c")
+    names = custom.allowed_host_names()
+    assert host_allowed(host_name("eu.example.org:443"), names)
+    assert host_allowed(host_name("API.example.com"), names)
+    assert not host_allowed(host_name("example.org"), names)
+    assert not host_allowed(host_name("api.example.com.evil"), names)
+
+
+def _read_all(sock: socket.socket, limit_s: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes (and how long that took)."""
+    started = time.monotonic()
+    sock.settimeout(limit_s)
+    received = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return received, time.monotonic() - started
+        received += chunk
+
+
+def test_headers_must_arrive_within_the_header_timeout(server: Server) -> None:
+    # a client trickling its headers a byte at a time is cut off with 408
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        started = time.monotonic()
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 100:
+            if select.select([raw], [], [], 0.2)[0]:  # the server answered: stop sending
+                break
+            raw.sendall(bytes([byte]))
+        received, _ = _read_all(raw, HEADER_TIMEOUT_S + 5)
+    assert time.monotonic() - started < HEADER_TIMEOUT_S + 5
+    assert received.startswith(b"HTTP/1.1 408 "), received[:200]
+    assert b'"request_timeout"' in received
+    assert b"header_timeout_s" in received
+    # a connection that never says anything is closed, with nothing sent
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        received, waited = _read_all(raw, HEADER_TIMEOUT_S + 5)
+    assert received == b""
+    assert waited < HEADER_TIMEOUT_S + 3
+    # so is a kept-alive connection after its response, when no next request comes
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        raw.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        time.sleep(0.5)
+        raw.sendall(b"GET /hea")  # the next request's headers never finish
+        received, waited = _read_all(raw, HEADER_TIMEOUT_S + 5)
+    assert received.startswith(b"HTTP/1.1 200 "), received[:200]
+    assert b"HTTP/1.1 408 " in received
+    assert waited < HEADER_TIMEOUT_S + 3
+
+
+def test_the_body_must_arrive_within_the_body_timeout(server: Server) -> None:
+    head = (
+        f"POST /v1/extractions HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        raw.sendall(head.encode() + b'{"toolOutputs": [')
+        received, waited = _read_all(raw, BODY_TIMEOUT_S + 10)
+    assert waited < BODY_TIMEOUT_S + 5
+    status, _, rest = received.partition(b"\r\n")
+    assert status.startswith(b"HTTP/1.1 408 "), received[:300]
+    body = json.loads(rest.partition(b"\r\n\r\n")[2])
+    assert body["error"]["type"] == "request_timeout"
+    assert "body_timeout_s" in body["error"]["message"]

@@ -359,7 +359,7 @@ def make_app(path: Path) -> Litestar:
 
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient[Litestar]]:
-    with TestClient(app=make_app(db_path)) as test_client:
+    with TestClient(app=make_app(db_path), base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 
@@ -468,11 +468,11 @@ def test_bad_conversation_id_in_the_path_is_400(client: TestClient[Litestar]) ->
 
 
 def test_the_routes_and_the_store_share_the_file(db_path: Path) -> None:
-    with TestClient(app=make_app(db_path)) as client:
+    with TestClient(app=make_app(db_path), base_url="http://127.0.0.1") as client:
         client.post(f"/v1/conversations/{CONV}/sources", json=sources_body("https://example.com/a"))
     with SqliteConversationStore(db_path) as store:  # a restart, or a second worker
         entry = store.register(CONV, "web", "https://example.com/b")
     assert entry.number == 2
-    with TestClient(app=make_app(db_path)) as client:
+    with TestClient(app=make_app(db_path), base_url="http://127.0.0.1") as client:
         entries = client.get(f"/v1/conversations/{CONV}/registry").json()["entries"]
     assert msgspec.convert([e["number"] for e in entries], list[int]) == [1, 2]

@@ -52,7 +52,7 @@ async def client(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clie
         max_queue=4,
         model_threads=2,
     )
-    async with AsyncTestClient(app=create_app(settings)) as c:
+    async with AsyncTestClient(app=create_app(settings), base_url="http://127.0.0.1") as c:
         for _ in range(600):
             if (await c.get("/readyz")).status_code == 200:
                 break
@@ -262,7 +262,7 @@ async def test_client_going_away_frees_every_slot(client: Client) -> None:
         "raw_path": STREAM.encode(),
         "root_path": "",
         "query_string": b"",
-        "headers": [(b"content-type", b"application/json"), (b"host", b"testserver")],
+        "headers": [(b"content-type", b"application/json"), (b"host", b"127.0.0.1")],
         "client": ("127.0.0.1", 1234),
         "server": ("127.0.0.1", 80),
         "state": {},

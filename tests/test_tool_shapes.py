@@ -65,7 +65,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from attribution.service import Settings, create_app
 
     db = tmp_path_factory.mktemp("service") / "conversations.sqlite3"
-    with TestClient(app=create_app(Settings(database_path=str(db)))) as client:
+    with TestClient(
+        app=create_app(Settings(database_path=str(db))), base_url="http://127.0.0.1"
+    ) as client:
         yield client
 
 

@@ -9,6 +9,7 @@ import uvicorn
 
 from attribution import ConfigError
 
+from ._guard import HeaderTimeoutH11Protocol
 from ._settings import Settings
 
 
@@ -31,6 +32,8 @@ def main() -> int:
         log_level=settings.log_level,
         access_log=False,  # the service logs every request itself, with its request id
         log_config=None,  # create_app configures logging: JSON lines, uvicorn's included
+        # h11 with a header read timeout (header_timeout_s); the body's is the app's
+        http=HeaderTimeoutH11Protocol,
         timeout_graceful_shutdown=int(settings.request_timeout_s) + 5,
     )
     return 0

@@ -30,6 +30,7 @@ from attribution import AttributionConfig, Attributor, ModelConfig, __version__
 
 from ._conversations import ConversationController
 from ._errors import handle_exception
+from ._guard import request_guard
 from ._logging import configure_logging
 from ._metrics import Metrics
 from ._page import page_router
@@ -197,7 +198,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[_lifespan],
         state=state,
         exception_handlers={Exception: handle_exception},
-        middleware=[_request_context],
+        middleware=[_request_context, request_guard],
         before_send=[_before_send],
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Literal
 
@@ -13,6 +14,14 @@ from attribution import ConfigError
 __all__ = ["Settings"]
 
 _PREFIX = "ATTRIBUTION_"
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+"""The hosts served by default when the service listens on a loopback address."""
+_HOST = re.compile(r"^(\*|(\*\.)?[A-Za-z0-9._:-]+)$")
+
+
+def _split(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -49,6 +58,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     error event."""
     max_queue: int = 32
     """Requests waiting for model work beyond this are refused with 429 and Retry-After."""
+    allowed_hosts: str | None = None
+    """Host names the service answers for, comma-separated (ATTRIBUTION_ALLOWED_HOSTS):
+    ``api.example.com``, ``*.example.com`` (its subdomains), ``*`` (any). Unset: the loopback
+    names (``localhost, 127.0.0.1, ::1``) when ``host`` is a loopback address, else any. Other
+    hosts get 400 ``invalid_host`` (a web page cannot reach a local install by DNS rebinding)."""
+    header_timeout_s: float = 10.0
+    """A request's line and headers must arrive within this (else 408, the connection closed)."""
+    body_timeout_s: float = 30.0
+    """A request's whole body must arrive within this (else 408); an NDJSON stream's body is
+    bounded by stream_timeout_s instead."""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     """Lowest log level written."""
     log_text: bool = False
@@ -76,12 +95,29 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
             ("stream_timeout_s", self.stream_timeout_s > 0, "> 0"),
             ("max_queue", self.max_queue >= 1, ">= 1"),
+            ("header_timeout_s", self.header_timeout_s > 0, "> 0"),
+            ("body_timeout_s", self.body_timeout_s > 0, "> 0"),
+            (
+                "allowed_hosts",
+                self.allowed_hosts is None
+                or all(_HOST.match(h) for h in _split(self.allowed_hosts)),
+                "host names, *.domain or *, comma-separated",
+            ),
         ]
         for name, ok, requirement in checks:
             if not ok:
                 raise ConfigError(
                     f"setting {name} = {getattr(self, name)!r} is out of bounds: {requirement}"
                 )
+
+    def allowed_host_names(self) -> tuple[str, ...]:
+        """The allowed hosts, lower case; ``("*",)`` when any host is served."""
+        if self.allowed_hosts is not None:
+            names = tuple(h.lower() for h in _split(self.allowed_hosts))
+            return ("*",) if "*" in names else names
+        if self.host.lower() in LOOPBACK_NAMES or self.host.startswith("127."):
+            return LOOPBACK_NAMES
+        return ("*",)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
