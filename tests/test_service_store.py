@@ -1,4 +1,6 @@
-"""The conversation store (a real SQLite file) and the ``/v1/conversations`` routes (a real app)."""
+"""The conversation stores (a real SQLite file; a real PostgreSQL server, tests/postgres_server.py)
+and the ``/v1/conversations`` routes (a real app). Every test taking ``store`` or ``opener``
+runs on both stores: they give the same guarantees."""
 
 from __future__ import annotations
 
@@ -6,7 +8,8 @@ import multiprocessing
 import random
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterator
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -28,7 +31,13 @@ from attribution.service import Settings
 from attribution.service._conversations import ConversationController
 from attribution.service._errors import handle_exception
 from attribution.service._routes import DEPENDENCIES
-from attribution.service._store import ConversationFull, SqliteConversationStore, StoreError
+from attribution.service._store import (
+    ConversationFull,
+    SqlConversationStore,
+    SqliteConversationStore,
+    StoreError,
+    open_store,
+)
 
 CONV = "conv-1"
 
@@ -38,10 +47,39 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "registries.sqlite3"
 
 
+Opener = Callable[..., SqlConversationStore]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def opener(request: pytest.FixtureRequest, db_path: Path) -> Iterator[Opener]:
+    """Opens stores (keyword arguments: the store's) on one database of the parameter's kind:
+    every store it opens sees the same data, as a restart or another process would."""
+    opened: list[SqlConversationStore] = []
+    if request.param == "sqlite":
+        location = str(db_path)
+
+        def make(**kwargs: Any) -> SqlConversationStore:
+            opened.append(SqliteConversationStore(location, **kwargs))
+            return opened[-1]
+    else:
+        from attribution.service._postgres import PostgresConversationStore
+
+        server = request.getfixturevalue("postgres")
+        location = server.create_database(f"t_{uuid.uuid4().hex[:16]}")
+
+        def make(**kwargs: Any) -> SqlConversationStore:
+            opened.append(PostgresConversationStore(location, **kwargs))
+            return opened[-1]
+
+    make.location = location  # type: ignore[attr-defined]
+    yield make
+    for store in opened:
+        store.close()
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[SqliteConversationStore]:
-    with SqliteConversationStore(db_path) as opened:
-        yield opened
+def store(opener: Opener) -> SqlConversationStore:
+    return opener()
 
 
 def web(url: str, title: str | None = None) -> CitationSource:
@@ -51,7 +89,7 @@ def web(url: str, title: str | None = None) -> CitationSource:
 # -- the store ----------------------------------------------------------------------------------
 
 
-def test_find_or_create_numbers_upward(store: SqliteConversationStore) -> None:
+def test_find_or_create_numbers_upward(store: SqlConversationStore) -> None:
     first = store.register(CONV, "kb_chunk", (42, 880), SourceDisplay(title="Handbook"))
     second = store.register(CONV, "kb_document", "handbook-2")
     again = store.register(CONV, "kb_chunk", ("42", "880"))
@@ -61,7 +99,7 @@ def test_find_or_create_numbers_upward(store: SqliteConversationStore) -> None:
     assert again.display.title == "Handbook"
 
 
-def test_same_page_spelled_differently_gets_one_number(store: SqliteConversationStore) -> None:
+def test_same_page_spelled_differently_gets_one_number(store: SqlConversationStore) -> None:
     registry = store.register_sources(
         CONV,
         [
@@ -78,7 +116,7 @@ def test_same_page_spelled_differently_gets_one_number(store: SqliteConversation
 
 
 def test_detailed_registration_tells_numbers_and_what_was_created(
-    store: SqliteConversationStore,
+    store: SqlConversationStore,
 ) -> None:
     store.register_sources(CONV, [web("https://example.com/old")])
     result = store.register_sources_detailed(
@@ -98,14 +136,14 @@ def test_detailed_registration_tells_numbers_and_what_was_created(
     assert sorted(result.registry.numbers()) == [1, 2]
 
 
-def test_numbers_only_go_up_and_conversations_are_apart(store: SqliteConversationStore) -> None:
+def test_numbers_only_go_up_and_conversations_are_apart(store: SqlConversationStore) -> None:
     numbers = [store.register(CONV, "kb_document", f"doc-{i}").number for i in range(5)]
     assert numbers == [1, 2, 3, 4, 5]
     assert store.register("other", "kb_document", "doc-4").number == 1
     assert store.register(CONV, "kb_document", "doc-5").number == 6
 
 
-def test_resolve_gives_what_register_gave(store: SqliteConversationStore) -> None:
+def test_resolve_gives_what_register_gave(store: SqlConversationStore) -> None:
     entry = store.register(CONV, "web_result", "https://example.com/x?utm_source=y")
     assert store.resolve(CONV, entry.number) == entry
     assert entry.display == SourceDisplay(
@@ -118,7 +156,7 @@ def test_resolve_gives_what_register_gave(store: SqliteConversationStore) -> Non
     assert len(store.registry("never-seen")) == 0
 
 
-def test_display_gaps_are_filled_never_overwritten(store: SqliteConversationStore) -> None:
+def test_display_gaps_are_filled_never_overwritten(store: SqlConversationStore) -> None:
     store.register(CONV, "kb_document", "d1", SourceDisplay(title="First title"))
     entry = store.register(
         CONV, "kb_document", "d1", SourceDisplay(title="Second title", uri="kb://d1")
@@ -130,7 +168,7 @@ def test_display_gaps_are_filled_never_overwritten(store: SqliteConversationStor
     assert stored.display == entry.display
 
 
-def test_store_agrees_with_the_in_memory_registry(store: SqliteConversationStore) -> None:
+def test_store_agrees_with_the_in_memory_registry(store: SqlConversationStore) -> None:
     sources = [
         web("https://example.com/a", "A"),
         CitationSource(id="kb_chunk:7:1", type="kb_chunk", title="Chunk"),
@@ -143,7 +181,7 @@ def test_store_agrees_with_the_in_memory_registry(store: SqliteConversationStore
     assert store.register_sources(CONV, sources).snapshot() == memory.snapshot()
 
 
-def test_a_registration_reads_only_the_entries_it_needs(store: SqliteConversationStore) -> None:
+def test_a_registration_reads_only_the_entries_it_needs(store: SqlConversationStore) -> None:
     store.register_sources(CONV, [web(f"https://example.com/{i}") for i in range(50)])
     registry = store.register_sources(
         CONV, [web("https://example.com/7"), web("https://example.com/new")], cited=[3, 7, 99, -1]
@@ -153,8 +191,8 @@ def test_a_registration_reads_only_the_entries_it_needs(store: SqliteConversatio
     assert len(store.registry(CONV)) == 51
 
 
-def test_a_conversation_past_its_cap_registers_nothing(db_path: Path) -> None:
-    with SqliteConversationStore(db_path, max_entries=3) as store:
+def test_a_conversation_past_its_cap_registers_nothing(opener: Opener) -> None:
+    with opener(max_entries=3) as store:
         store.register_sources(CONV, [web("https://example.com/a"), web("https://example.com/b")])
         batch = [web("https://example.com/a"), web("https://example.com/c"), web("https://d.org")]
         with pytest.raises(ConversationFull, match="holds 2 sources and this would add 2 new"):
@@ -166,10 +204,10 @@ def test_a_conversation_past_its_cap_registers_nothing(db_path: Path) -> None:
         assert store.register(CONV, "web", "https://example.com/a").number == 1  # found
         assert len(store.register_sources("other", batch)) == 3  # the cap is per conversation
     with pytest.raises(ConfigError, match="max_entries = 0"):
-        SqliteConversationStore(db_path, max_entries=0)
+        opener(max_entries=0)
 
 
-def test_entries_come_a_page_at_a_time(store: SqliteConversationStore) -> None:
+def test_entries_come_a_page_at_a_time(store: SqlConversationStore) -> None:
     store.register_sources(CONV, [web(f"https://example.com/{i}") for i in range(10)])
     assert [e.number for e in store.entries(CONV, after=0, limit=4)] == [1, 2, 3, 4]
     assert [e.number for e in store.entries(CONV, after=8, limit=4)] == [9, 10]
@@ -179,18 +217,19 @@ def test_entries_come_a_page_at_a_time(store: SqliteConversationStore) -> None:
         store.entries(CONV, limit=0)
 
 
-def test_a_restart_keeps_everything(db_path: Path) -> None:
-    with SqliteConversationStore(db_path) as store:
+def test_a_restart_keeps_everything(opener: Opener) -> None:
+    with opener() as store:
         store.register_sources(CONV, [web(f"https://example.com/{i}", f"T{i}") for i in range(3)])
         before = store.registry(CONV).snapshot()
-    with SqliteConversationStore(db_path) as store:
+    with opener() as store:
         assert store.registry(CONV).snapshot() == before
         assert store.register(CONV, "web", "https://example.com/1").number == 2
         assert store.register(CONV, "web", "https://example.com/new").number == 4
 
 
-def test_wal_mode_schema_and_tables(store: SqliteConversationStore, db_path: Path) -> None:
-    store.register(CONV, "kb_document", "d1")
+def test_wal_mode_schema_and_tables(db_path: Path) -> None:
+    with SqliteConversationStore(db_path) as store:
+        store.register(CONV, "kb_document", "d1")
     conn = sqlite3.connect(db_path)
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -214,7 +253,7 @@ def test_wal_mode_schema_and_tables(store: SqliteConversationStore, db_path: Pat
 
 @pytest.mark.parametrize("conversation_id", ["", "x" * 201, "a\nb", "tab\there", "   ", "nul\x00"])
 def test_bad_conversation_ids_are_input_errors(
-    store: SqliteConversationStore, conversation_id: str
+    store: SqlConversationStore, conversation_id: str
 ) -> None:
     with pytest.raises(InputError, match="conversation id"):
         store.register(conversation_id, "kb_document", "d1")
@@ -224,12 +263,12 @@ def test_bad_conversation_ids_are_input_errors(
         store.resolve(conversation_id, 1)
 
 
-def test_longest_and_unicode_ids_are_fine(store: SqliteConversationStore) -> None:
+def test_longest_and_unicode_ids_are_fine(store: SqlConversationStore) -> None:
     for conversation_id in ["x" * 200, "gespräch 1 ✓"]:
         assert store.register(conversation_id, "kb_document", "d").number == 1
 
 
-def test_bad_source_is_an_input_error_and_writes_nothing(store: SqliteConversationStore) -> None:
+def test_bad_source_is_an_input_error_and_writes_nothing(store: SqlConversationStore) -> None:
     with pytest.raises(InputError):
         store.register(CONV, "kb_chunk", ())
     assert len(store.registry(CONV)) == 0
@@ -256,8 +295,8 @@ def test_newer_schema_is_refused(db_path: Path) -> None:
         SqliteConversationStore(db_path)
 
 
-def test_closed_store_refuses_work_and_closing_twice_is_fine(db_path: Path) -> None:
-    store = SqliteConversationStore(db_path)
+def test_closed_store_refuses_work_and_closing_twice_is_fine(opener: Opener) -> None:
+    store = opener()
     store.register(CONV, "kb_document", "d1")
     store.close()
     store.close()
@@ -265,7 +304,7 @@ def test_closed_store_refuses_work_and_closing_twice_is_fine(db_path: Path) -> N
         store.registry(CONV)
 
 
-def test_threads_share_one_dense_numbering(store: SqliteConversationStore) -> None:
+def test_threads_share_one_dense_numbering(store: SqlConversationStore) -> None:
     urls = [f"https://example.com/page/{i}" for i in range(24)]
     barrier = threading.Barrier(8)
     seen: list[dict[str, int]] = []
@@ -301,24 +340,29 @@ def test_threads_share_one_dense_numbering(store: SqliteConversationStore) -> No
         assert all(numbers[url] == number for url, number in mine.items())
 
 
-def register_in_process(path: str, urls: list[str], seed: int, barrier: Any, results: Any) -> None:
+def register_in_process(
+    location: str, urls: list[str], seed: int, barrier: Any, results: Any
+) -> None:
     """One worker process: register ``urls`` in a shuffled order, one transaction each."""
     order = list(urls)
     random.Random(seed).shuffle(order)
-    with SqliteConversationStore(path) as store:
+    url = location if location.startswith("postgresql://") else None
+    with open_store(database_url=url, database_path=location) as store:
         barrier.wait()
         results.put({url: store.register(CONV, "web_result", url).number for url in order})
 
 
-def test_two_processes_share_one_dense_numbering(db_path: Path) -> None:
-    SqliteConversationStore(db_path).close()  # created (and migrated) once, up front
+def test_two_processes_share_one_dense_numbering(opener: Opener) -> None:
+    first_store = opener()
+    first_store.check()  # created (and migrated) once, up front
+    location: str = opener.location  # type: ignore[attr-defined]
     urls = [f"https://example.com/doc/{i}" for i in range(40)]
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(2)
     results = ctx.Queue()
     processes = [
         ctx.Process(
-            target=register_in_process, args=(str(db_path), urls[i * 10 :], i, barrier, results)
+            target=register_in_process, args=(location, urls[i * 10 :], i, barrier, results)
         )
         for i in range(2)
     ]
@@ -330,8 +374,7 @@ def test_two_processes_share_one_dense_numbering(db_path: Path) -> None:
         assert process.exitcode == 0
     first, second = got
     assert all(first[url] == second[url] for url in set(first) & set(second))
-    with SqliteConversationStore(db_path) as store:
-        entries = store.registry(CONV).entries()
+    entries = first_store.registry(CONV).entries()
     assert [e.number for e in entries] == list(range(1, len(urls) + 1))
     assert {e.locator[0]: e.number for e in entries} == first | second
 

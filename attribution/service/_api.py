@@ -123,7 +123,7 @@ class VerificationResponse(Body, frozen=True):
 class HealthBody(Body, frozen=True):
     """``GET /healthz`` and ``GET /readyz``."""
 
-    status: Literal["ok", "ready", "loading", "failed"]
+    status: Literal["ok", "ready", "loading", "failed", "store_unavailable"]
     detail: str | None = None
 
 

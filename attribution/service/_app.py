@@ -36,7 +36,7 @@ from ._metrics import Metrics
 from ._page import page_router
 from ._routes import DEPENDENCIES, api_router, health_handlers
 from ._settings import Settings
-from ._store import SqliteConversationStore
+from ._store import open_store
 from ._stream import stream_router
 from ._work import Admission, ModelRunner
 
@@ -60,9 +60,11 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     )
     attributor = Attributor(config)
     # Opened first: a store that cannot open fails the start before any thread is started.
+    # PostgreSQL does not need to answer yet: /readyz says so until it does.
     state.store = await asyncio.to_thread(
-        SqliteConversationStore,
-        settings.database_path,
+        open_store,
+        database_url=settings.database_url,
+        database_path=settings.database_path,
         max_entries=settings.max_conversation_sources,
     )
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="model")
@@ -89,13 +91,23 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
             ms=round((time.perf_counter() - started) * 1000, 1),
         )
 
+    async def open_database() -> None:
+        # creates or migrates PostgreSQL's schema now rather than on the first request
+        problem = await asyncio.to_thread(state.store.check)
+        if problem is None:
+            log.info("store_ready", store=type(state.store).__name__)
+        else:
+            log.warning("store_not_ready", store=type(state.store).__name__, message=problem)
+
     warming = asyncio.create_task(warm_up())
+    opening = asyncio.create_task(open_database())
     log.info("service_starting", version=__version__, threads=threads, max_queue=settings.max_queue)
     try:
         yield
     finally:
         log.info("service_stopping", in_flight=state.admission.depth)
         await warming
+        await opening
         # Requests that timed out may still hold a thread: let them finish before shutting down.
         await asyncio.to_thread(state.admission.wait_idle, settings.request_timeout_s)
         await asyncio.to_thread(pool.shutdown, wait=True)

@@ -13,7 +13,7 @@ Every error response has the body ``{"error": {"type": ..., "message": ...}}``::
     attribution.SourceError   422     a source cannot be used
     _store.ConversationFull   409     a conversation is at max_conversation_sources (named)
     attribution.ModelLoadError / MissingDependencyError   503
-    _store.StoreError 503     the conversation database failed (retry later)
+    _store.StoreError 503     the conversation database failed or is unreachable (Retry-After)
     a client gone mid-body    499     not an error: logged at info, counted as 499 (nginx's code)
     litestar HTTPException    its own status (404, 405, 413 body too large, ...)
     anything else             500     a generic message; the error is logged, never sent
@@ -133,7 +133,9 @@ def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
         return exc.status_code, exc.error_type, exc.message, exc.headers
     for cls, status, kind in _LIBRARY:
         if isinstance(exc, cls):
-            return status, kind, str(exc), {}
+            # the database may be back in a moment (a restart, a fail-over)
+            retry = {"Retry-After": "1"} if isinstance(exc, StoreError) else {}
+            return status, kind, str(exc), retry
     if isinstance(exc, AttributionError):
         return 422, "attribution_error", str(exc), {}
     if isinstance(exc, ValidationException):

@@ -46,7 +46,7 @@ from ._errors import classify
 from ._logging import configure_logging
 from ._metrics import Metrics
 from ._settings import Settings
-from ._store import ConversationStore, SqliteConversationStore
+from ._store import ConversationStore, open_store
 from ._work import Admission, ModelRunner
 
 __all__ = [
@@ -118,8 +118,9 @@ class McpResources:
 async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
     """Open the store, load and warm the models, start the model pool; close all on exit."""
     store = await asyncio.to_thread(
-        SqliteConversationStore,
-        settings.database_path,
+        open_store,
+        database_url=settings.database_url,
+        database_path=settings.database_path,
         max_entries=settings.max_conversation_sources,
     )
     threads = settings.model_threads or os.cpu_count() or 1

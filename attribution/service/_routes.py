@@ -6,6 +6,7 @@ dependency injection; they never reach for globals.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -166,10 +167,16 @@ async def healthz() -> HealthBody:
     return HealthBody(status="ok")
 
 
-@get("/readyz", summary="Readiness: the models are loaded")
+@get("/readyz", summary="Readiness: the models are loaded and the conversation store answers")
 async def readyz(request: Request[Any, Any, Any]) -> Response[HealthBody]:
-    """200 once the models are loaded; 503 while they load or after they failed to."""
+    """200 once the models are loaded and while the conversation store answers; 503 while the
+    models load, after they failed to, or while the store's database is unreachable."""
     status, detail = request.app.state.readiness
+    store = request.app.state.store
+    if status == "ready" and store is not None:
+        problem = await asyncio.to_thread(store.check)
+        if problem is not None:
+            status, detail = "store_unavailable", problem
     code = HTTP_200_OK if status == "ready" else HTTP_503_SERVICE_UNAVAILABLE
     return Response(HealthBody(status=status, detail=detail), status_code=code)
 

@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Mapping
 from typing import Literal
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -39,6 +40,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
     database_path: str = "attribution.sqlite3"
     """SQLite file of the conversation registries (ATTRIBUTION_DATABASE_PATH)."""
+    database_url: str | None = None
+    """PostgreSQL URL of the conversation registries, ``postgresql://user:pass@host:port/db``
+    (ATTRIBUTION_DATABASE_URL; the ``postgres`` extra): replicas on several machines share one
+    numbering. Unset: the SQLite file ``database_path``."""
     max_body_bytes: int = 10_000_000
     """Largest request body accepted."""
     max_answer_chars: int = 100_000
@@ -95,6 +100,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
             ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
             ("stream_timeout_s", self.stream_timeout_s > 0, "> 0"),
             ("max_queue", self.max_queue >= 1, ">= 1"),
+            (
+                "database_url",
+                self.database_url is None
+                or urlsplit(self.database_url).scheme in ("postgresql", "postgres"),
+                "a postgresql://user:password@host:port/database URL",
+            ),
             ("header_timeout_s", self.header_timeout_s > 0, "> 0"),
             ("body_timeout_s", self.body_timeout_s > 0, "> 0"),
             (
@@ -106,9 +117,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         ]
         for name, ok, requirement in checks:
             if not ok:
-                raise ConfigError(
-                    f"setting {name} = {getattr(self, name)!r} is out of bounds: {requirement}"
-                )
+                value = getattr(self, name)
+                if name == "database_url":  # never echo a password
+                    value = urlsplit(value)._replace(netloc="...").geturl()
+                raise ConfigError(f"setting {name} = {value!r} is out of bounds: {requirement}")
 
     def allowed_host_names(self) -> tuple[str, ...]:
         """The allowed hosts, lower case; ``("*",)`` when any host is served."""

@@ -2,7 +2,9 @@
 
 :class:`ConversationStore` is the interface the service codes against;
 :class:`SqliteConversationStore` is the default implementation (standard-library ``sqlite3``,
-WAL mode, one file). A PostgreSQL store can follow by implementing the same Protocol.
+WAL mode, one file: one machine); :class:`attribution.service._postgres.PostgresConversationStore`
+serves several replicas on several machines (``ATTRIBUTION_DATABASE_URL``). Both share the
+numbering logic of :class:`SqlConversationStore`; :func:`open_store` picks one from the settings.
 
 Numbering is the in-memory :class:`attribution.CitationRegistry`'s, made durable and shared: a
 source's number is found or created by its stable source key, numbers go up from 1 and are never
@@ -25,7 +27,7 @@ import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol, TypeVar, cast, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, cast, runtime_checkable
 
 import msgspec
 
@@ -47,8 +49,10 @@ __all__ = [
     "ConversationStore",
     "Registration",
     "RegistrationOutcome",
+    "SqlConversationStore",
     "SqliteConversationStore",
     "StoreError",
+    "open_store",
     "validate_conversation_id",
 ]
 
@@ -226,9 +230,63 @@ class ConversationStore(Protocol):
         """The entry numbered ``number`` in the conversation, or None."""
         ...
 
+    def check(self) -> str | None:
+        """None when the store can serve now; else why not (``/readyz`` reports it)."""
+        ...
+
     def close(self) -> None:
         """Release the store's connections; calling it again does nothing."""
         ...
+
+
+def open_store(
+    *,
+    database_url: str | None,
+    database_path: str | os.PathLike[str],
+    max_entries: int = DEFAULT_MAX_ENTRIES,
+) -> ConversationStore:
+    """The store the settings name: PostgreSQL when ``database_url`` is given (the
+    ``postgres`` extra), else the SQLite file at ``database_path``.
+
+    Raises:
+        ConfigError: the file cannot be opened, the URL is not a PostgreSQL URL, or the
+            PostgreSQL driver is not installed. An unreachable PostgreSQL server is not an
+            error here: the store reports it (:meth:`ConversationStore.check`) and recovers.
+    """
+    if database_url:
+        from ._postgres import PostgresConversationStore
+
+        return PostgresConversationStore(database_url, max_entries=max_entries)
+    return SqliteConversationStore(database_path, max_entries=max_entries)
+
+
+def migrate(
+    conn: Any,
+    migrations: dict[int, tuple[str, ...]],
+    latest: int,
+    placeholder: str,
+    newer: type[Exception],
+    name: str,
+) -> None:
+    """Bring a database's schema up to ``latest`` inside the caller's transaction: migration n
+    takes it from version n - 1 to n; the version is kept in ``schema_version``.
+
+    Raises:
+        newer: the database's schema is newer than ``latest`` (this code is older).
+    """
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    current = int(row[0]) if row and row[0] is not None else 0
+    if current > latest:
+        raise newer(
+            f"conversation store {name} has schema version {current}, newer than this "
+            f"service's {latest}; upgrade the service"
+        )
+    for version in range(current + 1, latest + 1):
+        for statement in migrations[version]:
+            conn.execute(statement)
+        conn.execute("DELETE FROM schema_version")
+        conn.execute(f"INSERT INTO schema_version (version) VALUES ({placeholder})", (version,))
 
 
 def validate_conversation_id(conversation_id: str) -> str:
@@ -292,7 +350,298 @@ _MAX_NUMBER = 2**63 - 1  # SQLite's INTEGER; a larger number cannot be bound, le
 _ENTRY_COLUMNS = "number, source_key, source_type, locator_json, display_json"
 
 
-class SqliteConversationStore:
+class SqlConversationStore:
+    """What the SQL stores share: numbering, limits and lookups, written once over a DB-API
+    connection (``conn.execute(sql, params)`` giving a cursor), with ``?`` placeholders.
+
+    A subclass supplies :meth:`_write` (run a function in a transaction that serialises
+    numbering within a conversation), :meth:`_read`, and where needed :attr:`_placeholder` and
+    :meth:`_lock_conversation`.
+    """
+
+    _placeholder = "?"
+    _max_entries: int
+
+    @property
+    def max_entries(self) -> int:
+        """The most sources one conversation holds."""
+        return self._max_entries
+
+    def _write(self, work: Callable[[Any], T]) -> T:
+        raise NotImplementedError
+
+    def _read(self, work: Callable[[Any], T]) -> T:
+        raise NotImplementedError
+
+    def check(self) -> str | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _q(self, sql: str) -> str:
+        """``sql`` with this database's placeholders (the SQL here holds no other ``?``)."""
+        return sql if self._placeholder == "?" else sql.replace("?", self._placeholder)
+
+    def _lock_conversation(self, conn: Any, conversation_id: str) -> None:
+        """Hold the conversation's numbering until the transaction ends (after the
+        conversation's row exists). SQLite's ``BEGIN IMMEDIATE`` already holds the database's
+        one write lock, so there is nothing more to take there."""
+
+    def _exec(self, conn: Any, sql: str, params: Sequence[object] = ()) -> Any:
+        return conn.execute(self._q(sql), params)
+
+    # -- registering ----------------------------------------------------------------------------
+
+    def _store_entry(
+        self, conn: Any, conversation_id: str, wanted: RegistryEntry
+    ) -> tuple[RegistryEntry, bool]:
+        """Find or create ``wanted`` (its number ignored) inside the caller's write transaction."""
+        row = self._exec(
+            conn,
+            f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+            "WHERE conversation_id = ? AND source_key = ?",
+            (conversation_id, wanted.source_key),
+        ).fetchone()
+        if row is not None:
+            entry = _row_entry(row)
+            filled = _fill(entry.display, wanted.display)
+            if filled is entry.display:
+                return entry, False
+            self._exec(
+                conn,
+                "UPDATE registry_entries SET display_json = ? "
+                "WHERE conversation_id = ? AND number = ?",
+                (msgspec.json.encode(filled).decode(), conversation_id, entry.number),
+            )
+            return msgspec.structs.replace(entry, display=filled), False
+        # Safe only because the transaction holds the conversation's numbering (see _write).
+        entry = msgspec.structs.replace(wanted, number=self._held(conn, conversation_id) + 1)
+        self._exec(
+            conn,
+            "INSERT INTO registry_entries "
+            "(conversation_id, number, source_key, source_type, locator_json, display_json) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                conversation_id,
+                entry.number,
+                entry.source_key,
+                entry.source_type,
+                msgspec.json.encode(list(entry.locator)).decode(),
+                msgspec.json.encode(entry.display).decode(),
+            ),
+        )
+        return entry, True
+
+    def _held(self, conn: Any, conversation_id: str) -> int:
+        """How many sources the conversation holds: numbers go up from 1 and are never reused
+        or skipped, so the highest is the count (and the primary key finds it at once)."""
+        (highest,) = self._exec(
+            conn,
+            "SELECT coalesce(max(number), 0) FROM registry_entries WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchone()
+        return int(highest)
+
+    def _numbered(
+        self, conn: Any, conversation_id: str, numbers: Sequence[int]
+    ) -> list[RegistryEntry]:
+        """The entries of those of ``numbers`` that exist."""
+        found: list[RegistryEntry] = []
+        for start in range(0, len(numbers), 500):  # SQLite binds at most 999 values
+            chunk = numbers[start : start + 500]
+            rows = self._exec(
+                conn,
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries WHERE conversation_id = ? "
+                f"AND number IN ({', '.join('?' * len(chunk))})",
+                (conversation_id, *chunk),
+            ).fetchall()
+            found.extend(_row_entry(row) for row in rows)
+        return found
+
+    def register_sources_detailed(
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
+    ) -> Registration:
+        """Find or create every source's number in the conversation, in one transaction.
+
+        Keys, locators and display fields are derived exactly as
+        :meth:`attribution.CitationRegistry.register_source` does (by registering the batch in
+        a scratch registry first), so the store and the in-memory registry cannot disagree.
+        Sources of the batch sharing a key share a number; new keys are numbered in the order
+        first seen. The cost grows with the batch and ``cited``, not with the conversation.
+
+        Returns:
+            Each source's entry and whether this call created its number, and the entries of
+            the sources and of the ``cited`` numbers that exist, as a registry.
+
+        Raises:
+            InputError: a bad conversation id, or a source the registry cannot key.
+            ConversationFull: the new sources would take the conversation past
+                :attr:`max_entries`; nothing was registered.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        validate_conversation_id(conversation_id)
+        scratch = CitationRegistry()
+        scratch_numbers = [scratch.register_source(source) for source in sources]
+        wanted = scratch.entries()
+        numbers = sorted({n for n in cited if 1 <= n <= _MAX_NUMBER})
+
+        def work(
+            conn: Any,
+        ) -> tuple[dict[int, tuple[RegistryEntry, bool]], list[RegistryEntry]]:
+            self._exec(
+                conn,
+                "INSERT INTO conversations (id) VALUES (?) ON CONFLICT DO NOTHING",
+                (conversation_id,),
+            )
+            self._lock_conversation(conn, conversation_id)
+            held = self._held(conn, conversation_id)
+            stored = {w.number: self._store_entry(conn, conversation_id, w) for w in wanted}
+            adding = sum(created for _, created in stored.values())
+            if held + adding > self._max_entries:  # rolled back: nothing is registered
+                raise ConversationFull(conversation_id, held, adding, self._max_entries)
+            return stored, self._numbered(conn, conversation_id, numbers)
+
+        stored, cited_entries = self._write(work)
+        by_number = {e.number: e for e in cited_entries}
+        by_number.update((e.number, e) for e, _ in stored.values())
+        outcomes = tuple(
+            RegistrationOutcome(
+                source_id=source.id,
+                entry=stored[n][0],
+                created=stored[n][1],
+            )
+            for source, n in zip(sources, scratch_numbers, strict=True)
+        )
+        return Registration(outcomes=outcomes, registry=CitationRegistry(list(by_number.values())))
+
+    def register_sources(
+        self,
+        conversation_id: str,
+        sources: Sequence[CitationSource],
+        *,
+        cited: Collection[int] = (),
+    ) -> CitationRegistry:
+        """Find or create every source's number in the conversation, in one transaction.
+
+        Returns:
+            The entries of the sources and of the ``cited`` numbers that exist, as a
+            registry (not the whole registry: see :meth:`registry`).
+
+        Raises:
+            InputError: a bad conversation id, or a source the registry cannot key.
+            ConversationFull: the new sources would take the conversation past
+                :attr:`max_entries`; nothing was registered.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        return self.register_sources_detailed(conversation_id, sources, cited=cited).registry
+
+    def register(
+        self,
+        conversation_id: str,
+        source_type: SourceType,
+        locator: Locator,
+        display: SourceDisplay | None = None,
+    ) -> RegistryEntry:
+        """Find or create the number of one source, as :meth:`CitationRegistry.register` does.
+
+        Returns:
+            The source's entry; display fields it lacked are filled from ``display``.
+
+        Raises:
+            InputError: a bad conversation id, an unknown type or an empty locator.
+            ConversationFull: the source is new and the conversation holds
+                :attr:`max_entries` sources already.
+            StoreError: the database failed (after waiting ``busy_timeout_s``).
+        """
+        validate_conversation_id(conversation_id)
+        scratch = CitationRegistry()
+        scratch.register(source_type, locator, display)
+        (wanted,) = scratch.entries()
+
+        def work(conn: Any) -> RegistryEntry:
+            self._exec(
+                conn,
+                "INSERT INTO conversations (id) VALUES (?) ON CONFLICT DO NOTHING",
+                (conversation_id,),
+            )
+            self._lock_conversation(conn, conversation_id)
+            held = self._held(conn, conversation_id)
+            entry, created = self._store_entry(conn, conversation_id, wanted)
+            if created and held + 1 > self._max_entries:
+                raise ConversationFull(conversation_id, held, 1, self._max_entries)
+            return entry
+
+        return self._write(work)
+
+    # -- looking up -------------------------------------------------------------------------------
+
+    def registry(self, conversation_id: str) -> CitationRegistry:
+        """The conversation's whole registry; an empty one for a conversation never seen.
+
+        Raises:
+            InputError: a bad conversation id.
+        """
+        return CitationRegistry(self.entries(conversation_id, limit=_MAX_NUMBER))
+
+    def entries(
+        self, conversation_id: str, *, after: int = 0, limit: int = 1000
+    ) -> list[RegistryEntry]:
+        """At most ``limit`` entries numbered above ``after``, by increasing number.
+
+        Raises:
+            InputError: a bad conversation id, or ``limit`` below 1.
+        """
+        validate_conversation_id(conversation_id)
+        if limit < 1:
+            raise InputError(f"limit must be 1 or more, not {limit}")
+        if after >= _MAX_NUMBER:
+            return []
+
+        def work(conn: Any) -> list[RegistryEntry]:
+            rows = self._exec(
+                conn,
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+                "WHERE conversation_id = ? AND number > ? ORDER BY number LIMIT ?",
+                (conversation_id, max(after, 0), min(limit, _MAX_NUMBER)),
+            ).fetchall()
+            return [_row_entry(row) for row in rows]
+
+        return self._read(work)
+
+    def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
+        """The entry numbered ``number`` in the conversation, or None.
+
+        Raises:
+            InputError: a bad conversation id.
+        """
+        validate_conversation_id(conversation_id)
+        if not 1 <= number <= _MAX_NUMBER:
+            return None
+
+        def work(conn: Any) -> RegistryEntry | None:
+            row = self._exec(
+                conn,
+                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
+                "WHERE conversation_id = ? AND number = ?",
+                (conversation_id, number),
+            ).fetchone()
+            return None if row is None else _row_entry(row)
+
+        return self._read(work)
+
+
+class SqliteConversationStore(SqlConversationStore):
     """A :class:`ConversationStore` in one SQLite file (WAL mode, ``synchronous=NORMAL``).
 
     Connections come from a small pool guarded by a lock: a call borrows one, uses it alone
@@ -371,11 +720,6 @@ class SqliteConversationStore:
     def path(self) -> Path:
         """The database file."""
         return self._path
-
-    @property
-    def max_entries(self) -> int:
-        """The most sources one conversation holds."""
-        return self._max_entries
 
     # -- connections ----------------------------------------------------------------------------
 
@@ -469,257 +813,20 @@ class SqliteConversationStore:
     def _migrate(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
-            current = int(row[0]) if row and row[0] is not None else 0
-            if current > SCHEMA_VERSION:
-                raise ConfigError(
-                    f"conversation store {str(self._path)!r} has schema version {current}, "
-                    f"newer than this service's {SCHEMA_VERSION}; upgrade the service"
-                )
-            for version in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in _MIGRATIONS[version]:
-                    conn.execute(statement)
-                conn.execute("DELETE FROM schema_version")
-                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            migrate(conn, _MIGRATIONS, SCHEMA_VERSION, "?", ConfigError, repr(str(self._path)))
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
 
-    # -- registering ----------------------------------------------------------------------------
-
-    @staticmethod
-    def _store_entry(
-        conn: sqlite3.Connection, conversation_id: str, wanted: RegistryEntry
-    ) -> tuple[RegistryEntry, bool]:
-        """Find or create ``wanted`` (its number ignored) inside the caller's write transaction."""
-        row = conn.execute(
-            f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
-            "WHERE conversation_id = ? AND source_key = ?",
-            (conversation_id, wanted.source_key),
-        ).fetchone()
-        if row is not None:
-            entry = _row_entry(row)
-            filled = _fill(entry.display, wanted.display)
-            if filled is entry.display:
-                return entry, False
-            conn.execute(
-                "UPDATE registry_entries SET display_json = ? "
-                "WHERE conversation_id = ? AND number = ?",
-                (msgspec.json.encode(filled).decode(), conversation_id, entry.number),
-            )
-            return msgspec.structs.replace(entry, display=filled), False
-        # Safe only because the transaction holds the write lock since BEGIN IMMEDIATE.
-        (highest,) = conn.execute(
-            "SELECT coalesce(max(number), 0) FROM registry_entries WHERE conversation_id = ?",
-            (conversation_id,),
-        ).fetchone()
-        entry = msgspec.structs.replace(wanted, number=int(highest) + 1)
-        conn.execute(
-            "INSERT INTO registry_entries "
-            "(conversation_id, number, source_key, source_type, locator_json, display_json) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                conversation_id,
-                entry.number,
-                entry.source_key,
-                entry.source_type,
-                msgspec.json.encode(list(entry.locator)).decode(),
-                msgspec.json.encode(entry.display).decode(),
-            ),
-        )
-        return entry, True
-
-    @staticmethod
-    def _held(conn: sqlite3.Connection, conversation_id: str) -> int:
-        """How many sources the conversation holds: numbers go up from 1 and are never reused
-        or skipped, so the highest is the count (and the primary key finds it at once)."""
-        (highest,) = conn.execute(
-            "SELECT coalesce(max(number), 0) FROM registry_entries WHERE conversation_id = ?",
-            (conversation_id,),
-        ).fetchone()
-        return int(highest)
-
-    @staticmethod
-    def _numbered(
-        conn: sqlite3.Connection, conversation_id: str, numbers: Sequence[int]
-    ) -> list[RegistryEntry]:
-        """The entries of those of ``numbers`` that exist."""
-        found: list[RegistryEntry] = []
-        for start in range(0, len(numbers), 500):  # SQLite binds at most 999 values
-            chunk = numbers[start : start + 500]
-            rows = conn.execute(
-                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries WHERE conversation_id = ? "
-                f"AND number IN ({', '.join('?' * len(chunk))})",
-                (conversation_id, *chunk),
-            ).fetchall()
-            found.extend(_row_entry(row) for row in rows)
-        return found
-
-    def register_sources_detailed(
-        self,
-        conversation_id: str,
-        sources: Sequence[CitationSource],
-        *,
-        cited: Collection[int] = (),
-    ) -> Registration:
-        """Find or create every source's number in the conversation, in one transaction.
-
-        Keys, locators and display fields are derived exactly as
-        :meth:`attribution.CitationRegistry.register_source` does (by registering the batch in
-        a scratch registry first), so the store and the in-memory registry cannot disagree.
-        Sources of the batch sharing a key share a number; new keys are numbered in the order
-        first seen. The cost grows with the batch and ``cited``, not with the conversation.
-
-        Returns:
-            Each source's entry and whether this call created its number, and the entries of
-            the sources and of the ``cited`` numbers that exist, as a registry.
-
-        Raises:
-            InputError: a bad conversation id, or a source the registry cannot key.
-            ConversationFull: the new sources would take the conversation past
-                :attr:`max_entries`; nothing was registered.
-            StoreError: the database failed (after waiting ``busy_timeout_s``).
-        """
-        validate_conversation_id(conversation_id)
-        scratch = CitationRegistry()
-        scratch_numbers = [scratch.register_source(source) for source in sources]
-        wanted = scratch.entries()
-        numbers = sorted({n for n in cited if 1 <= n <= _MAX_NUMBER})
-
-        def work(
-            conn: sqlite3.Connection,
-        ) -> tuple[dict[int, tuple[RegistryEntry, bool]], list[RegistryEntry]]:
-            conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
-            held = self._held(conn, conversation_id)
-            stored = {w.number: self._store_entry(conn, conversation_id, w) for w in wanted}
-            adding = sum(created for _, created in stored.values())
-            if held + adding > self._max_entries:  # rolled back: nothing is registered
-                raise ConversationFull(conversation_id, held, adding, self._max_entries)
-            return stored, self._numbered(conn, conversation_id, numbers)
-
-        stored, cited_entries = self._write(work)
-        by_number = {e.number: e for e in cited_entries}
-        by_number.update((e.number, e) for e, _ in stored.values())
-        outcomes = tuple(
-            RegistrationOutcome(
-                source_id=source.id,
-                entry=stored[n][0],
-                created=stored[n][1],
-            )
-            for source, n in zip(sources, scratch_numbers, strict=True)
-        )
-        return Registration(outcomes=outcomes, registry=CitationRegistry(list(by_number.values())))
-
-    def register_sources(
-        self,
-        conversation_id: str,
-        sources: Sequence[CitationSource],
-        *,
-        cited: Collection[int] = (),
-    ) -> CitationRegistry:
-        """Find or create every source's number in the conversation, in one transaction.
-
-        Returns:
-            The entries of the sources and of the ``cited`` numbers that exist, as a
-            registry (not the whole registry: see :meth:`registry`).
-
-        Raises:
-            InputError: a bad conversation id, or a source the registry cannot key.
-            ConversationFull: the new sources would take the conversation past
-                :attr:`max_entries`; nothing was registered.
-            StoreError: the database failed (after waiting ``busy_timeout_s``).
-        """
-        return self.register_sources_detailed(conversation_id, sources, cited=cited).registry
-
-    def register(
-        self,
-        conversation_id: str,
-        source_type: SourceType,
-        locator: Locator,
-        display: SourceDisplay | None = None,
-    ) -> RegistryEntry:
-        """Find or create the number of one source, as :meth:`CitationRegistry.register` does.
-
-        Returns:
-            The source's entry; display fields it lacked are filled from ``display``.
-
-        Raises:
-            InputError: a bad conversation id, an unknown type or an empty locator.
-            ConversationFull: the source is new and the conversation holds
-                :attr:`max_entries` sources already.
-            StoreError: the database failed (after waiting ``busy_timeout_s``).
-        """
-        validate_conversation_id(conversation_id)
-        scratch = CitationRegistry()
-        scratch.register(source_type, locator, display)
-        (wanted,) = scratch.entries()
-
-        def work(conn: sqlite3.Connection) -> RegistryEntry:
-            conn.execute("INSERT OR IGNORE INTO conversations (id) VALUES (?)", (conversation_id,))
-            held = self._held(conn, conversation_id)
-            entry, created = self._store_entry(conn, conversation_id, wanted)
-            if created and held + 1 > self._max_entries:
-                raise ConversationFull(conversation_id, held, 1, self._max_entries)
-            return entry
-
-        return self._write(work)
-
-    # -- looking up -------------------------------------------------------------------------------
-
-    def registry(self, conversation_id: str) -> CitationRegistry:
-        """The conversation's whole registry; an empty one for a conversation never seen.
-
-        Raises:
-            InputError: a bad conversation id.
-        """
-        return CitationRegistry(self.entries(conversation_id, limit=_MAX_NUMBER))
-
-    def entries(
-        self, conversation_id: str, *, after: int = 0, limit: int = 1000
-    ) -> list[RegistryEntry]:
-        """At most ``limit`` entries numbered above ``after``, by increasing number.
-
-        Raises:
-            InputError: a bad conversation id, or ``limit`` below 1.
-        """
-        validate_conversation_id(conversation_id)
-        if limit < 1:
-            raise InputError(f"limit must be 1 or more, not {limit}")
-        if after >= _MAX_NUMBER:
-            return []
-
-        def work(conn: sqlite3.Connection) -> list[RegistryEntry]:
-            rows = conn.execute(
-                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
-                "WHERE conversation_id = ? AND number > ? ORDER BY number LIMIT ?",
-                (conversation_id, max(after, 0), min(limit, _MAX_NUMBER)),
-            ).fetchall()
-            return [_row_entry(row) for row in rows]
-
-        return self._read(work)
-
-    def resolve(self, conversation_id: str, number: int) -> RegistryEntry | None:
-        """The entry numbered ``number`` in the conversation, or None.
-
-        Raises:
-            InputError: a bad conversation id.
-        """
-        validate_conversation_id(conversation_id)
-        if not 1 <= number <= _MAX_NUMBER:
-            return None
-
-        def work(conn: sqlite3.Connection) -> RegistryEntry | None:
-            row = conn.execute(
-                f"SELECT {_ENTRY_COLUMNS} FROM registry_entries "
-                "WHERE conversation_id = ? AND number = ?",
-                (conversation_id, number),
-            ).fetchone()
-            return None if row is None else _row_entry(row)
-
-        return self._read(work)
+    def check(self) -> str | None:
+        """None when the file answers a query; else the error."""
+        try:
+            self._read(lambda conn: conn.execute("SELECT 1").fetchone())
+        except StoreError as exc:
+            return str(exc)
+        return None
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -733,9 +840,3 @@ class SqliteConversationStore:
             idle, self._idle = self._idle, []
         for conn in idle:
             conn.close()
-
-    def __enter__(self) -> SqliteConversationStore:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
