@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,13 +50,9 @@ def postgres() -> Iterator[PostgresServer]:
             "Install Debian's package: apt-get install -y --no-install-recommends postgresql"
         )
     pytest.importorskip("psycopg", reason="the postgres extra is not installed")
-    # not under pytest's temporary folder: its parents are closed to the postgres user
-    folder = Path(tempfile.mkdtemp(prefix="attribution-postgres-"))
-    server = PostgresServer(binaries, folder)
-    server.start()
+    server = PostgresServer(binaries)
     try:
+        server.start()
         yield server
     finally:
-        if server.running():
-            server.stop("immediate")
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()

@@ -14,6 +14,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,8 +44,12 @@ class PostgresServer:
 
     USER = "attribution"
 
-    def __init__(self, binaries: Path, folder: Path) -> None:
+    def __init__(self, binaries: Path, folder: Path | None = None) -> None:
+        """``folder``: where the cluster goes; None: a new folder in the system's temporary
+        folder (not under pytest's, whose parents are closed to the postgres user)."""
         self.binaries = binaries
+        if folder is None:
+            folder = Path(tempfile.mkdtemp(prefix="attribution-postgres-"))
         self.folder = folder
         self.data = folder / "data"
         self.sockets = folder / "sockets"
@@ -109,6 +114,12 @@ class PostgresServer:
     def stop(self, mode: str = "fast") -> None:
         """``fast`` (clients disconnected, a clean shutdown) or ``immediate`` (a crash)."""
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    def remove(self) -> None:
+        """Stop the server (as a crash would) if it runs, and delete its folder."""
+        if self.running():
+            self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def running(self) -> bool:
         done = subprocess.run(
