@@ -98,18 +98,20 @@ def drive(
 
 
 def store_rows(server: Any, folder: Path, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    from attribution.service._postgres import PostgresConversationStore
-    from attribution.service._store import SqlConversationStore, SqliteConversationStore
+    from attribution.service import ConversationStore, open_store
 
-    stores: dict[str, SqlConversationStore] = {
-        "SQLite (WAL, one file)": SqliteConversationStore(folder / "store.sqlite3"),
-        "PostgreSQL (pool of 8)": PostgresConversationStore(
-            server.create_database("store_speed"), max_connections=8
+    # PostgreSQL with the store's defaults: a pool of at most 8 connections
+    stores: dict[str, ConversationStore] = {
+        "SQLite (WAL, one file)": open_store(
+            database_url=None, database_path=folder / "store.sqlite3"
+        ),
+        "PostgreSQL (pool of 8)": open_store(
+            database_url=server.create_database("store_speed"), database_path=""
         ),
     }
     rows = {}
     for name, store in stores.items():
-        with store:
+        try:
             assert store.check() is None
             store.register_sources("warm-up", _sources(random.Random(0)))
 
@@ -118,6 +120,8 @@ def store_rows(server: Any, folder: Path, args: argparse.Namespace) -> dict[str,
 
             rows[name] = drive(call, args.clients, args.calls, args.conversations)
             print(name, rows[name], flush=True)
+        finally:
+            store.close()
     return rows
 
 

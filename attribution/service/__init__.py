@@ -2,9 +2,11 @@
 
 ``create_app(settings)`` builds the app; ``python -m attribution.service`` serves it with
 uvicorn on the host and port of :class:`Settings` (environment variables ``ATTRIBUTION_*``).
-``serve_mcp(settings)`` serves the same engine, limits and conversation store as an MCP server
-(``attribution mcp``; the ``mcp`` extra). The library (``attribution``) never imports this
-package; only the command line's ``mcp`` command does, to start it.
+``open_store(...)`` opens the conversation store the settings name (SQLite, or PostgreSQL with
+the ``postgres`` extra: ``docs/replicas.md``). ``serve_mcp(settings)`` serves the same engine,
+limits and conversation store as an MCP server (``attribution mcp``; the ``mcp`` extra). The
+library (``attribution``) never imports this package; only the command line's ``mcp`` command
+does, to start it.
 """
 
 from __future__ import annotations
@@ -22,5 +24,22 @@ except ImportError as exc:  # the library installed without its service extra
 from ._app import create_app
 from ._mcp import parse_http_address, serve_mcp
 from ._settings import Settings
+from ._store import (
+    ConversationFull,
+    ConversationStore,
+    SqliteConversationStore,
+    StoreError,
+    open_store,
+)
 
-__all__ = ["Settings", "create_app", "parse_http_address", "serve_mcp"]
+__all__ = [
+    "ConversationFull",
+    "ConversationStore",
+    "Settings",
+    "SqliteConversationStore",
+    "StoreError",
+    "create_app",
+    "open_store",
+    "parse_http_address",
+    "serve_mcp",
+]
