@@ -42,6 +42,7 @@ from attribution.match import (
     MatchResult,
     Passage,
     make_passages,
+    passage_terms,
 )
 from attribution.sources import (
     CitationRegistry,
@@ -50,7 +51,7 @@ from attribution.sources import (
     source_key,
 )
 from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
-from attribution.verify import Pair, Verifier, verbatim_in, word_key
+from attribution.verify import Pair, Verifier, clear_text_cache, verbatim_in, word_key
 
 if TYPE_CHECKING:
     from attribution.runtime import Embedder
@@ -160,8 +161,11 @@ class Attributor:
         """Forget every cached embedding and verifier score (as if no source was seen before);
         a verifier keeps scores when it has a ``clear_cache`` method (the built-in ones do).
 
-        Shared with the attributors :meth:`with_config` made from this one.
+        Shared with the attributors :meth:`with_config` made from this one. The process-wide
+        caches of per-text work (passage terms, verifier features) are emptied too.
         """
+        passage_terms.cache_clear()
+        clear_text_cache()
         self.cache.clear()
         clear = getattr(self.verifier, "clear_cache", None)
         if clear is not None:

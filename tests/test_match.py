@@ -93,3 +93,21 @@ def test_approximate_index_above_the_exact_limit(embedder) -> None:  # type: ign
         ["Everest is 8,849 metres high."], passages
     )
     assert approx.candidates[0][0].passage == exact.candidates[0][0].passage
+
+
+def test_a_passage_is_tokenised_once_across_requests() -> None:
+    from attribution.match._lexical import LexicalIndex, passage_terms
+    from attribution.text import content_terms
+
+    texts = [f"The tower number {i} was painted red in {1900 + i}." for i in range(50)]
+    first = LexicalIndex(texts)
+    before = passage_terms.cache_info()
+    second = LexicalIndex(list(reversed(texts)))
+    LexicalIndex(["A passage never seen before."])
+    after = passage_terms.cache_info()
+    assert after.hits - before.hits == len(texts)
+    assert after.misses - before.misses == 1
+    # the cached terms are the terms: the same scores either way
+    assert [list(t) for t in first.terms] == [content_terms(t) for t in texts]
+    query = content_terms("Which tower was painted red in 1907?")
+    assert second.bm25(query)[len(texts) - 1 - 7] == first.bm25(query)[7]

@@ -12,7 +12,12 @@ r"""Verify: how strongly a passage supports (or contradicts) a claim.
 from __future__ import annotations
 
 from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
-from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
+from attribution.verify._features import (
+    FEATURE_NAMES,
+    NLI_FEATURE_NAMES,
+    clear_text_cache,
+    pair_features,
+)
 from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
@@ -28,6 +33,7 @@ __all__ = [
     "Pair",
     "Verifier",
     "VerifierOutput",
+    "clear_text_cache",
     "load_verifier",
     "pair_features",
     "verbatim_in",

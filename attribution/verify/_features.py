@@ -68,6 +68,11 @@ def signals(text: str) -> ClaimSignals:
     )
 
 
+def clear_text_cache() -> None:
+    """Forget the cached :func:`signals` of every text (as if no text was seen before)."""
+    signals.cache_clear()
+
+
 def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
     """Length of the longest run of consecutive claim tokens found verbatim in the passage."""
     positions: dict[str, list[int]] = {}
