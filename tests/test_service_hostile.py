@@ -444,3 +444,16 @@ def test_the_body_must_arrive_within_the_body_timeout(server: Server) -> None:
     body = json.loads(rest.partition(b"\r\n\r\n")[2])
     assert body["error"]["type"] == "request_timeout"
     assert "body_timeout_s" in body["error"]["message"]
+
+
+def test_thread_settings() -> None:
+    from attribution import ConfigError
+    from attribution.service import Settings
+
+    assert Settings().onnx_threads() is None  # the cores
+    assert Settings(model_threads=2).onnx_threads() == 2
+    assert Settings(model_threads=2, intra_op_threads=1).onnx_threads() == 1
+    env = {"ATTRIBUTION_INTRA_OP_THREADS": "1", "ATTRIBUTION_MODEL_THREADS": "4"}
+    assert Settings.from_env(env).onnx_threads() == 1
+    with pytest.raises(ConfigError, match="intra_op_threads"):
+        Settings(intra_op_threads=0)

@@ -36,6 +36,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Server processes (ATTRIBUTION_WORKERS)."""
     model_threads: int | None = None
     """Threads doing model work (and ONNX Runtime intra-op threads); None: the cores."""
+    intra_op_threads: int | None = None
+    """ONNX Runtime threads one model call uses (ATTRIBUTION_INTRA_OP_THREADS); None: the same
+    as model_threads (so one request alone uses every core). 1 runs each call on its model
+    thread only: concurrent requests then run side by side instead of sharing the threads."""
     models_dir: str | None = None
     """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
     database_path: str = "attribution.sqlite3"
@@ -87,6 +91,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
                 self.model_threads is None or 1 <= self.model_threads <= 256,
                 "1..256 or unset",
             ),
+            (
+                "intra_op_threads",
+                self.intra_op_threads is None or 1 <= self.intra_op_threads <= 256,
+                "1..256 or unset",
+            ),
             ("max_body_bytes", self.max_body_bytes >= 1024, ">= 1024"),
             ("max_answer_chars", self.max_answer_chars >= 1, ">= 1"),
             ("max_sources", self.max_sources >= 1, ">= 1"),
@@ -121,6 +130,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
                 if name == "database_url":  # never echo a password
                     value = urlsplit(value)._replace(netloc="...").geturl()
                 raise ConfigError(f"setting {name} = {value!r} is out of bounds: {requirement}")
+
+    def onnx_threads(self) -> int | None:
+        """The intra-op threads of the models' sessions (None: the cores)."""
+        return self.intra_op_threads if self.intra_op_threads is not None else self.model_threads
 
     def allowed_host_names(self) -> tuple[str, ...]:
         """The allowed hosts, lower case; ``("*",)`` when any host is served."""
