@@ -54,6 +54,12 @@ class ModelConfig(_Section, frozen=True):
     cross-encoder (faster, a little less accurate: docs/benchmarks.md)."""
     intra_op_threads: int | None = None
     """ONNX Runtime threads per session; None: the number of cores."""
+    busy_intra_op_threads: int | None = None
+    """ONNX Runtime threads of a call made while another call of the same model is running
+    (several requests at once, as in the service); None: ``intra_op_threads`` always. A second
+    session with these threads is opened beside the first (a few tens of MB), so a request
+    alone still uses every core, while concurrent requests do not ask for more threads than
+    there are cores (docs/benchmarks.md, "ONNX threads per call")."""
     batch_size: int = 1
     """Sequences per inference batch (texts for a transformer embedder, pairs for a
     cross-encoder). 1, the default, makes every score independent of the rest of the request:
@@ -66,6 +72,11 @@ class ModelConfig(_Section, frozen=True):
         self._check(
             "intra_op_threads",
             self.intra_op_threads is None or 1 <= self.intra_op_threads <= 256,
+            "1..256 or null",
+        )
+        self._check(
+            "busy_intra_op_threads",
+            self.busy_intra_op_threads is None or 1 <= self.busy_intra_op_threads <= 256,
             "1..256 or null",
         )
         self._check("batch_size", 1 <= self.batch_size <= 1024, "1..1024")

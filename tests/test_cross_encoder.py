@@ -450,3 +450,43 @@ def test_the_shipped_int8_model_scores_a_pair_the_same_whatever_else_is_in_the_r
     assert np.array_equal(model.predict(pairs)[0], alone)
     model.clear_cache()
     assert np.array_equal(model.predict(pairs[::-1])[2], alone)
+
+
+def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
+    import threading
+
+    from attribution.runtime import resolve_model
+
+    config = ModelConfig(intra_op_threads=2, busy_intra_op_threads=1)
+    resolved = resolve_model("support-verifier-minilm-l6-int8", "cross_encoder", config)
+    model = OnnxCrossEncoder(resolved, threads=2, busy_threads=1)
+    reference = OnnxCrossEncoder(resolved, threads=2)  # one session, its own score cache
+
+    def pairs(k: int) -> list[tuple[str, str]]:  # new pairs each call: no cached score
+        return [
+            (f"The tower is 330 m tall ({k}).", "The Eiffel Tower is 330 metres tall."),
+            (f"Sydney is planned but has no date yet ({k}).", "Orion already runs in Sydney."),
+        ]
+
+    model.predict(pairs(-1))
+    assert model.busy_calls == 0  # alone: the session with every thread
+    assert model._runtime.busy_session is not None
+    barrier = threading.Barrier(4)
+    results: dict[int, NDArray[np.float32]] = {}
+
+    def call(first: int) -> None:
+        barrier.wait()
+        for k in range(first, first + 10):
+            results[k] = model.predict(pairs(k))
+
+    threads = [threading.Thread(target=call, args=(10 * t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 40
+    assert model.busy_calls > 0  # calls overlapped and took the one-thread session
+    for k, got in results.items():  # the thread count does not change a score
+        assert np.allclose(got, reference.predict(pairs(k)), atol=1e-5)
+    with pytest.raises(Exception, match="busy_threads"):
+        OnnxCrossEncoder(resolved, busy_threads=0)

@@ -15,6 +15,7 @@ loopback (``python -m attribution.service``), every request bounded in count and
 from __future__ import annotations
 
 import json
+import os
 import select
 import socket
 import time
@@ -455,5 +456,9 @@ def test_thread_settings() -> None:
     assert Settings(model_threads=2, intra_op_threads=1).onnx_threads() == 1
     env = {"ATTRIBUTION_INTRA_OP_THREADS": "1", "ATTRIBUTION_MODEL_THREADS": "4"}
     assert Settings.from_env(env).onnx_threads() == 1
+    assert Settings(model_threads=2, intra_op_threads=1).busy_onnx_threads() is None  # fixed
+    cores = os.cpu_count() or 1
+    assert Settings().busy_onnx_threads() == 1  # as many model threads as cores: 1 each
+    assert Settings(model_threads=1).busy_onnx_threads() == cores
     with pytest.raises(ConfigError, match="intra_op_threads"):
         Settings(intra_op_threads=0)

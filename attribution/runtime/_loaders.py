@@ -36,4 +36,9 @@ def load_embedder(config: ModelConfig | None = None) -> Embedder:
     resolved = resolve_model(None, "embedder", config)
     if resolved.spec.format == "static":
         return StaticEmbedder(resolved)
-    return OnnxEmbedder(resolved, threads=config.intra_op_threads, batch_size=config.batch_size)
+    return OnnxEmbedder(
+        resolved,
+        threads=config.intra_op_threads,
+        batch_size=config.batch_size,
+        busy_threads=config.busy_intra_op_threads,
+    )

@@ -154,6 +154,8 @@ class Runtime(msgspec.Struct, frozen=True, kw_only=True):
 
     session: Session
     """The inference session."""
+    busy_session: Session | None = None
+    """A session with ``busy_threads`` intra-op threads, for calls made while another runs."""
     tokenizer: Tokenizer
     """The tokenizer, configured once at load and only read afterwards (so thread-safe)."""
     pad_id: int
@@ -178,7 +180,12 @@ class OnnxModel:
     _optional_inputs: ClassVar[tuple[str, ...]] = ("token_type_ids",)
 
     def __init__(
-        self, resolved: ResolvedModel, *, threads: int | None = None, batch_size: int = 1
+        self,
+        resolved: ResolvedModel,
+        *,
+        threads: int | None = None,
+        batch_size: int = 1,
+        busy_threads: int | None = None,
     ) -> None:
         """Describe the model; nothing is loaded until the first call that needs it.
 
@@ -186,22 +193,32 @@ class OnnxModel:
             resolved: the model's spec and files (see :func:`resolve_model`).
             threads: intra-op threads of the session; None: the number of cores.
             batch_size: sequences per inference batch.
+            busy_threads: intra-op threads of a call made while another call of this model
+                runs (a second session); None: every call uses ``threads``.
 
         Raises:
-            ConfigError: ``threads`` or ``batch_size`` is below 1.
+            ConfigError: ``threads``, ``busy_threads`` or ``batch_size`` is below 1.
             ModelLoadError: the model has no tokenizer or no maximum length, or its spec does
                 not suit the adapter (a cross-encoder without a support label).
         """
         if resolved.tokenizer_path is None or resolved.spec.max_length is None:
             raise ModelLoadError(f"model {resolved.spec.name!r} needs a tokenizer and max_length")
-        if batch_size < 1 or (threads is not None and threads < 1):
-            raise ConfigError(f"batch_size = {batch_size} and threads = {threads} must be >= 1")
+        if batch_size < 1 or any(t is not None and t < 1 for t in (threads, busy_threads)):
+            raise ConfigError(
+                f"batch_size = {batch_size}, threads = {threads} and busy_threads = "
+                f"{busy_threads} must be >= 1"
+            )
         self.resolved = resolved
         self._tokenizer_path: Path = resolved.tokenizer_path
         self.spec: ModelSpec = resolved.spec
         self.max_length: int = resolved.spec.max_length
         self.threads = threads
+        self.busy_threads = busy_threads
         self.batch_size = batch_size
+        self._calls_lock = threading.Lock()
+        self._calls = 0  # calls running now
+        self.busy_calls = 0
+        """Calls that ran on the busy session (another call of this model was running)."""
         self._load_lock = threading.Lock()
         self._loaded: Runtime | None = None
         if resolved.spec.format != "onnx":
@@ -232,7 +249,12 @@ class OnnxModel:
         """
         config = config if config is not None else ModelConfig()
         resolved = resolve_model(name_or_path, cls._kind, config)
-        return cls(resolved, threads=config.intra_op_threads, batch_size=config.batch_size)
+        return cls(
+            resolved,
+            threads=config.intra_op_threads,
+            batch_size=config.batch_size,
+            busy_threads=config.busy_intra_op_threads,
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec.name!r}, path={str(self.resolved.path)!r})"
@@ -251,8 +273,14 @@ class OnnxModel:
         tokenizer, pad_id = load_tokenizer(self._tokenizer_path)
         self._configure(tokenizer)
         session = make_session(self.resolved.path, self.threads)
+        busy = None
+        if self.busy_threads is not None and self.busy_threads != (
+            self.threads if self.threads is not None else default_threads()
+        ):
+            busy = make_session(self.resolved.path, self.busy_threads)
         runtime = Runtime(
             session=session,
+            busy_session=busy,
             tokenizer=tokenizer,
             pad_id=pad_id,
             inputs=self._graph_inputs(session),
@@ -311,13 +339,23 @@ class OnnxModel:
         runtime = self._runtime
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.intp, count=len(encodings))
         order = np.argsort(lengths, kind="stable")
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            feed = _pad([encodings[i] for i in rows], int(lengths[rows].max()), runtime.pad_id)
-            (output,) = runtime.session.run(
-                [runtime.output.name], {name: feed[name] for name in runtime.inputs}
-            )
-            yield rows, output.astype(np.float32, copy=False), feed["attention_mask"]
+        with self._calls_lock:
+            busy = bool(self._calls) and runtime.busy_session is not None
+            self._calls += 1
+            self.busy_calls += busy
+        # a call alone gets every thread; one made while another runs gets the busy session
+        session = runtime.busy_session if busy and runtime.busy_session else runtime.session
+        try:
+            for start in range(0, len(order), self.batch_size):
+                rows = order[start : start + self.batch_size]
+                feed = _pad([encodings[i] for i in rows], int(lengths[rows].max()), runtime.pad_id)
+                (output,) = session.run(
+                    [runtime.output.name], {name: feed[name] for name in runtime.inputs}
+                )
+                yield rows, output.astype(np.float32, copy=False), feed["attention_mask"]
+        finally:
+            with self._calls_lock:
+                self._calls -= 1
 
 
 def _pad(batch: Sequence[Encoding], width: int, pad_id: int) -> dict[str, NDArray[np.int64]]:

@@ -56,7 +56,11 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     settings: Settings = state.settings
     threads = settings.model_threads or os.cpu_count() or 1
     config = AttributionConfig(
-        model=ModelConfig(models_dir=settings.models_dir, intra_op_threads=settings.onnx_threads())
+        model=ModelConfig(
+            models_dir=settings.models_dir,
+            intra_op_threads=settings.onnx_threads(),
+            busy_intra_op_threads=settings.busy_onnx_threads(),
+        )
     )
     attributor = Attributor(config)
     # Opened first: a store that cannot open fails the start before any thread is started.

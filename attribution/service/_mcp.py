@@ -131,7 +131,9 @@ async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
         attributor = Attributor(
             AttributionConfig(
                 model=ModelConfig(
-                    models_dir=settings.models_dir, intra_op_threads=settings.onnx_threads()
+                    models_dir=settings.models_dir,
+                    intra_op_threads=settings.onnx_threads(),
+                    busy_intra_op_threads=settings.busy_onnx_threads(),
                 )
             )
         )

@@ -37,9 +37,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     model_threads: int | None = None
     """Threads doing model work (and ONNX Runtime intra-op threads); None: the cores."""
     intra_op_threads: int | None = None
-    """ONNX Runtime threads one model call uses (ATTRIBUTION_INTRA_OP_THREADS); None: the same
-    as model_threads (so one request alone uses every core). 1 runs each call on its model
-    thread only: concurrent requests then run side by side instead of sharing the threads."""
+    """ONNX Runtime threads every model call uses (ATTRIBUTION_INTRA_OP_THREADS). None (the
+    default): adaptive, a call alone uses model_threads threads (every core) and a call made
+    while another runs uses cores / model_threads (a second session per model), so a lone
+    request is as fast as it can be and concurrent ones do not oversubscribe the cores. 1 runs
+    every call on its model thread only."""
     models_dir: str | None = None
     """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
     database_path: str = "attribution.sqlite3"
@@ -134,6 +136,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     def onnx_threads(self) -> int | None:
         """The intra-op threads of the models' sessions (None: the cores)."""
         return self.intra_op_threads if self.intra_op_threads is not None else self.model_threads
+
+    def busy_onnx_threads(self) -> int | None:
+        """The intra-op threads of a call made while another runs (None: as any call)."""
+        if self.intra_op_threads is not None:
+            return None  # fixed by the operator
+        cores = os.cpu_count() or 1
+        return max(1, cores // (self.model_threads or cores))
 
     def allowed_host_names(self) -> tuple[str, ...]:
         """The allowed hosts, lower case; ``("*",)`` when any host is served."""
