@@ -45,9 +45,14 @@ SOURCES = [
 _SETEXT = re.compile(r"(?m)^[ \t]*\S[^\n]*\n {0,3}(?:-+|=+)[ \t]*$")
 
 
+def _lines(text: str) -> str:
+    # markdown ends a line at "\r\n" and a lone "\r" as well as at "\n"
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 @st.composite
 def split(draw: st.DrawFn) -> tuple[str, list[str]]:
-    text = draw(_answer().filter(lambda t: not _SETEXT.search(t)))
+    text = draw(_answer().filter(lambda t: not _SETEXT.search(_lines(t))))
     cuts = sorted(draw(st.sets(st.integers(1, max(len(text) - 1, 1)), max_size=40)))
     bounds = [0, *[c for c in cuts if c < len(text)], len(text)]
     return text, [text[a:b] for a, b in itertools.pairwise(bounds)]

@@ -215,7 +215,9 @@ def test_a_replica_rides_out_the_database_being_down(
         time.sleep(2)
         before_crash = len(seen)
         stopped_database.stop("immediate")  # a crash: no clean shutdown
-        time.sleep(3)
+        # longer than the store's 5 s wait for a connection, so calls meanwhile must 503 (an
+        # outage shorter than that may be ridden out unseen: calls wait, then succeed)
+        time.sleep(8)
         stopped_database.start()
         time.sleep(6)
         stop.set()
