@@ -1,7 +1,7 @@
 """Latency of the whole pipeline: by default a 10-claim answer against 20 sources of 800 words.
 
 Run: ``.venv/bin/python -m benchmarks.pipeline_speed [--repeat 20] [--claims 10 --sources 20
---words 800] [--embedder NAME] [--passages-per-claim N] [--threads N] [--no-baseline]
+--words 800] [--embedder NAME] [--passages-per-claim N] [--prefilter-per-claim N] [--threads N] [--no-baseline]
 [--json FILE]``.
 
 The workload is real text: WiCE's Wikipedia-cited web articles, each cut (or joined) to about
@@ -105,6 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--passages-per-claim", type=int, default=None, help="VerifyConfig.passages_per_claim"
     )
     parser.add_argument(
+        "--prefilter-per-claim",
+        type=int,
+        default=None,
+        help="MatchConfig.prefilter_per_claim (passages a transformer embeds per claim)",
+    )
+    parser.add_argument(
         "--no-baseline", action="store_true", help="skip the embedding-threshold baseline"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -129,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.passages_per_claim is not None:
         verify = msgspec.structs.replace(config.verify, passages_per_claim=args.passages_per_claim)
         config = msgspec.structs.replace(config, verify=verify)
+    if args.prefilter_per_claim is not None:
+        match = msgspec.structs.replace(config.match, prefilter_per_claim=args.prefilter_per_claim)
+        config = msgspec.structs.replace(config, match=match)
     plain = Attributor(config)
     t0 = time.perf_counter()
     plain.warm_up()
@@ -153,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "commit": commit(),
         "embedder": config.model.embedder,
         "passages_per_claim": config.verify.passages_per_claim,
+        "prefilter_per_claim": config.match.prefilter_per_claim,
         "verifier": first.verifier,
         "claims": n_claims,
         "sources": len(sources),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = [
     "STOPWORDS",
@@ -96,6 +97,7 @@ _SENTENCE_END = re.compile(
     r"""|\n(?=[ \t]*(?:[-*+•]|\d+[.)]|\#{1,6}\s|\|))"""
 )
 _WORD = re.compile(r"\d+(?:[.,]\d+)*%?|[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
+_WORD_SPLIT = re.compile(f"({_WORD.pattern})", re.UNICODE)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|de|von|van|the|la|du)?\s*[A-Z][\w'’-]*)*")
 _NEGATION = re.compile(
@@ -103,9 +105,18 @@ _NEGATION = re.compile(
     r"aren't|weren't|doesn't|didn't|don't|hasn't|haven't|hadn't|without)\b",
     re.IGNORECASE,
 )
-_WORD_OR_NUMBER = re.compile(r"[a-z]+")
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_SCALED = re.compile(r"(\d+(?:[.,]\d+)*)\s*(thousand|million|billion|trillion)\b", re.IGNORECASE)
+_SCALE = {
+    "thousand": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
+_SCALED = re.compile(
+    r"(\d+(?:[.,]\d+)*)\s*(thousand|million|mn|billion|bn|trillion|tn)\b", re.IGNORECASE
+)
 
 STOPWORDS = frozenset(
     [
@@ -367,6 +378,9 @@ _UNITS = _unit_table(
         "ft foot feet": "foot",
         "mi mile miles": "mile",
         "percent pct": "%",
+        "mn million": "million",
+        "bn billion": "billion",
+        "tn trillion": "trillion",
         "hr hrs hour hours": "hour",
         "min mins minute minutes": "minute",
         "sec secs second seconds": "second",
@@ -374,55 +388,220 @@ _UNITS = _unit_table(
     }
 )
 """Unit spellings after a number, each to one form: ``330 m`` and ``330 metres`` match."""
-_NUMBER_WORDS = {
-    w: str(i)
+_UNIT_WORDS = {
+    w: i
     for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+        "fifteen sixteen seventeen eighteen nineteen".split()
     )
-    if i >= 2  # "one" is as often a pronoun ("one of the") as a count
 }
+_TENS_WORDS = {
+    w: 10 * i
+    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)
+}
+_ORDINAL_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+        "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split(),
+        start=1,
+    )
+}
+_ORDINAL_WORDS.update(
+    {w.replace("ty", "tieth"): v for w, v in _TENS_WORDS.items()}  # twentieth .. ninetieth
+)
+_MULTIPLIERS = {"hundred": 100, "dozen": 12}
+_BIG_SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_NOT_ALONE = frozenset({"one", "first", "second"})
+"""Number words that are a number only inside a longer one: alone, ``one`` is as often a
+pronoun ("one of the") and ``first`` or ``second`` an order or a unit as a count."""
+_STARTS = frozenset({"a", *_UNIT_WORDS, *_TENS_WORDS, *_ORDINAL_WORDS})
+_ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
+_JOINER = re.compile(r"[ \t]*-?[ \t]*")
+
+
+class _WordNumber(NamedTuple):
+    """A number written in words: ``end``, the index after its last word among the text's word
+    matches, its ``value``, and for ``three million`` the ``group`` (3) said before the one
+    ``scale`` word (``million``)."""
+
+    end: int
+    value: int
+    group: int | None = None
+    scale: str | None = None
+
+
+def _word_number(text: _Words, i: int) -> _WordNumber | None:
+    """The number written in words from word ``i`` of ``text`` on, or None: ``twenty-one``,
+    ``two hundred and five``, ``a thousand``, ``three million``, ``twenty-first``. It stops at
+    any word or gap that cannot continue it ("two, three" are two numbers)."""
+    total = current = 0
+    state = "start"
+    scales: list[str] = []
+    last_scale = 10**13
+    words = text.words
+    j = i
+    while j < len(words):
+        word = words[j]
+        if j > i and not _JOINER.fullmatch(text.gaps[j - 1]):
+            break
+        if word == "a" and state == "start":
+            nxt = words[j + 1] if j + 1 < len(words) else ""
+            if nxt not in _MULTIPLIERS and nxt not in _BIG_SCALES:
+                return None
+            current, state = 1, "a"
+        elif word == "and" and state in ("hundred", "scale"):
+            nxt = words[j + 1] if j + 1 < len(words) else ""
+            if nxt not in _UNIT_WORDS and nxt not in _TENS_WORDS:
+                break
+            state = "and"
+        elif word in _UNIT_WORDS or word in _ORDINAL_WORDS:
+            value = _UNIT_WORDS.get(word, _ORDINAL_WORDS.get(word, 0))
+            after_tens = state == "tens" and 1 <= value <= 9
+            if state not in ("start", "hundred", "scale", "and") and not after_tens:
+                break
+            current += value
+            state = "unit"
+            if word in _ORDINAL_WORDS:
+                j += 1
+                break  # an ordinal ends the number
+        elif word in _TENS_WORDS:
+            if state not in ("start", "hundred", "scale", "and"):
+                break
+            current += _TENS_WORDS[word]
+            state = "tens"
+        elif word in _MULTIPLIERS:
+            if state not in ("unit", "tens", "a") or current >= 100:
+                break
+            current *= _MULTIPLIERS[word]
+            state = "hundred"
+        elif word in _BIG_SCALES:
+            scale = _BIG_SCALES[word]
+            if state not in ("unit", "tens", "a", "hundred") or scale >= last_scale:
+                break
+            total += current * scale
+            scales.append(word)
+            last_scale, current, state = scale, 0, "scale"
+        else:
+            break
+        j += 1
+    if j > i and words[j - 1] == "and":
+        j -= 1
+    used = words[i:j]
+    if not used or state in ("start", "a") or (len(used) == 1 and used[0] in _NOT_ALONE):
+        return None
+    value = total + current
+    if len(scales) == 1 and current == 0:
+        return _WordNumber(j, value, value // _BIG_SCALES[scales[0]], scales[0])
+    return _WordNumber(j, value)
+
+
+class _Words(NamedTuple):
+    """A text's word tokens, lower-cased, and ``gaps[k]``, the text between words k and k+1."""
+
+    words: list[str]
+    gaps: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        parts = _WORD_SPLIT.split(text)  # [before, word, gap, word, ..., word, after]
+        return cls([w.lower() for w in parts[1::2]], parts[2::2])
+
+
+def _word_numbers(words: _Words) -> dict[int, _WordNumber]:
+    """The numbers written in words among ``words``, by the index of their first word."""
+    found: dict[int, _WordNumber] = {}
+    i = 0
+    while i < len(words.words):
+        number = _word_number(words, i) if words.words[i] in _STARTS else None
+        if number is None:
+            i += 1
+        else:
+            found[i] = number
+            i = number.end
+    return found
+
+
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
 _ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
+_MONTH_NUMBERS = {
+    **{month: k for k, month in enumerate(_MONTHS, 1)},
+    **{month[:3]: k for k, month in enumerate(_MONTHS, 1)},
+    "sept": 9,
+}
+_MONTH_BEFORE_NUMBER = re.compile(r"\b([A-Z][a-z]{2,8})\.?\s+\d{1,4}(?:st|nd|rd|th)?\b")
+_NUMBER_BEFORE_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Z][a-z]{2,8})\b")
+_ASCII_WORD = re.compile(r"[a-z]+")
+_WORD_NUMBER_CUES = (_STARTS - _NOT_ALONE - {"a"}) | set(_MULTIPLIERS) | set(_BIG_SCALES)
+"""Words without which a text writes no number in words."""
+_CURRENCY_SCALED = re.compile(r"[$€£¥]\s?(\d+(?:[.,]\d+)*)\s?(k|m|mn|bn|b|tn)\b", re.IGNORECASE)
+_CURRENCY_SCALE = {"k": 1e3, "m": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "tn": 1e12}
 
 
 def _spell_iso_dates(text: str) -> str:
-    """``2015-03-10`` → ``10 march 2015``, the way prose writes a date."""
+    """``2015-03-10`` → ``10 March 2015``, the way prose writes a date."""
     if "-" not in text:
         return text
     return _ISO_DATE.sub(
-        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}", text
+        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1].capitalize()} {m.group(1)}",
+        text,
     )
+
+
+def _month_numbers(text: str) -> set[str]:
+    """The number of each month named next to a day or a year (``10 March 2015``, ``March
+    2015``), so a date matches its numeric forms (``10/03/2015``). A bare month names no
+    number; the name must be capitalised (``May``, not the verb)."""
+    names = [m.group(1) for m in _MONTH_BEFORE_NUMBER.finditer(text)]
+    names += [m.group(1) for m in _NUMBER_BEFORE_MONTH.finditer(text)]
+    found = {_MONTH_NUMBERS.get(name.lower()) for name in names}
+    return {str(k) for k in found if k is not None}
 
 
 def word_tokens(text: str) -> list[str]:
     """Lower-cased word and number tokens (numbers keep their decimal point).
 
     Written the same way whatever the form: a unit after a number has one spelling (``330 m``,
-    ``330 metres`` → ``330 metre``), ``5%``, ``5 percent`` and ``5 per cent`` are ``5 %``,
-    ``two`` to ``twenty`` are digits, and an ISO date is spelled as prose writes it.
+    ``330 metres`` → ``330 metre``; ``2.5bn`` → ``2.5 billion``), ``5%``, ``5 percent`` and
+    ``5 per cent`` are ``5 %``, numbers in words are digits (``thirty-five`` → ``35``, ``two
+    hundred`` → ``200``, ``three million`` → ``3 million``, ``third`` and ``3rd`` → ``3``), and
+    an ISO date is spelled as prose writes it.
     """
-    raw = [m.group().lower().replace("’", "'") for m in _WORD.finditer(_spell_iso_dates(text))]
+    words = _Words.of(_spell_iso_dates(text))
+    numbers = _word_numbers(words)
+    raw = [w.replace("’", "'") for w in words.words]
     out: list[str] = []
-    skip = False
-    for i, token in enumerate(raw):
-        if skip:
-            skip = False
-            continue
+    i = 0
+    while i < len(raw):
+        token = raw[i]
         after_number = bool(out) and out[-1][:1].isdigit()
+        number = numbers.get(i) if numbers else None
+        if number is not None:
+            if number.scale is not None:
+                out.extend((str(number.group), number.scale))
+            else:
+                out.append(str(number.value))
+            i = number.end
+            continue
         if token[:1].isdigit() and token.endswith("%"):
             out.extend((token[:-1], "%"))
-        elif token in _NUMBER_WORDS:
-            out.append(_NUMBER_WORDS[token])
+        elif (
+            token in _ORDINAL_SUFFIX
+            and i > 0
+            and raw[i - 1][-1:].isdigit()
+            and not words.gaps[i - 1]
+        ):
+            pass  # 3rd, 10th: the number alone
         elif after_number and token == "per" and raw[i + 1 : i + 2] == ["cent"]:
             out.append("%")
-            skip = True
+            i += 1
         elif after_number and token in _UNITS:
             out.append(_UNITS[token])
         else:
             out.append(token)
+        i += 1
     return out
 
 
@@ -445,19 +624,30 @@ def number_terms(text: str) -> set[str]:
     """The numbers in ``text`` in a canonical form, scaled words expanded.
 
     ``1.5 million`` gives ``{"1.5", "1500000"}``; ``1,500,000`` gives ``{"1500000"}``; ``6.50``
-    gives ``{"6.5"}``. A year is a number like any other.
+    gives ``{"6.5"}``; ``$2.5bn`` gives ``{"2.5", "2500000000"}``; numbers in words count
+    (``thirty-five`` gives ``{"35"}``, ``three million`` ``{"3", "3000000"}``); a month next to
+    a day or year gives its number (``10 March 2015`` gives ``{"10", "3", "2015"}``, as
+    ``10/03/2015`` does). A year is a number like any other.
     """
     text = _spell_iso_dates(text)
     found = {_canonical_number(m.group()) for m in _NUMBER.finditer(text)}
-    found.update(
-        _NUMBER_WORDS[w] for w in _WORD_OR_NUMBER.findall(text.lower()) if w in _NUMBER_WORDS
-    )
-    for m in _SCALED.finditer(text):
+    words = set(_ASCII_WORD.findall(text.lower()))
+    if not words.isdisjoint(_WORD_NUMBER_CUES):
+        for number in _word_numbers(_Words.of(text)).values():
+            found.add(str(number.value))
+            if number.group is not None:
+                found.add(str(number.group))
+    if not words.isdisjoint(_MONTH_NUMBERS):
+        found.update(_month_numbers(text))
+    scaled_numbers = [(m.group(1), _SCALE[m.group(2).lower()]) for m in _SCALED.finditer(text)] + [
+        (m.group(1), _CURRENCY_SCALE[m.group(2).lower()]) for m in _CURRENCY_SCALED.finditer(text)
+    ]
+    for raw, factor in scaled_numbers:
         try:
-            base = float(_canonical_number(m.group(1)))
+            base = float(_canonical_number(raw))
         except ValueError:
             continue
-        scaled = base * _SCALE[m.group(2).lower()]
+        scaled = base * factor
         found.add(_canonical_number(f"{scaled:.0f}" if scaled == int(scaled) else f"{scaled}"))
     return found
 
