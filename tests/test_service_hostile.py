@@ -195,6 +195,21 @@ def test_source_size_limit_applies_to_the_extracted_text(client: httpx.Client) -
         )
 
 
+def test_the_stream_holds_extracted_text_to_the_limit_before_checking_claims(
+    client: httpx.Client,
+) -> None:
+    tool_outputs = [{"toolName": "some_api", "output": [[0, 0]] * 12_000}]
+    response = client.post(
+        STREAM, json={"deltas": ["Zero is zero. ", "Zero again."], "toolOutputs": tool_outputs}
+    )
+    assert "event: claim" not in response.text  # no claim was checked against the text
+    error = _error_event(response)
+    assert error == {
+        "type": "limit_exceeded",
+        "message": "the extracted source text is 264002; the limit (max_source_chars) is 100000",
+    }
+
+
 # -- finding 3: registration takes the limits; conversations are capped and paged -------------
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -65,7 +65,13 @@ from attribution.segment import SegmentStream
 
 from ._api import AttributionOptions, AttributionRequest, ConversationId, ErrorBody, ErrorDetail
 from ._api import Body as WireBody
-from ._attribute import attribute_request, check_request, engine_for, over_limit
+from ._attribute import (
+    attribute_request,
+    check_request,
+    engine_for,
+    extract_checked,
+    over_limit,
+)
 from ._errors import BadRequest, WorkTimeout, classify
 from ._metrics import Metrics
 from ._routes import ERROR_RESPONSES
@@ -338,10 +344,13 @@ class _Checker:
     """The claims of the answer so far, each judged once its sentence is finished, as the whole
     answer's attribution judges it (runs in the model pool, one call at a time)."""
 
-    def __init__(self, engine: Attributor, head: StreamRequest, store: ConversationStore) -> None:
+    def __init__(
+        self, engine: Attributor, head: StreamRequest, store: ConversationStore, settings: Settings
+    ) -> None:
         self.engine = engine
         self.head = head
         self.store = store
+        self.settings = settings
         self.segments = SegmentStream(engine.segmenter)
         self.prepared: PreparedSources | None = None
         self.count = 0
@@ -354,7 +363,10 @@ class _Checker:
                 # A copy of the stored registry: numbers as the final result will give them,
                 # stored only by the final step.
                 registry = self.store.registry(head.conversation_id)
-            items = head.sources if head.sources is not None else head.tool_outputs or ()
+            if head.sources is not None:
+                items: Sequence[CitationSource] = head.sources
+            else:  # the extracted text is held to the limits before any claim is checked
+                items = extract_checked(self.settings, head.tool_outputs or ()).sources
             self.prepared = self.engine.prepare_sources(items, registry)
         return self.prepared
 
@@ -416,7 +428,7 @@ async def _generate(
     metrics: Metrics,
 ) -> AsyncIterator[ServerSentEventMessage]:
     deadline = _Deadline(settings.stream_timeout_s)
-    checker = _Checker(engine_for(attributor, head.options), head, store)
+    checker = _Checker(engine_for(attributor, head.options), head, store, settings)
     answer = _AnswerUnits(head.offset_unit)
     pieces: list[str] = []
     size = 0
