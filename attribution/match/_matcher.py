@@ -193,7 +193,7 @@ class Matcher:
     ) -> list[int]:
         limit = self.config.embed_all_below
         if limit is None:
-            limit = len(passages) if getattr(self.embedder, "static", False) else 48
+            limit = len(passages) if getattr(self.embedder, "static", False) else 16
         if len(passages) <= limit:
             return list(range(len(passages)))
         chosen: set[int] = set()
