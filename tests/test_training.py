@@ -10,6 +10,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -233,3 +237,42 @@ def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path)
     # repeated: each in-domain pair enters the mix in_domain_repeat times
     counts = Counter(e for e in examples if e.source == "in_domain_expertqa")
     assert set(counts.values()) == {config.in_domain_repeat}
+
+
+def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_root: Path) -> None:
+    # started as a shell starts a background job (SIGINT ignored), stopped with SIGINT, then
+    # resumed and stopped with SIGTERM: each time the run saves, and the round can go on
+    out, round_dir = tmp_path / "out", tmp_path / "round"
+    command = [
+        sys.executable,
+        "-u",
+        "-m",
+        "training",
+        "train",
+        *("--data", str(nli_root), "--out", str(out), "--round", str(round_dir)),
+        *("--scale", "0.002", "--threads", "1", "--heldout-limit", "20"),
+    ]
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        run = subprocess.Popen(
+            command,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        )
+        assert run.stdout is not None
+        seen: list[str] = []
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            line = run.stdout.readline()
+            seen.append(line)
+            if not line or "SIGINT or SIGTERM saves and stops" in line:
+                break
+        assert "SIGINT or SIGTERM saves and stops" in seen[-1], "".join(seen)[-2000:]
+        run.send_signal(stop)
+        rest, _ = run.communicate(timeout=120)
+        assert f"interrupted ({stop.name}): saving a checkpoint" in rest, rest[-2000:]
+        assert run.returncode != 0
+        assert (round_dir / "round.json").is_file()
+    assert "resumed at step" in "".join(seen)  # the second run went on from the first

@@ -23,6 +23,8 @@ import importlib.util
 import json
 import math
 import random
+import signal
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -236,6 +238,25 @@ def _lr_factor(step: int, total: int, warmup: int) -> float:
     return max(0.0, 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup))))
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _catch_interrupts() -> dict[int, Any]:
+    """Make SIGINT and SIGTERM interrupt the run (which then saves a checkpoint), also in a
+    run started in the background, where the shell leaves SIGINT ignored. Returns the old
+    handlers for :func:`_restore_handlers` (none off the main thread, where signals cannot be
+    caught)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {s: signal.signal(s, _interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _restore_handlers(old: dict[int, Any]) -> None:
+    for signum, handler in old.items():
+        signal.signal(signum, handler)
+
+
 def train(
     config: TrainConfig,
     data_root: Path,
@@ -375,7 +396,11 @@ def train(
     stopped_early = False
     probe_start, probe_end = state["step"] + 20, state["step"] + 220
     probe_clock = 0.0
+    handlers: dict[int, Any] = {}
     try:
+        handlers.update(_catch_interrupts())  # inside the try: a signal from now on saves
+        if handlers:
+            log(f"training from step {state['step']} of {total}; SIGINT or SIGTERM saves and stops")
         while state["step"] < total:
             step = state["step"]
             batch = plan[step]
@@ -442,10 +467,12 @@ def train(
                         evaluate_now()
                     stopped_early = True
                 break
-    except KeyboardInterrupt:
-        log("interrupted: saving a checkpoint")
+    except KeyboardInterrupt as exc:
+        log(f"interrupted ({exc or 'SIGINT'}): saving a checkpoint")
         save()
         raise
+    finally:
+        _restore_handlers(handlers)
     if (
         state["step"] >= total
         and heldout
