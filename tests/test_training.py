@@ -204,6 +204,7 @@ def test_a_field_added_later_at_its_default_is_the_same_run(smoke_config: TrainC
     saved = json.loads(json.dumps(dataclasses.asdict(smoke_config)))
     del saved["mix"]["negation"]  # a run saved before the field existed
     del saved["patience"]
+    del saved["min_passes"]
     assert same_run(saved, smoke_config)
     assert same_run(saved, dataclasses.replace(smoke_config, threads=7))  # cores don't matter
     with_negation = dataclasses.replace(
@@ -212,6 +213,21 @@ def test_a_field_added_later_at_its_default_is_the_same_run(smoke_config: TrainC
     assert not same_run(saved, with_negation)
     assert not same_run(saved, dataclasses.replace(smoke_config, patience=1))
     assert not same_run(saved, dataclasses.replace(smoke_config, learning_rate=1.0))
+
+
+def test_early_stopping_waits_for_the_minimum_passes() -> None:
+    from training.train import may_stop_early
+
+    config = TrainConfig(epochs=2, patience=3, min_passes=2.0)
+    stale = {"stale": 3, "step": 500}
+    assert not may_stop_early(config, stale, total=1000)  # one pass of two: go on
+    assert may_stop_early(config, {**stale, "step": 1000}, total=1000)
+    assert not may_stop_early(config, {"stale": 2, "step": 1000}, total=1000)
+    three = TrainConfig(epochs=3, patience=3, min_passes=2.0)
+    assert may_stop_early(three, {"stale": 3, "step": 2000}, total=3000)  # two passes of three
+    assert not may_stop_early(dataclasses.replace(config, patience=0), stale, total=1000)
+    one = TrainConfig(epochs=1, patience=3, min_passes=2.0)  # fewer passes than the minimum
+    assert may_stop_early(one, {"stale": 3, "step": 1000}, total=1000)
 
 
 def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path) -> None:
