@@ -1,8 +1,8 @@
 """Latency of the whole pipeline: by default a 10-claim answer against 20 sources of 800 words.
 
 Run: ``.venv/bin/python -m benchmarks.pipeline_speed [--repeat 20] [--claims 10 --sources 20
---words 800] [--embedder NAME] [--passages-per-claim N] [--prefilter-per-claim N] [--threads N] [--no-baseline]
-[--json FILE]``.
+--words 800] [--embedder NAME] [--passages-per-claim N] [--prefilter-per-claim N] [--threads N]
+[--no-baseline] [--json FILE]``.
 
 The workload is real text: WiCE's Wikipedia-cited web articles, each cut (or joined) to about
 ``--words`` words, and an answer made of WiCE claims about the first of them, with a ``[n]``
@@ -17,9 +17,9 @@ loaded and warmed up before timing. Three modes:
   (a retry, a second client, the stream's final check of claims it judged already).
 
 In the first two modes the verifier's pair scores are forgotten before each run: a new answer
-brings new (claim, passage) pairs. Reported per mode: p50 and p95 of the whole call, the median of each
-stage (``timingsMs``), the (claim, passage) pairs the verifier scored per claim, and the claims
-decided without a model pass (``shortcut``); then the peak resident memory of the process
+brings new (claim, passage) pairs. Reported per mode: p50 and p95 of the whole call, the median
+of each stage (``timingsMs``), the (claim, passage) pairs the verifier scored per claim, and the
+claims decided without a model pass (``shortcut``); then the peak resident memory of the process
 (models included) and the time to the first answer, model loading included.
 
 The **baseline** is timed in the same loop, cold, so that load from other processes falls on
