@@ -18,6 +18,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +36,25 @@ def _z(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return (x - x.mean()) / (x.std() + 1e-9)
 
 
+def wice_claims(root: Path, split: str) -> list[Any]:
+    """WiCE's records of ``split`` that have a gold sentence set."""
+    return [
+        r
+        for r in filter_split(load_wice(root).records, split, data_root=root)
+        if any(r.supporting_sentences)
+    ]
+
+
+def gold_spans(record: Any) -> list[tuple[int, int]]:
+    """The gold sentences' offsets in the record's article (its sentences joined by a space)."""
+    starts, pos = [], 0
+    for sentence in record.evidence:
+        starts.append(pos)
+        pos += len(sentence) + 1
+    gold = {i for group in record.supporting_sentences for i in group if i < len(starts)}
+    return [(starts[i], starts[i] + len(record.evidence[i])) for i in gold]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.candidate_recall")
     parser.add_argument(
@@ -45,12 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-root", type=Path, default=None)
     parser.add_argument("--split", default="validation", choices=["validation", "train", "all"])
     args = parser.parse_args(argv)
-    root = args.data_root or default_data_root()
-    records = [
-        r
-        for r in filter_split(load_wice(root).records, args.split, data_root=root)
-        if any(r.supporting_sentences)
-    ]
+    records = wice_claims(args.data_root or default_data_root(), args.split)
     static = load_embedder(ModelConfig(embedder=args.static))
     minilm = Attributor().embedder
     config = MatchConfig()
@@ -59,12 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds = {"minilm": 0.0, "static": 0.0}
     passages_seen = 0
     for record in records:
-        starts, pos = [], 0
-        for sentence in record.evidence:
-            starts.append(pos)
-            pos += len(sentence) + 1
-        gold = {i for group in record.supporting_sentences for i in group if i < len(starts)}
-        spans = [(starts[i], starts[i] + len(record.evidence[i])) for i in gold]
+        spans = gold_spans(record)
         source = CitationSource(id="s", type="web", full_content=" ".join(record.evidence))
         passages = make_passages([source], config)
         passages_seen += len(passages)

@@ -32,7 +32,8 @@ from attribution import Attributor, CitationSource, MatchConfig, ModelConfig
 from attribution.match import LexicalIndex, make_passages
 from attribution.runtime import load_embedder
 from attribution.text import content_terms
-from benchmarks.datasets import default_data_root, filter_split, load_wice
+from benchmarks.candidate_recall import gold_spans, wice_claims
+from benchmarks.datasets import default_data_root
 
 KS = (1, 3, 5)
 PREFILTERS = (3, 4, 5, 8)
@@ -56,12 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-root", type=Path, default=None)
     parser.add_argument("--split", default="validation", choices=["validation", "train", "all"])
     args = parser.parse_args(argv)
-    root = args.data_root or default_data_root()
-    records = [
-        r
-        for r in filter_split(load_wice(root).records, args.split, data_root=root)
-        if any(r.supporting_sentences)
-    ]
+    records = wice_claims(args.data_root or default_data_root(), args.split)
     config = MatchConfig()
     articles: dict[str, int] = {}
     for record in records:
@@ -97,12 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         own = articles[" ".join(record.evidence)]
         pool = [(own + d) % len(texts) for d in range(min(args.sources, len(texts)))]
         pooled = [p for a in pool for p in passages[a]]
-        starts, pos = [], 0
-        for sentence in record.evidence:
-            starts.append(pos)
-            pos += len(sentence) + 1
-        gold = {i for group in record.supporting_sentences for i in group if i < len(starts)}
-        spans = [(starts[i], starts[i] + len(record.evidence[i])) for i in gold]
+        spans = gold_spans(record)
         relevant = [
             k < len(passages[own]) and any(p.start < b and a < p.end for a, b in spans)
             for k, p in enumerate(pooled)
