@@ -667,6 +667,7 @@ class Attributor:
                 sources=sources,
                 numbering=numbering,
                 sentences=cfg.verify.evidence_sentences,
+                max_chars=cfg.verify.evidence_max_chars,
             )
             outcomes.append(
                 ClaimOutcome(

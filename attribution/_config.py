@@ -168,6 +168,10 @@ class VerifyConfig(_Section, frozen=True):
     (``shortcut: "verbatim"`` in the result)."""
     evidence_sentences: int = 2
     """Sentences of a passage quoted as evidence at most."""
+    evidence_max_chars: int = 150
+    """A sentence longer than this is quoted by its best pieces of at most this many characters
+    (cut at spaces), not whole: run-on text without full stops or line breaks (menus, captions,
+    a scrape's joined lines) would otherwise make a quote of many sentences."""
 
     def __post_init__(self) -> None:
         self._check(
@@ -181,6 +185,7 @@ class VerifyConfig(_Section, frozen=True):
             "passages_per_cited_source", 1 <= self.passages_per_cited_source <= 100, "1..100"
         )
         self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
+        self._check("evidence_max_chars", 40 <= self.evidence_max_chars <= 20_000, "40..20000")
 
 
 class ReconcileConfig(_Section, frozen=True):

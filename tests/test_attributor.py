@@ -138,6 +138,35 @@ def test_evidence_quotes_point_into_the_source(result) -> None:  # type: ignore[
     assert any("21,196" in q.text for q in wall)
 
 
+def test_a_quote_from_run_on_text_is_the_piece_that_carries_the_claim(
+    attributor: Attributor,
+) -> None:
+    # a scrape with its line breaks lost: menus and captions run into the article's sentence
+    menu = " ".join(f"Menu item {i} Shows A-Z TV Schedule Latest News" for i in range(12))
+    text = (
+        f"{menu} Photo by a staff photographer The Eiffel Tower is 330 metres tall and was "
+        f"completed in 1889 {menu}"
+    )
+    source = CitationSource(id="scrape", type="web", full_content=text)
+    limit = VerifyConfig().evidence_max_chars
+    checked = attributor.check_claims(["The Eiffel Tower is 330 metres tall."], [source])[0]
+    assert checked.evidence, checked.verdict
+    first = checked.evidence[0]
+    assert text[first.start : first.end] == first.text
+    assert first.end - first.start <= limit
+    assert "330 metres" in first.text
+    # without the cut, the same claim is quoted by the whole run-on "sentence"
+    whole = Attributor(
+        AttributionConfig(verify=VerifyConfig(evidence_max_chars=20_000)),
+        embedder=attributor.embedder,
+        verifier=attributor.verifier,
+        segmenter=attributor.segmenter,
+    )
+    uncut = whole.check_claims(["The Eiffel Tower is 330 metres tall."], [source])[0].evidence
+    assert uncut
+    assert uncut[0].end - uncut[0].start > limit
+
+
 def test_an_unsupported_claim_is_flagged(result) -> None:  # type: ignore[no-untyped-def]
     claim = _claim(result, "Bananas")
     assert claim.verdict in ("unsupported", "partially_supported")

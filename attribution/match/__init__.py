@@ -15,6 +15,7 @@ from attribution.match._passages import (
     Passage,
     SourceField,
     clear_sentence_cache,
+    cut_long,
     make_passages,
     source_text,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Passage",
     "SourceField",
     "clear_sentence_cache",
+    "cut_long",
     "make_passages",
     "passage_terms",
     "source_text",

@@ -14,7 +14,14 @@ from attribution._config import MatchConfig
 from attribution._wire import CitationSource
 from attribution.text import source_sentence_spans
 
-__all__ = ["Passage", "SourceField", "clear_sentence_cache", "make_passages", "source_text"]
+__all__ = [
+    "Passage",
+    "SourceField",
+    "clear_sentence_cache",
+    "cut_long",
+    "make_passages",
+    "source_text",
+]
 
 SourceField = Literal["fullContent", "snippet"]
 
@@ -51,8 +58,10 @@ def source_text(source: CitationSource) -> tuple[str, SourceField]:
     return source.snippet or "", "snippet"
 
 
-def _cut_long(text: str, span: tuple[int, int], limit: int) -> list[tuple[int, int]]:
-    """Split a sentence longer than ``limit`` at spaces (a table row, a run-on scrape)."""
+def cut_long(text: str, span: tuple[int, int], limit: int) -> list[tuple[int, int]]:
+    """``span`` of ``text`` as is, or cut at spaces into pieces of at most ``limit`` characters
+    when it is longer (a table row, a run-on scrape: text with neither full stops nor line
+    breaks)."""
     a, b = span
     pieces: list[tuple[int, int]] = []
     while b - a > limit:
@@ -85,7 +94,7 @@ def _sentence_pieces(text: str, limit: int) -> tuple[tuple[int, int], ...]:
             _sentences.move_to_end(key)
             return found
     pieces = tuple(
-        piece for span in source_sentence_spans(text) for piece in _cut_long(text, span, limit)
+        piece for span in source_sentence_spans(text) for piece in cut_long(text, span, limit)
     )
     with _sentences_lock:
         _sentences[key] = pieces
