@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attribution import CitationSource, MatchConfig
 from attribution.match._matcher import EmbeddingCache, Matcher
@@ -111,3 +113,54 @@ def test_a_passage_is_tokenised_once_across_requests() -> None:
     assert [list(t) for t in first.terms] == [content_terms(t) for t in texts]
     query = content_terms("Which tower was painted red in 1907?")
     assert second.bm25(query)[len(texts) - 1 - 7] == first.bm25(query)[7]
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.lists(
+                st.sampled_from(["tower", "red", "paint", "1907", "bridge", "river"]), max_size=6
+            ),
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(
+        st.sampled_from(["tower", "red", "paint", "1907", "bridge", "river", "sea"]), max_size=4
+    ),
+)
+def test_an_index_built_from_groups_scores_as_one_built_whole(
+    groups: list[list[list[str]]], query: list[str]
+) -> None:
+    from attribution.match._lexical import LexicalIndex
+    from attribution.text import content_terms
+
+    texts = [" ".join(words) for group in groups for words in group]
+    whole = LexicalIndex(texts)
+    grouped = LexicalIndex(texts, groups=[len(g) for g in groups])
+    terms = content_terms(" ".join(query))
+    assert grouped.bm25(terms) == pytest.approx(whole.bm25(terms))
+    assert grouped.terms == whole.terms
+    for term in terms:
+        assert grouped.idf(term) == whole.idf(term)
+    for k in range(len(texts)):
+        assert grouped.coverage(terms, grouped.term_sets[k]) == whole.coverage(
+            terms, whole.term_sets[k]
+        )
+
+
+def test_group_statistics_are_reused_across_requests_and_sizes_are_checked() -> None:
+    from attribution.match._lexical import LexicalIndex, _part
+
+    a = [f"Source A says the tower {i} is red." for i in range(3)]
+    b = [f"Source B says the bridge {i} is long." for i in range(2)]
+    LexicalIndex(a + b, groups=[3, 2])
+    before = _part.cache_info()
+    again = LexicalIndex(b + a, groups=[2, 3])  # the same sources in another order
+    after = _part.cache_info()
+    assert after.hits - before.hits == 2
+    assert after.misses == before.misses
+    assert set(again.bm25(["bridge"])) == {0, 1}
+    with pytest.raises(ValueError, match="do not cover"):
+        LexicalIndex(a, groups=[2])

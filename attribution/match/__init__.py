@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from attribution.match._lexical import LexicalIndex, passage_terms
+from attribution.match._lexical import LexicalIndex, clear_lexical_cache, passage_terms
 from attribution.match._matcher import Candidate, EmbeddingCache, Matcher, MatchResult
 from attribution.match._passages import (
     Passage,
@@ -28,6 +28,7 @@ __all__ = [
     "Matcher",
     "Passage",
     "SourceField",
+    "clear_lexical_cache",
     "clear_sentence_cache",
     "cut_long",
     "make_passages",

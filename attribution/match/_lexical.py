@@ -12,10 +12,11 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from attribution.text import content_terms
 
-__all__ = ["LexicalIndex", "passage_terms"]
+__all__ = ["LexicalIndex", "clear_lexical_cache", "passage_terms"]
 
 PASSAGE_TERMS_CACHE = 16_384
 """Passages whose terms are kept between requests (about 4 MB per 1,000 passages): a later turn
@@ -28,28 +29,115 @@ def passage_terms(text: str) -> tuple[str, ...]:
     return tuple(content_terms(text))
 
 
-class LexicalIndex:
-    """Document frequencies and an inverted index over a list of texts."""
+LEXICAL_PART_CACHE = 256
+"""Groups of passages (a source's, as the pipeline builds the index) whose term statistics are
+kept between requests, about 0.25 MB for a source of 2,000 words: a later request over the
+same sources builds its index in under a millisecond instead of counting every passage's terms
+again (about 60 ms for 100 sources of 2,000 words on two cores)."""
 
-    def __init__(self, texts: Sequence[str], *, k1: float = 1.2, b: float = 0.75) -> None:
+
+def clear_lexical_cache() -> None:
+    """Forget every cached passage's terms and every group's term statistics."""
+    passage_terms.cache_clear()
+    _part.cache_clear()
+
+
+class _Part(NamedTuple):
+    """Term statistics of one group of passages, with postings local to the group."""
+
+    terms: list[tuple[str, ...]]
+    term_sets: list[frozenset[str]]
+    tf: list[Counter[str]]
+    lengths: list[int]
+    df: Counter[str]
+    postings: dict[str, list[int]]
+
+
+@lru_cache(maxsize=LEXICAL_PART_CACHE)
+def _part(texts: tuple[str, ...]) -> _Part:
+    terms = [passage_terms(t) for t in texts]
+    term_sets = [frozenset(t) for t in terms]
+    df: Counter[str] = Counter()
+    postings: dict[str, list[int]] = {}
+    for i, distinct in enumerate(term_sets):
+        df.update(distinct)
+        for term in distinct:
+            postings.setdefault(term, []).append(i)
+    return _Part(
+        terms=terms,
+        term_sets=term_sets,
+        tf=[Counter(t) for t in terms],
+        lengths=[len(t) for t in terms],
+        df=df,
+        postings=postings,
+    )
+
+
+class LexicalIndex:
+    """Document frequencies and an inverted index over a list of texts.
+
+    Built from groups of consecutive texts (``groups``: their sizes; the pipeline passes one
+    group per source), each group's statistics cached by its texts across requests; a term's
+    document frequency and postings are gathered from the groups when a query first asks."""
+
+    def __init__(
+        self,
+        texts: Sequence[str],
+        *,
+        groups: Sequence[int] | None = None,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> None:
+        """
+        Args:
+            texts: the passages' texts.
+            groups: sizes of consecutive groups of ``texts`` (summing to their number); None:
+                one group.
+            k1, b: BM25's parameters.
+
+        Raises:
+            ValueError: the group sizes do not add up to the number of texts.
+        """
+        sizes = [len(texts)] if groups is None else list(groups)
+        if sum(sizes) != len(texts) or any(n < 0 for n in sizes):
+            raise ValueError(f"group sizes {sizes} do not cover {len(texts)} texts")
         self.k1 = k1
         self.b = b
-        self.terms: list[tuple[str, ...]] = [passage_terms(t) for t in texts]
-        self.term_sets: list[frozenset[str]] = [frozenset(t) for t in self.terms]
-        self._tf: list[Counter[str]] = [Counter(t) for t in self.terms]
+        self._parts: list[tuple[int, _Part]] = []
+        self.terms: list[tuple[str, ...]] = []
+        self.term_sets: list[frozenset[str]] = []
+        self._tf: list[Counter[str]] = []
+        self._lengths: list[int] = []
+        at = 0
+        for n in sizes:
+            if n == 0:
+                continue
+            part = _part(tuple(texts[at : at + n]))
+            self._parts.append((at, part))
+            self.terms.extend(part.terms)
+            self.term_sets.extend(part.term_sets)
+            self._tf.extend(part.tf)
+            self._lengths.extend(part.lengths)
+            at += n
         self.size = len(texts)
-        self._lengths = [len(t) for t in self.terms]
         self._avg_length = (sum(self._lengths) / self.size) if self.size else 1.0
-        self._df: Counter[str] = Counter()
-        self._postings: dict[str, list[int]] = {}
-        for i, terms in enumerate(self.term_sets):
-            self._df.update(terms)
-            for term in terms:
-                self._postings.setdefault(term, []).append(i)
+        self._df: dict[str, int] = {}
+
+    def _document_frequency(self, term: str) -> int:
+        df = self._df.get(term)
+        if df is None:
+            df = sum(part.df.get(term, 0) for _, part in self._parts)
+            self._df[term] = df
+        return df
+
+    def _postings(self, term: str) -> list[int]:
+        if len(self._parts) == 1:
+            return self._parts[0][1].postings.get(term, [])
+        return [at + i for at, part in self._parts for i in part.postings.get(term, ())]
 
     def idf(self, term: str) -> float:
         """Smoothed inverse document frequency; a term seen nowhere gets the highest value."""
-        df = self._df.get(term, 0)
+        df = self._document_frequency(term)
         return math.log(1.0 + (self.size - df + 0.5) / (df + 0.5))
 
     def bm25(self, query: Iterable[str]) -> dict[int, float]:
@@ -57,7 +145,7 @@ class LexicalIndex:
         scores: dict[int, float] = {}
         avg = self._avg_length or 1.0
         for term in set(query):
-            postings = self._postings.get(term)
+            postings = self._postings(term)
             if not postings:
                 continue
             idf = self.idf(term)
