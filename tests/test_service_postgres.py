@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import signal
 import threading
@@ -144,6 +145,15 @@ def _wait_status(client: httpx.Client, path: str, status: int, timeout: float = 
     pytest.fail(f"{path} did not answer {status} within {timeout} s (last: {last})")
 
 
+def _store_wait_s() -> float:
+    """How long the service's PostgreSQL store waits for a connection (its default)."""
+    from attribution.service._postgres import PostgresConversationStore
+
+    wait = inspect.signature(PostgresConversationStore).parameters["wait_timeout_s"].default
+    assert isinstance(wait, float)
+    return wait
+
+
 def _unavailable(response: httpx.Response | None) -> None:
     assert response is not None
     assert response.status_code == 503, response.text[:300]
@@ -215,9 +225,9 @@ def test_a_replica_rides_out_the_database_being_down(
         time.sleep(2)
         before_crash = len(seen)
         stopped_database.stop("immediate")  # a crash: no clean shutdown
-        # longer than the store's 5 s wait for a connection, so calls meanwhile must 503 (an
+        # longer than the store's wait for a connection, so calls meanwhile must 503 (an
         # outage shorter than that may be ridden out unseen: calls wait, then succeed)
-        time.sleep(8)
+        time.sleep(_store_wait_s() + 3)
         stopped_database.start()
         time.sleep(6)
         stop.set()

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pytest
@@ -255,6 +258,13 @@ def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path)
     assert set(counts.values()) == {config.in_domain_repeat}
 
 
+def _lines_to(stream: IO[str], lines: queue.Queue[str]) -> None:
+    """Put each line of ``stream`` on ``lines``, then "" when it ends."""
+    for line in iter(stream.readline, ""):
+        lines.put(line)
+    lines.put("")
+
+
 def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_root: Path) -> None:
     # started as a shell starts a background job (SIGINT ignored), stopped with SIGINT, then
     # resumed and stopped with SIGTERM: each time the run saves, and the round can go on
@@ -278,16 +288,30 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
         )
         assert run.stdout is not None
-        seen: list[str] = []
+        lines: queue.Queue[str] = queue.Queue()
+        # a reader thread, so that a run that hangs without a word fails the test, not hangs it
+        reader = threading.Thread(target=_lines_to, args=(run.stdout, lines), daemon=True)
+        reader.start()
+        seen: list[str] = [""]
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            line = run.stdout.readline()
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = lines.get(timeout=left)
+            except queue.Empty:
+                break
             seen.append(line)
             if not line or "SIGINT or SIGTERM saves and stops" in line:
                 break
+        if "SIGINT or SIGTERM saves and stops" not in seen[-1]:
+            run.kill()
+            run.wait(30)
+            run.stdout.close()
         assert "SIGINT or SIGTERM saves and stops" in seen[-1], "".join(seen)[-2000:]
         run.send_signal(stop)
-        rest, _ = run.communicate(timeout=120)
+        run.wait(timeout=120)
+        reader.join(30)
+        run.stdout.close()
+        rest = "".join(lines.get_nowait() for _ in range(lines.qsize()))
         assert f"interrupted ({stop.name}): saving a checkpoint" in rest, rest[-2000:]
         assert run.returncode != 0
         assert (round_dir / "round.json").is_file()
