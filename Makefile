@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run serve demo test lint typecheck unit clean fit-verifier fit-verifier-combined bench train-verifier
+.PHONY: run serve demo test lint typecheck unit clean fit-verifier fit-verifier-combined bench train-verifier calibrate-verifier
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,14 @@ fit-verifier-combined: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier \
 		--cross-encoder support-verifier-minilm-l6-int8 \
 		--out attribution/models/feature-verifier/weights-combined.json
+
+# Each shipped cross-encoder's own support threshold (its best candidate's P(support), fitted on
+# the validation part of the attribution data), written into its manifest entry.
+calibrate-verifier: $(VENV)/.installed-run
+	for model in support-verifier-minilm-l6-int8 support-verifier-minilm-l6-fp32; do \
+		$(BIN)/python -m benchmarks.fit_feature_verifier --cross-encoder $$model --threshold-only \
+			|| exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

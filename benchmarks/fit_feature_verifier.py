@@ -59,6 +59,7 @@ from benchmarks.datasets._types import DatasetName, VerificationExample
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
 DEFAULT_OUT = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
+DEFAULT_MANIFEST = REPO / "attribution" / "models" / "manifest.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa")
 # AttributionBench repeats ExpertQA and LFQA rows (with other labels for some); fitting on them
 # twice would also make the leave-one-dataset-out figures for those two not held out.
@@ -342,6 +343,53 @@ def evaluate(
     )
 
 
+def _fit_threshold(
+    examples: Sequence[Example], model: str, manifest: Path, split: str, started: float
+) -> int:
+    """Calibrate a cross-encoder alone: the threshold on its best candidate's P(support) that
+    maximises the mean over datasets of balanced accuracy, written into its manifest entry;
+    each dataset's figures also with the threshold chosen on the other datasets."""
+    support = len(FEATURE_NAMES)  # the first of the NLI columns
+    scores = np.array([float(np.max(e.candidates[:, support])) for e in examples])
+    labels = np.array([e.label for e in examples])
+    threshold = choose_threshold(examples, scores)
+    metrics: dict[str, float] = {"threshold": round(threshold, 6)}
+    print("\n| dataset | n | AUC | bal. acc | held-out threshold, bal. acc |", file=sys.stderr)
+    print("| --- | ---: | ---: | ---: | ---: |", file=sys.stderr)
+    for d in sorted({e.dataset for e in examples}):
+        mask = np.array([e.dataset == d for e in examples])
+        others = [e for e in examples if e.dataset != d]
+        held = choose_threshold(others, scores[~mask])
+        figures = {
+            "auc": roc_auc(scores[mask], labels[mask]),
+            "balanced_accuracy": balanced_accuracy(scores[mask] >= threshold, labels[mask]),
+            "heldout_balanced_accuracy": balanced_accuracy(scores[mask] >= held, labels[mask]),
+        }
+        metrics.update({f"{d}.{k}": round(v, 4) for k, v in figures.items()})
+        print(
+            f"| {d} | {int(mask.sum())} | {figures['auc']:.3f} | "
+            f"{figures['balanced_accuracy']:.3f} | {held:.3f}, "
+            f"{figures['heldout_balanced_accuracy']:.3f} |",
+            file=sys.stderr,
+        )
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    entries = [m for m in data["models"] if m.get("name") == model]
+    if not entries:
+        raise SystemExit(f"{manifest} has no model named {model!r}")
+    entries[0]["threshold"] = round(threshold, 6)
+    entries[0]["threshold_fitted_on"] = (
+        f"the {split} part of the attribution datasets (benchmarks/fit_feature_verifier.py "
+        "--threshold-only): the best candidate's P(support), mean balanced accuracy over "
+        f"{len({e.dataset for e in examples})} datasets"
+    )
+    manifest.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"threshold {threshold:.3f} written to {model!r} in {manifest}", file=sys.stderr)
+    print(f"done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    json.dump(metrics, sys.stdout, indent=2)
+    print()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-root", type=Path, default=DEFAULT_DATA, help="attribution data")
@@ -365,10 +413,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME",
         help="combine this cross-encoder (a manifest name) as two more features",
     )
+    parser.add_argument(
+        "--threshold-only",
+        action="store_true",
+        help="with --cross-encoder: fit no weights, only that model's own support threshold "
+        "(on its best candidate's P(support), as the pipeline scores a claim with the model "
+        "alone) and write it into the model's entry of --manifest",
+    )
+    parser.add_argument(
+        "--manifest",
+        type=Path,
+        default=DEFAULT_MANIFEST,
+        help="the manifest --threshold-only writes into (attribution/models/manifest.json)",
+    )
     args = parser.parse_args(argv)
     quiet_logs()
     if not args.data_root.is_dir():
         parser.error(f"--data-root {args.data_root} is not a directory")
+    if args.threshold_only and not args.cross_encoder:
+        parser.error("--threshold-only needs --cross-encoder NAME (the model to calibrate)")
 
     started = time.perf_counter()
     cross_encoder = None
@@ -391,6 +454,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     datasets = sorted({e.dataset for e in examples})
     if len(datasets) < 2:
         parser.error(f"need labelled examples from two datasets at least, found {datasets}")
+
+    if args.threshold_only:
+        return _fit_threshold(examples, args.cross_encoder, args.manifest, args.split, started)
 
     metrics: dict[str, float] = {}
     print("\n| dataset | n | held-out AUC | held-out bal. acc | cosine-only AUC |", file=sys.stderr)

@@ -1,10 +1,18 @@
-"""The feature verifier's fit (benchmarks/fit_feature_verifier.py): sign constraints."""
+"""The feature verifier's fit (benchmarks/fit_feature_verifier.py): sign constraints, and a
+cross-encoder's own threshold written into the manifest."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+from pathlib import Path
 
+import numpy as np
+import pytest
+
+from attribution.verify import NliVerifier
 from benchmarks.fit_feature_verifier import SIGNS, fit_logistic, signs_for
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _data(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -69,3 +77,40 @@ def test_the_harness_refits_weights_the_way_they_were_fitted() -> None:
     assert signs_of(free) is None
     assert signs_of(constrained) == signs_for(names)
     assert signs_for(names)[-2:] == (1, -1)
+
+
+def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
+    tmp_path: Path, data_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from attribution import ModelConfig
+    from attribution.runtime import OnnxCrossEncoder, load_manifest
+    from benchmarks.fit_feature_verifier import main
+
+    model = "support-verifier-minilm-l6-int8"
+    models = ROOT / "attribution" / "models"
+    folder = tmp_path / "models"
+    folder.mkdir()
+    data = json.loads((models / "manifest.json").read_text(encoding="utf-8"))
+    for entry in data["models"]:  # the same files, by absolute path
+        for ref in (entry.get("file"), entry.get("tokenizer")):
+            if ref and "package" not in ref:
+                ref["path"] = str(models / ref["path"])
+        entry.pop("threshold", None)
+    (folder / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
+    argv = ["--data-root", str(data_root), "--limit", "12", "--cross-encoder", model]
+    assert main([*argv, "--threshold-only", "--manifest", str(folder / "manifest.json")]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    spec = next(m for m in load_manifest(folder).models if m.name == model)
+    assert spec.threshold == metrics["threshold"]
+    assert spec.threshold is not None
+    assert 0.0 < spec.threshold < 1.0
+    assert "--threshold-only" in spec.threshold_fitted_on
+    assert {k.split(".")[0] for k in metrics if "." in k} == {
+        "expertqa",
+        "attributionbench",
+        "wice",
+        "lfqa",
+    }
+    # a verifier made of that model alone takes the threshold from the manifest
+    loaded = OnnxCrossEncoder.from_config(ModelConfig(models_dir=str(folder)), model)
+    assert NliVerifier(loaded).threshold == spec.threshold

@@ -128,6 +128,8 @@ class ModelSpec(_Spec, frozen=True):
     threshold: float | None = None
     """A cross-encoder's calibrated support threshold (on P(support), fitted on the validation
     part of the development data); None: 0.5. ``VerifyConfig.support_threshold`` overrides it."""
+    threshold_fitted_on: str = ""
+    """How ``threshold`` was fitted (``benchmarks/fit_feature_verifier.py --threshold-only``)."""
     max_length: int | None = None
     """Tokens per input sequence at most, special tokens included; longer input is truncated."""
     pooling: Pooling | None = None
