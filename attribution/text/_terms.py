@@ -511,14 +511,14 @@ class _Words(NamedTuple):
 def _word_numbers(words: _Words) -> dict[int, _WordNumber]:
     """The numbers written in words among ``words``, by the index of their first word."""
     found: dict[int, _WordNumber] = {}
-    i = 0
-    while i < len(words.words):
-        number = _word_number(words, i) if words.words[i] in _STARTS else None
-        if number is None:
-            i += 1
-        else:
+    end = 0  # a word inside a number found is not the start of another
+    for i in [k for k, word in enumerate(words.words) if word in _STARTS]:
+        if i < end:
+            continue
+        number = _word_number(words, i)
+        if number is not None:
             found[i] = number
-            i = number.end
+            end = number.end
     return found
 
 
@@ -571,10 +571,29 @@ def word_tokens(text: str) -> list[str]:
     """
     words = _Words.of(_spell_iso_dates(text))
     numbers = _word_numbers(words)
-    raw = [w.replace("’", "'") for w in words.words]
+    raw = [w.replace("’", "'") for w in words.words] if "’" in text else words.words
+    # Only a number, a word number and the two words after either can be rewritten (a unit, an
+    # ordinal suffix, "per cent"); every other word is copied as it is, a run at a time.
+    special = sorted(
+        {
+            k
+            for i, w in enumerate(raw)
+            if w[:1].isdigit() or w[-1:].isdigit()
+            for k in (i, i + 1, i + 2)
+        }
+        | {k for i, number in numbers.items() for k in (i, number.end, number.end + 1)}
+    )
     out: list[str] = []
     i = 0
+    at = 0  # the first special index not behind i
     while i < len(raw):
+        while at < len(special) and special[at] < i:
+            at += 1
+        nxt = special[at] if at < len(special) else len(raw)
+        if nxt > i:
+            out.extend(raw[i:nxt])
+            i = nxt
+            continue
         token = raw[i]
         after_number = bool(out) and out[-1][:1].isdigit()
         number = numbers.get(i) if numbers else None
