@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = msgspec.structs.replace(config, match=match)
     plain = Attributor(config)
     t0 = time.perf_counter()
-    plain.warm_up()
+    plain.warm_up(freeze_gc=True)  # as the HTTP service does
     first = plain.attribute(answer, sources)
     load_s = time.perf_counter() - t0
     counting = CountingVerifier(plain.verifier)

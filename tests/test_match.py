@@ -151,16 +151,30 @@ def test_an_index_built_from_groups_scores_as_one_built_whole(
 
 
 def test_group_statistics_are_reused_across_requests_and_sizes_are_checked() -> None:
-    from attribution.match._lexical import LexicalIndex, _part
+    from attribution.match._lexical import LexicalIndex
 
     a = [f"Source A says the tower {i} is red." for i in range(3)]
     b = [f"Source B says the bridge {i} is long." for i in range(2)]
-    LexicalIndex(a + b, groups=[3, 2])
-    before = _part.cache_info()
+    first = LexicalIndex(a + b, groups=[3, 2])
     again = LexicalIndex(b + a, groups=[2, 3])  # the same sources in another order
-    after = _part.cache_info()
-    assert after.hits - before.hits == 2
-    assert after.misses == before.misses
+    assert again._parts[0][1] is first._parts[1][1]
+    assert again._parts[1][1] is first._parts[0][1]
     assert set(again.bm25(["bridge"])) == {0, 1}
     with pytest.raises(ValueError, match="do not cover"):
         LexicalIndex(a, groups=[2])
+
+
+def test_the_group_cache_is_bounded_by_passages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from attribution.match import _lexical
+    from attribution.match._lexical import LexicalIndex, clear_lexical_cache
+
+    clear_lexical_cache()
+    monkeypatch.setattr(_lexical, "PART_CACHE_PASSAGES", 5)
+    groups = [[f"Source {g} passage {i} about towers." for i in range(2)] for g in range(4)]
+    for group in groups:
+        LexicalIndex(group)
+    assert len(_lexical._parts) == 2
+    assert _lexical._parts_passages == 4
+    LexicalIndex([f"passage {i}" for i in range(6)])  # larger than the whole cache: not kept
+    assert _lexical._parts_passages == 4
+    clear_lexical_cache()

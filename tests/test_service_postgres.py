@@ -150,8 +150,8 @@ def _store_wait_s() -> float:
     from attribution.service._postgres import PostgresConversationStore
 
     wait = inspect.signature(PostgresConversationStore).parameters["wait_timeout_s"].default
-    assert isinstance(wait, float)
-    return wait
+    assert isinstance(wait, int | float)
+    return float(wait)
 
 
 def _unavailable(response: httpx.Response | None) -> None:

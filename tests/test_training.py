@@ -292,25 +292,27 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
         # a reader thread, so that a run that hangs without a word fails the test, not hangs it
         reader = threading.Thread(target=_lines_to, args=(run.stdout, lines), daemon=True)
         reader.start()
-        seen: list[str] = [""]
-        deadline = time.monotonic() + 300
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = lines.get(timeout=left)
-            except queue.Empty:
-                break
-            seen.append(line)
-            if not line or "SIGINT or SIGTERM saves and stops" in line:
-                break
-        if "SIGINT or SIGTERM saves and stops" not in seen[-1]:
-            run.kill()
-            run.wait(30)
-            run.stdout.close()
-        assert "SIGINT or SIGTERM saves and stops" in seen[-1], "".join(seen)[-2000:]
-        run.send_signal(stop)
-        run.wait(timeout=120)
-        reader.join(30)
-        run.stdout.close()
+        try:
+            seen: list[str] = [""]
+            deadline = time.monotonic() + 300
+            while (left := deadline - time.monotonic()) > 0:
+                try:
+                    line = lines.get(timeout=left)
+                except queue.Empty:
+                    break
+                seen.append(line)
+                if not line or "SIGINT or SIGTERM saves and stops" in line:
+                    break
+            assert "SIGINT or SIGTERM saves and stops" in seen[-1], "".join(seen)[-2000:]
+            run.send_signal(stop)
+            run.wait(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait(30)
+            reader.join(30)
+            if not reader.is_alive():
+                run.stdout.close()
         rest = "".join(lines.get_nowait() for _ in range(lines.qsize()))
         assert f"interrupted ({stop.name}): saving a checkpoint" in rest, rest[-2000:]
         assert run.returncode != 0

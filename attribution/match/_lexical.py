@@ -8,8 +8,10 @@ whatever the passage length, so it can be mixed with a cosine.
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
@@ -29,17 +31,13 @@ def passage_terms(text: str) -> tuple[str, ...]:
     return tuple(content_terms(text))
 
 
-LEXICAL_PART_CACHE = 256
-"""Groups of passages (a source's, as the pipeline builds the index) whose term statistics are
-kept between requests, about 0.25 MB for a source of 2,000 words: a later request over the
-same sources builds its index in under a millisecond instead of counting every passage's terms
-again (about 60 ms for 100 sources of 2,000 words on two cores)."""
-
-
-def clear_lexical_cache() -> None:
-    """Forget every cached passage's terms and every group's term statistics."""
-    passage_terms.cache_clear()
-    _part.cache_clear()
+PART_CACHE_PASSAGES = 16_384
+"""Passages whose group's term statistics (a source's passages, as the pipeline builds the
+index) are kept between requests, oldest group forgotten first; a group with more passages is
+not kept. About 5 MB per 1,000 passages: a later request over the same sources builds its index
+in under a millisecond instead of counting every passage's terms again (about 60 ms for 100
+sources of 2,000 words on two cores). Groups are found by a digest of their texts, which are
+not held."""
 
 
 class _Part(NamedTuple):
@@ -50,11 +48,11 @@ class _Part(NamedTuple):
     tf: list[Counter[str]]
     lengths: list[int]
     df: Counter[str]
-    postings: dict[str, list[int]]
+    postings: dict[str, tuple[int, ...]]
 
 
-@lru_cache(maxsize=LEXICAL_PART_CACHE)
-def _part(texts: tuple[str, ...]) -> _Part:
+def _count(texts: Sequence[str]) -> _Part:
+    """Count the term statistics of ``texts``."""
     terms = [passage_terms(t) for t in texts]
     term_sets = [frozenset(t) for t in terms]
     df: Counter[str] = Counter()
@@ -69,8 +67,47 @@ def _part(texts: tuple[str, ...]) -> _Part:
         tf=[Counter(t) for t in terms],
         lengths=[len(t) for t in terms],
         df=df,
-        postings=postings,
+        postings={term: tuple(ids) for term, ids in postings.items()},
     )
+
+
+_parts: OrderedDict[bytes, _Part] = OrderedDict()
+_parts_passages = 0
+_parts_lock = threading.Lock()
+
+
+def clear_lexical_cache() -> None:
+    """Forget every cached passage's terms and every group's term statistics."""
+    global _parts_passages
+    passage_terms.cache_clear()
+    with _parts_lock:
+        _parts.clear()
+        _parts_passages = 0
+
+
+def _part(texts: Sequence[str]) -> _Part:
+    """The term statistics of ``texts``, from the cache or counted (and kept)."""
+    global _parts_passages
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    key = digest.digest()
+    with _parts_lock:
+        found = _parts.get(key)
+        if found is not None:
+            _parts.move_to_end(key)
+            return found
+    part = _count(texts)
+    if len(texts) <= PART_CACHE_PASSAGES:
+        with _parts_lock:
+            if key not in _parts:
+                _parts[key] = part
+                _parts_passages += len(texts)
+            while _parts_passages > PART_CACHE_PASSAGES:
+                _, old = _parts.popitem(last=False)
+                _parts_passages -= len(old.terms)
+    return part
 
 
 class LexicalIndex:
@@ -112,7 +149,7 @@ class LexicalIndex:
         for n in sizes:
             if n == 0:
                 continue
-            part = _part(tuple(texts[at : at + n]))
+            part = _part(texts[at : at + n])
             self._parts.append((at, part))
             self.terms.extend(part.terms)
             self.term_sets.extend(part.term_sets)
@@ -130,9 +167,9 @@ class LexicalIndex:
             self._df[term] = df
         return df
 
-    def _postings(self, term: str) -> list[int]:
+    def _postings(self, term: str) -> Sequence[int]:
         if len(self._parts) == 1:
-            return self._parts[0][1].postings.get(term, [])
+            return self._parts[0][1].postings.get(term, ())
         return [at + i for at, part in self._parts for i in part.postings.get(term, ())]
 
     def idf(self, term: str) -> float:

@@ -59,15 +59,21 @@ def source_text(source: CitationSource) -> tuple[str, SourceField]:
 
 
 def cut_long(text: str, span: tuple[int, int], limit: int) -> list[tuple[int, int]]:
-    """``span`` of ``text`` as is, or cut at spaces into pieces of at most ``limit`` characters
-    when it is longer (a table row, a run-on scrape: text with neither full stops nor line
-    breaks)."""
+    """``span`` of ``text`` as is, or cut at white space into pieces of at most ``limit``
+    characters when it is longer (a table row, a run-on scrape: text with neither full stops
+    nor line breaks); a piece neither starts nor ends with white space, and a word longer than
+    half the limit is cut where the limit falls."""
     a, b = span
     pieces: list[tuple[int, int]] = []
     while b - a > limit:
-        cut = text.rfind(" ", a + limit // 2, a + limit)
-        cut = cut if cut > a else a + limit
-        pieces.append((a, cut))
+        cut = next(
+            (k for k in range(a + limit - 1, a + limit // 2 - 1, -1) if text[k].isspace()),
+            a + limit,
+        )
+        end = cut
+        while end > a and text[end - 1].isspace():
+            end -= 1
+        pieces.append((a, end))
         a = cut
         while a < b and text[a].isspace():
             a += 1

@@ -9,6 +9,8 @@ model work, shuts the pool down and closes the store.
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
 import os
 import re
 import time
@@ -82,7 +84,9 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     async def warm_up() -> None:
         started = time.perf_counter()
         try:
-            await asyncio.get_running_loop().run_in_executor(pool, attributor.warm_up)
+            await asyncio.get_running_loop().run_in_executor(
+                pool, functools.partial(attributor.warm_up, freeze_gc=True)
+            )
         except Exception as exc:  # any failure leaves the service alive and not ready
             state.readiness = ("failed", f"{type(exc).__name__}: {exc}")
             log.error("models_failed", error=type(exc).__name__, message=str(exc))
@@ -117,6 +121,7 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
         await asyncio.to_thread(pool.shutdown, wait=True)
         if state.store is not None:
             await asyncio.to_thread(state.store.close)
+        gc.unfreeze()  # warm_up froze the models' objects out of the collector's way
         log.info("service_stopped")
 
 

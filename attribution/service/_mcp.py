@@ -15,6 +15,8 @@ server itself never goes down over a bad call.
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -137,7 +139,9 @@ async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
                 )
             )
         )
-        await asyncio.get_running_loop().run_in_executor(pool, attributor.warm_up)
+        await asyncio.get_running_loop().run_in_executor(
+            pool, functools.partial(attributor.warm_up, freeze_gc=True)
+        )
         log.info("mcp_ready", verifier=attributor.verifier.name)
         runner = ModelRunner(
             pool, admission, settings.request_timeout_s, on_reject=metrics.count_reject
@@ -148,6 +152,7 @@ async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
     finally:
         await asyncio.to_thread(pool.shutdown, wait=True)
         await asyncio.to_thread(store.close)
+        gc.unfreeze()  # warm_up froze the models' objects out of the collector's way
 
 
 # -- the tools -----------------------------------------------------------------------------------
