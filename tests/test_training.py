@@ -235,7 +235,8 @@ def test_early_stopping_waits_for_the_minimum_passes() -> None:
 
 def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path) -> None:
     from benchmarks.datasets import filter_split, load_verification
-    from training.data import attribution_stage
+    from training.data import attribution_stage, heldout_sets
+    from training.in_domain import IN_DOMAIN_DATASETS
 
     attribution_root = nli_root.parent / "attribution"
     if not attribution_root.is_dir():
@@ -256,6 +257,12 @@ def test_the_attribution_stage_mix_trains_on_the_train_part_only(nli_root: Path)
     # repeated: each in-domain pair enters the mix in_domain_repeat times
     counts = Counter(e for e in examples if e.source == "in_domain_expertqa")
     assert set(counts.values()) == {config.in_domain_repeat}
+    # the stage is also stopped on the validation part's pairs, made the same way
+    held = heldout_sets(nli_root, config, limit=80)["attribution_validation"]
+    assert {e.source for e in held} == {f"in_domain_{d}" for d in IN_DOMAIN_DATASETS}
+    assert len(held) <= 80
+    assert not claims & {e.claim for e in held}
+    assert "attribution_validation" not in heldout_sets(nli_root, MixConfig(), limit=10)
 
 
 def _lines_to(stream: IO[str], lines: queue.Queue[str]) -> None:

@@ -223,17 +223,36 @@ def _sample(examples: list[Example], n: int, rng: random.Random) -> list[Example
 def heldout_sets(
     root: Path, config: MixConfig, limit: int | None = 2000
 ) -> dict[str, list[Example]]:
-    """The fixed evaluation sets: VitaminC held-out, MNLI dev_matched, ANLI test (R1-R3)."""
+    """The fixed evaluation sets: VitaminC held-out, MNLI dev_matched, ANLI test (R1-R3), and,
+    for a mix that trains on the attribution data's train part, pairs of its *validation* part
+    made the same way (``attribution_validation``, the datasets in equal shares): the stage
+    that learns the attribution data is then also stopped on how it does there."""
     rng = random.Random(config.seed + 1)
     mnli = _mnli_dev(root)
     rng.shuffle(mnli)
     anli = _anli(root, "test")
     rng.shuffle(anli)
-    return {
+    sets = {
         "vitaminc": _vitaminc(root, config.heldout_vitaminc, config.seed)[1][:limit],
         "mnli_dev": mnli[:limit],
         "anli_test": anli[:limit],
     }
+    if any(getattr(config, f"in_domain_{d}") for d in IN_DOMAIN_DATASETS):
+        share = None if limit is None else max(1, limit // len(IN_DOMAIN_DATASETS))
+        pairs = [
+            e
+            for d in IN_DOMAIN_DATASETS
+            for e in in_domain(
+                root.parent / "attribution",
+                d,
+                share if share is not None else 10**9,
+                random.Random(config.seed + 2),
+                split="validation",
+            )
+        ]
+        rng.shuffle(pairs)
+        sets["attribution_validation"] = pairs
+    return sets
 
 
 def _label_name(label: int) -> str:
