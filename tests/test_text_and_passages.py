@@ -13,6 +13,7 @@ from attribution.match._passages import make_passages, source_text
 from attribution.text._terms import (
     content_terms,
     entity_terms,
+    number_ranges,
     number_terms,
     source_sentence_spans,
     stem,
@@ -176,6 +177,37 @@ def test_numbers_in_words(text: str, numbers: set[str]) -> None:
 )
 def test_different_quantities_stay_different(one: str, other: str) -> None:
     assert content_terms(one) != content_terms(other)
+
+
+@pytest.mark.parametrize(
+    ("text", "ranges"),
+    [
+        ("All the scores were between 80% and 90%.", [("80", "90")]),
+        ("It ran from 1990 to 1995.", [("1990", "1995")]),
+        ("An 80-90 per cent share.", [("80", "90")]),
+        ("The 2015–2016 season.", [("2015", "2016")]),
+        ("Rates rose 5 to 6.5 percent.", [("5", "6.5")]),
+        ("A 3-2 win.", []),  # a score, not a range: the first end is the higher
+        ("The 2015-16 season.", []),  # a shortened end is not read
+        ("It opened on 2015-03-10.", []),  # a date
+        ("Between 5 and 10 million people.", [("5", "10")]),  # the scale is not in the range
+    ],
+)
+def test_number_ranges(text: str, ranges: list[tuple[str, str]]) -> None:
+    assert number_ranges(text) == ranges
+
+
+def test_a_range_in_a_claim_is_found_by_numbers_inside_it() -> None:
+    from attribution.match import LexicalIndex
+    from attribution.verify import FEATURE_NAMES, pair_features
+
+    missing = FEATURE_NAMES.index("numbers_missing")
+    claim = "All three scores were between 80% and 90%."
+    index = LexicalIndex(["x"])
+    inside = pair_features(claim, "The scores were 85%, 86% and 89.4%.", 0.5, index)
+    outside = pair_features(claim, "The scores were 75%, 76% and 79.4%.", 0.5, index)
+    assert inside[missing] < outside[missing]
+    assert outside[missing] == 1.0  # 80 and 90 missing; "three" (3) found nowhere either
 
 
 def test_sentence_spans_are_cached_by_text_and_limit() -> None:

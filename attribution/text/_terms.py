@@ -671,6 +671,44 @@ def number_terms(text: str) -> set[str]:
     return found
 
 
+_RANGE_NUMBER = r"(\d+(?:[.,]\d+)*)\s?(?:%|percent|per\s+cent)?"
+_RANGES = re.compile(
+    rf"\bbetween\s+{_RANGE_NUMBER}\s+and\s+{_RANGE_NUMBER}"
+    rf"|\bfrom\s+{_RANGE_NUMBER}\s+(?:to|until|through)\s+{_RANGE_NUMBER}"
+    rf"|(?<![\w.,-]){_RANGE_NUMBER}\s?(?:-|–|—|to)\s?{_RANGE_NUMBER}(?![\w.,-]*\d)",
+    re.IGNORECASE,
+)
+
+
+def number_ranges(text: str) -> list[tuple[str, str]]:
+    """The ranges ``text`` states, as the canonical forms of their two ends, low first:
+    ``between 80% and 90%``, ``from 1990 to 1995``, ``80-90%``, ``2015–2016``, ``5 to 10``. A
+    number inside a range is consistent with the range (:func:`in_range`), so a claim that "all
+    were between 80% and 90%" is not missing its numbers against a text that gives 85% and 89.4%.
+    ``2015-16`` (the second end shortened) is not read, and a scale after a range (``5 to 10
+    million``) is not applied to its ends."""
+    found: list[tuple[str, str]] = []
+    for m in _RANGES.finditer(_spell_iso_dates(text)):
+        ends = [g for g in m.groups() if g is not None]
+        if len(ends) != 2:
+            continue
+        lo, hi = (_canonical_number(e) for e in ends)
+        try:
+            if float(lo) < float(hi):
+                found.append((lo, hi))
+        except ValueError:
+            continue
+    return found
+
+
+def in_range(number: str, low: str, high: str) -> bool:
+    """Whether the canonical ``number`` lies in ``[low, high]``."""
+    try:
+        return float(low) <= float(number) <= float(high)
+    except ValueError:
+        return False
+
+
 def entity_terms(text: str) -> set[str]:
     """Lower-cased capitalised words that are not at a sentence start: likely names."""
     names: set[str] = set()

@@ -13,7 +13,16 @@ from functools import lru_cache
 import msgspec
 
 from attribution.match import LexicalIndex
-from attribution.text import content_terms, entity_terms, negated, number_terms, stem, word_tokens
+from attribution.text import (
+    content_terms,
+    entity_terms,
+    in_range,
+    negated,
+    number_ranges,
+    number_terms,
+    stem,
+    word_tokens,
+)
 
 __all__ = ["FEATURE_NAMES", "NLI_FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
 
@@ -46,6 +55,7 @@ class ClaimSignals(msgspec.Struct, frozen=True):
     stems: tuple[str, ...]
     words: frozenset[str]
     numbers: frozenset[str]
+    ranges: tuple[tuple[str, str], ...]
     entities: frozenset[str]
     negated: bool
 
@@ -63,6 +73,7 @@ def signals(text: str) -> ClaimSignals:
         stems=stems,
         words=frozenset(_RAW_WORD.findall(text.lower())),
         numbers=frozenset(number_terms(text)),
+        ranges=tuple(number_ranges(text)),
         entities=frozenset(entity_terms(text)),
         negated=negated(text),
     )
@@ -90,6 +101,16 @@ def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
     return best
 
 
+def _missing_numbers(claim: ClaimSignals, passage: ClaimSignals) -> set[str]:
+    """The claim's numbers the passage lacks; the two ends of a range the claim states count as
+    found when the passage gives a number inside it ("between 80% and 90%" against 85%)."""
+    missing = set(claim.numbers - passage.numbers)
+    for low, high in claim.ranges:
+        if {low, high} & missing and any(in_range(v, low, high) for v in passage.numbers):
+            missing -= {low, high}
+    return missing
+
+
 def pair_features(claim: str, passage: str, cosine: float, lexical: LexicalIndex) -> list[float]:
     """The features of one pair, in :data:`FEATURE_NAMES` order.
 
@@ -105,7 +126,7 @@ def pair_features(claim: str, passage: str, cosine: float, lexical: LexicalIndex
     coverage = len(c.term_set & p.term_set) / n_terms if n_terms else 0.0
     bigram_coverage = len(c.bigrams & p.bigrams) / len(c.bigrams) if c.bigrams else coverage
     run = _longest_run(c.stems, p.stems) / len(c.stems) if c.stems else 0.0
-    numbers_missing = len(c.numbers - p.numbers) / len(c.numbers) if c.numbers else 0.0
+    numbers_missing = len(_missing_numbers(c, p)) / len(c.numbers) if c.numbers else 0.0
     entities_missing = len(c.entities - p.words) / len(c.entities) if c.entities else 0.0
     return [
         max(-1.0, min(1.0, cosine)),
