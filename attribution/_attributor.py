@@ -54,7 +54,15 @@ from attribution.sources import (
     source_key,
 )
 from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
-from attribution.verify import Pair, Verifier, clear_text_cache, verbatim_in, word_key
+from attribution.verify import (
+    Pair,
+    SentenceJudge,
+    Verifier,
+    clear_text_cache,
+    sentence_judge,
+    verbatim_in,
+    word_key,
+)
 
 if TYPE_CHECKING:
     from attribution.runtime import Embedder
@@ -195,6 +203,14 @@ class Attributor:
         from attribution.verify import load_verifier
 
         return load_verifier(self.config.model, embedder=self.embedder)
+
+    @cached_property
+    def _sentence_judge(self) -> SentenceJudge | None:
+        """The verifier's cross-encoder reading single sentences for evidence quotes (None:
+        the verifier has none, or ``evidence_judge_weight`` is 0)."""
+        if self.config.verify.evidence_judge_weight <= 0.0:
+            return None
+        return sentence_judge(self.verifier)
 
     @cached_property
     def segmenter(self) -> Segmenter:
@@ -687,6 +703,9 @@ class Attributor:
                 numbering=numbering,
                 sentences=cfg.verify.evidence_sentences,
                 max_chars=cfg.verify.evidence_max_chars,
+                judge=self._sentence_judge,
+                judge_weight=cfg.verify.evidence_judge_weight,
+                judge_sentences=cfg.verify.evidence_judge_sentences,
             )
             outcomes.append(
                 ClaimOutcome(

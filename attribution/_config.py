@@ -172,6 +172,13 @@ class VerifyConfig(_Section, frozen=True):
     """A sentence longer than this is quoted by its best pieces of at most this many characters
     (cut at spaces), not whole: run-on text without full stops or line breaks (menus, captions,
     a scrape's joined lines) would otherwise make a quote of many sentences."""
+    evidence_judge_weight: float = 0.1
+    """Where the verifier has a cross-encoder, the first quoted sentence is chosen among the
+    ``evidence_judge_sentences`` best by term coverage, by coverage plus this weight times the
+    model's 1 - P(neutral) for that sentence alone (one short model pass each, only for claims
+    that get a quote); 0: terms alone (docs/benchmarks.md, evidence quotes from the judge)."""
+    evidence_judge_sentences: int = 4
+    """Sentences the judge reads per quoted source (see ``evidence_judge_weight``)."""
 
     def __post_init__(self) -> None:
         self._check(
@@ -186,6 +193,8 @@ class VerifyConfig(_Section, frozen=True):
         )
         self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
         self._check("evidence_max_chars", 40 <= self.evidence_max_chars <= 20_000, "40..20000")
+        self._check("evidence_judge_weight", 0.0 <= self.evidence_judge_weight <= 10.0, "0..10")
+        self._check("evidence_judge_sentences", 1 <= self.evidence_judge_sentences <= 50, "1..50")
 
 
 class ReconcileConfig(_Section, frozen=True):

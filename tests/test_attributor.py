@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ from attribution import (
     encode_json,
     find_markers,
 )
+from attribution.emit import best_sentences
+from attribution.match import LexicalIndex, make_passages
+from attribution.verify import sentence_judge
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -433,3 +437,44 @@ def test_pairs_per_claim_are_few_and_the_joined_pair_only_when_needed(
     for claim in result.claims:  # a claim two sources support together came from the second
         if len(claim.source_ids) == 2:
             assert any(j.startswith(claim.text[:20]) for j in joined)
+
+
+def test_the_judge_chooses_between_sentences_the_terms_cannot_tell_apart(
+    attributor: Attributor,
+) -> None:
+    # both sentences hold every term of the claim (bridge, open, 1932); only one says it
+    text = (
+        "Tickets for the bridge tour open at 9 am, and the 1932 photo exhibition is free. "
+        "The Harbour Bridge opened in March 1932 after eight years of work."
+    )
+    claim = "The bridge opened in 1932."
+    passages = make_passages([CitationSource(id="s", type="web", full_content=text)])
+    lexical = LexicalIndex([p.text for p in passages])
+    judge = sentence_judge(attributor.verifier)
+    assert judge is not None, "the default verifier combines a cross-encoder"
+    read: list[int] = []
+
+    def counted(claim: str, sentences: Sequence[str]) -> list[float]:
+        read.append(len(sentences))
+        return judge(claim, sentences)
+
+    def first(weight: float) -> str:
+        (span,) = best_sentences(passages, claim, lexical, 1, judge=counted, judge_weight=weight)
+        return text[span[0] : span[1]]
+
+    assert first(0.0).startswith("Tickets")  # a tie on terms: the earlier sentence
+    assert read == []
+    assert first(VerifyConfig().evidence_judge_weight).startswith("The Harbour Bridge")
+    assert read == [2]
+    # a sentence that leads on terms by more than the weight is taken without a model pass
+    read.clear()
+    (span,) = best_sentences(
+        passages,
+        "The bridge photo exhibition is free.",
+        lexical,
+        1,
+        judge=counted,
+        judge_weight=0.1,
+    )
+    assert text[span[0] : span[1]].startswith("Tickets")
+    assert read == []

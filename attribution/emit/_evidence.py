@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from attribution._result import EvidenceQuote
 from attribution._wire import CitationSource
 from attribution.decide import CheckedClaim, Numbering, Support
 from attribution.match import LexicalIndex, Passage, cut_long, source_text
 from attribution.text import content_terms
+
+if TYPE_CHECKING:
+    from attribution.verify import SentenceJudge
 
 __all__ = ["best_sentences", "evidence_quotes"]
 
@@ -28,6 +32,9 @@ def best_sentences(
     *,
     primary: int = 1,
     max_chars: int | None = None,
+    judge: SentenceJudge | None = None,
+    judge_weight: float = 0.0,
+    judge_sentences: int = 4,
 ) -> list[tuple[int, int]]:
     """The sentence spans that carry a claim best, best first.
 
@@ -38,6 +45,12 @@ def best_sentences(
     one with the highest IDF-weighted coverage of the claim's terms (plus
     :data:`PRIMARY_BONUS` inside the verifier's passage) is taken first, further
     sentences (up to ``limit``) only when they add claim terms the quote lacks.
+
+    With a ``judge`` and a ``judge_weight`` above 0, the first sentence is chosen among the
+    ``judge_sentences`` best by coverage, by coverage plus ``judge_weight`` times the judge's
+    score: the judge reorders near-ties and the terms decide where it is unsure. Only
+    sentences within ``judge_weight`` of the best coverage can win, so only they are read
+    (none when one sentence leads clearly).
     """
     spans: dict[tuple[int, int], bool] = {}
     texts: dict[tuple[int, int], str] = {}
@@ -67,9 +80,10 @@ def best_sentences(
     sentence_terms = {span: frozenset(content_terms(texts[span])) for span in order}
     chosen: list[tuple[int, int]] = []
     covered: set[str] = set()
-    for _ in range(limit):
+    for pick in range(limit):
         best: tuple[int, int] | None = None
         gain = 0.0
+        values: dict[tuple[int, int], float] = {}
         for span in order:
             if span in chosen:
                 continue
@@ -77,15 +91,43 @@ def best_sentences(
             if not new:
                 continue
             value = lexical.coverage(terms, new) + (PRIMARY_BONUS if spans[span] else 0.0)
+            values[span] = value
             if value > gain:
                 best, gain = span, value
         if best is None:
             break
+        if pick == 0 and judge is not None and judge_weight > 0.0:
+            best = _judged(claim, values, gain, texts, judge, judge_weight, judge_sentences)
         chosen.append(best)
         covered.update(t for t in terms if t in sentence_terms[best])
     if not chosen:
         chosen = [next(span for span in order if spans[span])]
     return chosen
+
+
+def _judged(
+    claim: str,
+    values: Mapping[tuple[int, int], float],
+    best_value: float,
+    texts: Mapping[tuple[int, int], str],
+    judge: SentenceJudge,
+    weight: float,
+    limit: int,
+) -> tuple[int, int]:
+    """The span of best coverage plus ``weight`` times the judge's score. Only a span within
+    ``weight`` of the best coverage can win, so only those (at most ``limit``) are read: a clear
+    winner costs no model pass. Ties go to the earlier span."""
+    shortlist = sorted(
+        (span for span in values if values[span] > best_value - weight),
+        key=lambda span: (-values[span], span),
+    )[:limit]
+    if len(shortlist) == 1:
+        return shortlist[0]
+    scores = judge(claim, [texts[span] for span in shortlist])
+    total = {
+        span: values[span] + weight * score for span, score in zip(shortlist, scores, strict=True)
+    }
+    return max(shortlist, key=lambda span: (total[span], -span[0], -span[1]))
 
 
 def evidence_quotes(
@@ -101,11 +143,15 @@ def evidence_quotes(
     numbering: Numbering,
     sentences: int,
     max_chars: int | None = None,
+    judge: SentenceJudge | None = None,
+    judge_weight: float = 0.0,
+    judge_sentences: int = 4,
 ) -> tuple[EvidenceQuote, ...]:
     """Quotes from each source in ``source_indices``: the sentences that carry the claim, best
     first, among its best passage (or its part of the supporting pair) and the source's other
     passages (``candidates``: source index → passage ids), as offsets into the source's text;
-    a sentence longer than ``max_chars`` is quoted by its best pieces (:func:`best_sentences`)."""
+    a sentence longer than ``max_chars`` is quoted by its best pieces, and a ``judge`` reorders
+    the best few first sentences (:func:`best_sentences`)."""
     quotes: list[EvidenceQuote] = []
     for s in source_indices:
         support = per_source.get(s)
@@ -126,6 +172,9 @@ def evidence_quotes(
             sentences,
             primary=len(primary),
             max_chars=max_chars,
+            judge=judge,
+            judge_weight=judge_weight,
+            judge_sentences=judge_sentences,
         )
         for a, b in chosen:
             quotes.append(

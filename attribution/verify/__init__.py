@@ -5,6 +5,8 @@ r"""Verify: how strongly a passage supports (or contradicts) a claim.
   (``_features``), optionally combined with a cross-encoder's two probabilities.
 - :class:`NliVerifier` (``_nli_verifier``): a cross-encoder alone.
 - :func:`load_verifier` (``_loading``): the verifier a :class:`ModelConfig` names.
+- :func:`sentence_judge` (``_judge``): the cross-encoder's reading of single sentences, which
+  helps choose evidence quotes.
 - :func:`verbatim_in` (``_verbatim``): the rule that supports a claim written word for word in
   a passage without a model pass.
 """
@@ -18,6 +20,7 @@ from attribution.verify._features import (
     clear_text_cache,
     pair_features,
 )
+from attribution.verify._judge import SentenceJudge, sentence_judge
 from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
@@ -31,11 +34,13 @@ __all__ = [
     "FeatureWeights",
     "NliVerifier",
     "Pair",
+    "SentenceJudge",
     "Verifier",
     "VerifierOutput",
     "clear_text_cache",
     "load_verifier",
     "pair_features",
+    "sentence_judge",
     "verbatim_in",
     "word_key",
 ]
