@@ -75,10 +75,11 @@ fit-verifier: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier
 
 # The combined verifier: the same fit with the trained cross-encoder's two probabilities as
-# features (attribution/models/feature-verifier/weights-combined.json).
+# features, signs constrained, and the judge's floor and veto (its "no" and "contradicts" cap a
+# pair's score) chosen on the same data (attribution/models/feature-verifier/weights-combined.json).
 fit-verifier-combined: $(VENV)/.installed-run
 	$(BIN)/python -m benchmarks.fit_feature_verifier \
-		--cross-encoder support-verifier-minilm-l6-int8 \
+		--cross-encoder support-verifier-minilm-l6-int8 --constrain --gate \
 		--out attribution/models/feature-verifier/weights-combined.json
 
 # Each shipped cross-encoder's own support threshold (its best candidate's P(support), fitted on

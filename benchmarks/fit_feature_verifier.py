@@ -45,7 +45,13 @@ from numpy.typing import NDArray
 from attribution import AttributionConfig, CitationSource, ModelLoadError, normalize_markers
 from attribution.match import Matcher, make_passages
 from attribution.runtime import OnnxCrossEncoder, load_embedder
-from attribution.verify import FEATURE_NAMES, NLI_FEATURE_NAMES, FeatureWeights, pair_features
+from attribution.verify import (
+    FEATURE_NAMES,
+    NLI_FEATURE_NAMES,
+    FeatureWeights,
+    judged,
+    pair_features,
+)
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import (
     SPLIT_NAMES,
@@ -110,6 +116,11 @@ def signs_of(weights: FeatureWeights) -> tuple[int, ...] | None:
     return signs_for(weights.feature_names) if CONSTRAINED in (weights.notes or "") else None
 
 
+def gated_of(weights: FeatureWeights) -> bool:
+    """Whether fitted weights carry the judge's gates (refits then fit them too)."""
+    return weights.nli_floor is not None or weights.nli_veto is not None
+
+
 def fit_logistic(
     x: Matrix,
     y: NDArray[np.float64],
@@ -167,10 +178,66 @@ def sample_weights(examples: Sequence[Example]) -> NDArray[np.float64]:
     ) * len(examples)
 
 
+Gates = tuple[float | None, float | None]
+"""(nli_floor, nli_veto) of :class:`FeatureWeights`: the judge's "no" and "contradicts"."""
+
+NO_GATES: Gates = (None, None)
+FLOORS = (None, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
+VETOES = (None, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""The grid :func:`fit_gates` chooses from."""
+
+
 def best_scores(
-    examples: Sequence[Example], weights: NDArray[np.float64], bias: float
+    examples: Sequence[Example],
+    weights: NDArray[np.float64],
+    bias: float,
+    gates: Gates = NO_GATES,
 ) -> NDArray[np.float64]:
-    return np.array([float(np.max(_sigmoid(e.candidates @ weights + bias))) for e in examples])
+    """Each example's best candidate score (with the judge's gates when the candidates carry the
+    cross-encoder's two columns, the last two)."""
+    floor, veto = gates
+    out = []
+    for e in examples:
+        scores = _sigmoid(e.candidates @ weights + bias)
+        if floor is not None or veto is not None:
+            scores = judged(scores, e.candidates[:, -2], e.candidates[:, -1], floor, veto)
+        out.append(float(np.max(scores)))
+    return np.array(out)
+
+
+def fit_gates(
+    examples: Sequence[Example], weights: NDArray[np.float64], bias: float
+) -> tuple[Gates, float]:
+    """The judge's floor and veto (from :data:`FLOORS` x :data:`VETOES`) and the threshold
+    that maximise the mean over datasets of balanced accuracy, for fitted weights; the grid
+    includes no gate at all, so gating is kept only where it pays on the data."""
+    labels = np.array([e.label for e in examples])
+    masks = [
+        np.array([e.dataset == d for e in examples]) for d in sorted({e.dataset for e in examples})
+    ]
+    best: tuple[float, Gates, float] = (-1.0, NO_GATES, 0.5)
+    for floor in FLOORS:
+        for veto in VETOES:
+            scores = best_scores(examples, weights, bias, (floor, veto))
+            threshold = choose_threshold(examples, scores)
+            value = float(
+                np.mean([balanced_accuracy(scores[m] >= threshold, labels[m]) for m in masks])
+            )
+            if value > best[0] + 1e-9:
+                best = (value, (floor, veto), threshold)
+    return best[1], best[2]
+
+
+def fit_all(
+    examples: Sequence[Example], signs: Sequence[int] | None = None, *, gated: bool = False
+) -> tuple[NDArray[np.float64], float, float, Gates]:
+    """Weights, bias, threshold and (with ``gated``) the judge's gates, fitted as ``make
+    fit-verifier`` fits them."""
+    weights, bias = fit_mil(examples, signs=signs)
+    if gated:
+        gates, threshold = fit_gates(examples, weights, bias)
+        return weights, bias, threshold, gates
+    return weights, bias, choose_threshold(examples, best_scores(examples, weights, bias)), NO_GATES
 
 
 def fit_mil(
@@ -328,12 +395,16 @@ def build_examples(
 
 
 def evaluate(
-    train: Sequence[Example], test: Sequence[Example], signs: Sequence[int] | None = None
+    train: Sequence[Example],
+    test: Sequence[Example],
+    signs: Sequence[int] | None = None,
+    *,
+    gated: bool = False,
 ) -> tuple[float, float, float]:
-    """(AUC, balanced accuracy at the train-chosen threshold, cosine-only AUC) on ``test``."""
-    weights, bias = fit_mil(train, signs=signs)
-    threshold = choose_threshold(train, best_scores(train, weights, bias))
-    scores = best_scores(test, weights, bias)
+    """(AUC, balanced accuracy at the train-chosen threshold, cosine-only AUC) on ``test``;
+    with ``gated``, the judge's gates are fitted on ``train`` too."""
+    weights, bias, threshold, gates = fit_all(train, signs, gated=gated)
+    scores = best_scores(test, weights, bias, gates)
     labels = np.array([e.label for e in test])
     cosine = np.array([float(np.max(e.candidates[:, 0])) for e in test])
     return (
@@ -414,6 +485,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="combine this cross-encoder (a manifest name) as two more features",
     )
     parser.add_argument(
+        "--gate",
+        action="store_true",
+        help="with --cross-encoder: also fit the judge's floor and veto (nli_floor, nli_veto: "
+        "the model's 'no' and 'contradicts' cap a pair's score at its P(support))",
+    )
+    parser.add_argument(
         "--threshold-only",
         action="store_true",
         help="with --cross-encoder: fit no weights, only that model's own support threshold "
@@ -432,6 +509,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--data-root {args.data_root} is not a directory")
     if args.threshold_only and not args.cross_encoder:
         parser.error("--threshold-only needs --cross-encoder NAME (the model to calibrate)")
+    if args.gate and not args.cross_encoder:
+        parser.error("--gate needs --cross-encoder NAME (the judge whose word it gates)")
+    gated = bool(args.gate)
 
     started = time.perf_counter()
     cross_encoder = None
@@ -464,15 +544,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for d in datasets:
         train = [e for e in examples if e.dataset != d]
         test = [e for e in examples if e.dataset == d]
-        auc, bacc, cos_auc = evaluate(train, test, signs)
+        auc, bacc, cos_auc = evaluate(train, test, signs, gated=gated)
         metrics[f"{d}.heldout_auc"] = round(auc, 4)
         metrics[f"{d}.heldout_balanced_accuracy"] = round(bacc, 4)
         metrics[f"{d}.cosine_auc"] = round(cos_auc, 4)
         print(f"| {d} | {len(test)} | {auc:.3f} | {bacc:.3f} | {cos_auc:.3f} |", file=sys.stderr)
 
-    weights, bias = fit_mil(examples, signs=signs)
-    scores = best_scores(examples, weights, bias)
-    threshold = choose_threshold(examples, scores)
+    weights, bias, threshold, gates = fit_all(examples, signs, gated=gated)
+    scores = best_scores(examples, weights, bias, gates)
     labels = np.array([e.label for e in examples])
     for d in datasets:
         mask = np.array([e.dataset == d for e in examples])
@@ -486,6 +565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         weights=tuple(round(float(w), 6) for w in weights),
         bias=round(bias, 6),
         threshold=round(threshold, 6),
+        nli_floor=gates[0],
+        nli_veto=gates[1],
         fitted_on={d: sum(e.dataset == d for e in examples) for d in datasets},
         metrics=metrics,
         notes=(
@@ -500,7 +581,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(fitted), indent=2) + b"\n")
     print(f"\nweights: {dict(zip(names, np.round(weights, 3), strict=True))}", file=sys.stderr)
-    print(f"bias {bias:.3f}, threshold {threshold:.3f}", file=sys.stderr)
+    print(f"bias {bias:.3f}, threshold {threshold:.3f}, gates {gates}", file=sys.stderr)
     print(f"wrote {args.out} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     json.dump(metrics, sys.stdout, indent=2)
     print()

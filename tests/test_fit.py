@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from attribution.verify import NliVerifier
-from benchmarks.fit_feature_verifier import SIGNS, fit_logistic, signs_for
+from benchmarks.fit_feature_verifier import (
+    SIGNS,
+    Example,
+    best_scores,
+    fit_gates,
+    fit_logistic,
+    signs_for,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,3 +121,56 @@ def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
     # a verifier made of that model alone takes the threshold from the manifest
     loaded = OnnxCrossEncoder.from_config(ModelConfig(models_dir=str(folder)), model)
     assert NliVerifier(loaded).threshold == spec.threshold
+
+
+def test_the_judges_no_and_contradicts_cap_a_pair_at_its_support() -> None:
+    from attribution.verify import judged
+
+    scores = np.array([0.9, 0.9, 0.9, 0.9])
+    support = np.array([0.05, 0.6, 0.2, 0.6])
+    contradiction = np.array([0.1, 0.1, 0.7, 0.3])
+    assert np.allclose(judged(scores, support, contradiction, None, None), scores)
+    # below the floor: the model's "no" stands
+    assert np.allclose(judged(scores, support, contradiction, 0.1, None), [0.05, 0.9, 0.9, 0.9])
+    # a contradiction at the veto and above the support: capped
+    assert np.allclose(judged(scores, support, contradiction, None, 0.5), [0.9, 0.9, 0.2, 0.9])
+    # never raised: a combined score below the model's support is kept
+    low = np.array([0.01, 0.01, 0.01, 0.01])
+    assert np.allclose(judged(low, support, contradiction, 0.5, 0.5), low)
+
+
+def _examples(seed: int, gate_pays: bool) -> list[Example]:
+    """Two datasets of one-candidate examples: a cheap signal that says "supported" for every
+    positive and for half the negatives, and the model's two columns; where ``gate_pays`` the
+    model's P(support) is low on exactly those misleading negatives."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for dataset in ("a", "b"):
+        for k in range(200):
+            label = k % 2 == 0
+            misleading = not label and k % 4 == 1
+            signal = 1.0 if label or misleading else -1.0
+            support = 0.02 if (misleading and gate_pays) else rng.uniform(0.3, 0.9)
+            row = [signal + rng.normal(0, 0.05), support, 0.1]
+            out.append(
+                Example(
+                    dataset=dataset,
+                    group=f"{dataset}{k}",
+                    label=label,
+                    candidates=np.array([row]),
+                    relevance=np.array([1.0]),
+                )
+            )
+    return out
+
+
+def test_the_gates_are_fitted_only_where_they_pay() -> None:
+    weights = np.array([3.0, 0.0, 0.0])
+    gates, _ = fit_gates(_examples(0, gate_pays=True), weights, 0.0)
+    assert gates[0] is not None  # the floor catches the misleading negatives
+    assert gates[0] > 0.02
+    scores = best_scores(_examples(0, gate_pays=True), weights, 0.0, gates)
+    assert scores.max() > 0.9
+    assert (scores == 0.02).sum() == 100  # the 50 misleading negatives per dataset, capped
+    gates, _ = fit_gates(_examples(1, gate_pays=False), weights, 0.0)
+    assert gates == (None, None)  # nothing to gain: no gate

@@ -36,7 +36,10 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         config = TrainConfig(
             mix=mix,
             freeze_layers=args.freeze_layers,
-            init_round=str(args.init_round or DEFAULT_ROUND),
+            init_round=str(
+                args.init_round
+                or Path(f"{DEFAULT_ROUND}{'-commercial' if args.commercial_only else ''}")
+            ),
             learning_rate=2e-5,
             eval_minutes=15.0,
         )
@@ -201,7 +204,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("pack needs --pack FILE")
         _pack(args, data, config)
         return 0
-    suffix = "-attribution" if args.stage == "attribution" else ""
+    # each stage, and the commercial-only build of each, has its own run and round folders
+    suffix = ("-attribution" if args.stage == "attribution" else "") + (
+        "-commercial" if args.commercial_only else ""
+    )
     args.out = args.out or Path(f"{DEFAULT_OUT}{suffix}")
     args.round = args.round or Path(f"{DEFAULT_ROUND}{suffix}")
     if args.command in ("train", "all"):

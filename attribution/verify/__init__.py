@@ -13,7 +13,7 @@ r"""Verify: how strongly a passage supports (or contradicts) a claim.
 
 from __future__ import annotations
 
-from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
+from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights, judged
 from attribution.verify._features import (
     FEATURE_NAMES,
     NLI_FEATURE_NAMES,
@@ -38,6 +38,7 @@ __all__ = [
     "Verifier",
     "VerifierOutput",
     "clear_text_cache",
+    "judged",
     "load_verifier",
     "pair_features",
     "sentence_judge",

@@ -26,7 +26,7 @@ from attribution.verify._protocol import Pair, VerifierOutput
 if TYPE_CHECKING:
     from attribution.runtime import Embedder, OnnxCrossEncoder
 
-__all__ = ["FeatureVerifier", "FeatureWeights"]
+__all__ = ["FeatureVerifier", "FeatureWeights", "judged"]
 
 
 class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -51,6 +51,12 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     cross_encoder: str | None = None
     """Manifest name of the cross-encoder whose scores are the features
     :data:`NLI_FEATURE_NAMES` (present exactly when this is set)."""
+    nli_floor: float | None = None
+    """The judge's "no": a pair whose P(entailment) is below this scores at most its
+    P(entailment), whatever the other signals say (None: off; needs ``cross_encoder``)."""
+    nli_veto: float | None = None
+    """The judge's "contradicts": a pair whose P(contradiction) is at least this and above its
+    P(entailment) scores at most its P(entailment) (None: off; needs ``cross_encoder``)."""
 
     @classmethod
     def load(cls, path: Path) -> FeatureWeights:
@@ -68,6 +74,13 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             ) from exc
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise ModelLoadError(f"feature-verifier weights {path} are malformed: {exc}") from exc
+        if (weights.nli_floor is not None or weights.nli_veto is not None) and not (
+            weights.cross_encoder
+        ):
+            raise ModelLoadError(
+                f"feature-verifier weights {path} set nli_floor or nli_veto without a "
+                "cross_encoder to read them from"
+            )
         expected = weights.feature_names
         if tuple(weights.features) != expected or len(weights.weights) != len(expected):
             raise ModelLoadError(
@@ -184,5 +197,27 @@ class FeatureVerifier:
         probs = _sigmoid(x @ self._w + self.weights.bias)
         contradiction = None
         if self.cross_encoder is not None:
-            contradiction = [float(v) for v in x[:, len(FEATURE_NAMES) + 1]]
+            support, contra = x[:, len(FEATURE_NAMES)], x[:, len(FEATURE_NAMES) + 1]
+            probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
+            contradiction = [float(v) for v in contra]
         return VerifierOutput(support=[float(p) for p in probs], contradiction=contradiction)
+
+
+def judged(
+    scores: NDArray[np.float64],
+    support: NDArray[np.float64],
+    contradiction: NDArray[np.float64],
+    floor: float | None,
+    veto: float | None,
+) -> NDArray[np.float64]:
+    """The combined scores with the cross-encoder's word as the last: where its P(support) is
+    below ``floor``, or its P(contradiction) reaches ``veto`` and exceeds its P(support), a pair
+    scores at most the model's P(support). The cheap signals calibrate the model's "yes";
+    they cannot overrule its "no" (FeatureWeights.nli_floor, nli_veto)."""
+    overruled = np.zeros(len(scores), dtype=bool)
+    if floor is not None:
+        overruled |= support < floor
+    if veto is not None:
+        overruled |= (contradiction >= veto) & (contradiction > support)
+    out: NDArray[np.float64] = np.where(overruled, np.minimum(scores, support), scores)
+    return out

@@ -91,10 +91,9 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
     from attribution import FeatureWeights
     from benchmarks.fit_feature_verifier import (
         DATASETS,
-        best_scores,
         build_examples,
-        choose_threshold,
-        fit_mil,
+        fit_all,
+        gated_of,
         signs_of,
     )
 
@@ -119,13 +118,17 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
         if len({e.dataset for e in train}) < 1 or len({e.label for e in train}) < 2:
             ctx.notes.append(f"{dataset}: too little other data to refit held-out weights")
             continue
-        w, b = fit_mil(train, signs=signs_of(verifier.weights))
+        w, b, threshold, gates = fit_all(
+            train, signs_of(verifier.weights), gated=gated_of(verifier.weights)
+        )
         weights = FeatureWeights(
             features=verifier.weights.feature_names,
             cross_encoder=verifier.weights.cross_encoder,
             weights=tuple(float(x) for x in w),
             bias=b,
-            threshold=choose_threshold(train, best_scores(train, w, b)),
+            threshold=threshold,
+            nli_floor=gates[0],
+            nli_veto=gates[1],
             fitted_on={d: sum(e.dataset == d for e in train) for d in {e.dataset for e in train}},
             notes=f"held-out weights: fitted without {dataset}",
         )

@@ -114,7 +114,13 @@ def _baseline_scores(
 
 def _leave_one_dataset_out(ctx: HarnessContext) -> dict[str, dict[str, float]]:
     """Held-out figures of the feature verifier: refit without each dataset, score it."""
-    from benchmarks.fit_feature_verifier import DATASETS, build_examples, evaluate, signs_of
+    from benchmarks.fit_feature_verifier import (
+        DATASETS,
+        build_examples,
+        evaluate,
+        gated_of,
+        signs_of,
+    )
 
     chosen = [d for d in DATASETS if d in ctx.datasets]
     if len(chosen) < 2:
@@ -134,8 +140,10 @@ def _leave_one_dataset_out(ctx: HarnessContext) -> dict[str, dict[str, float]]:
         test = [e for e in examples if e.dataset == d]
         if len({e.dataset for e in train}) < 1 or len({e.label for e in test}) < 2:
             continue
-        signs = signs_of(verifier.weights) if isinstance(verifier, FeatureVerifier) else None
-        auc, bacc, _ = evaluate(train, test, signs)
+        weights = verifier.weights if isinstance(verifier, FeatureVerifier) else None
+        signs = signs_of(weights) if weights is not None else None
+        gated = gated_of(weights) if weights is not None else False
+        auc, bacc, _ = evaluate(train, test, signs, gated=gated)
         out[d] = {
             "n": len(test),
             "roc_auc": round(auc, 4),
