@@ -26,6 +26,8 @@ from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES
 
 from .test_cross_encoder import NLI, TOKENIZER, Weights, build_classifier
 
+ROOT = Path(__file__).resolve().parents[1]
+
 PASSAGE = (
     "Mount Everest is Earth's highest mountain above sea level. Its elevation of 8,849 metres "
     "was measured in 2020."
@@ -92,6 +94,17 @@ def test_weights_file_errors(tmp_path: Path) -> None:
     )
     with pytest.raises(ModelLoadError, match="refit them"):
         FeatureWeights.load(other)
+    shipped = json.loads(
+        (ROOT / "attribution/models/feature-verifier/weights-combined.json").read_text()
+    )
+    gated = tmp_path / "gated.json"
+    gated.write_text(json.dumps({**shipped, "nli_veto": 1.5}), encoding="utf-8")
+    with pytest.raises(ModelLoadError, match=r"nli_veto = 1\.5 is not a probability"):
+        FeatureWeights.load(gated)
+    plain = json.loads((ROOT / "attribution/models/feature-verifier/weights.json").read_text())
+    gated.write_text(json.dumps({**plain, "nli_floor": 0.1}), encoding="utf-8")
+    with pytest.raises(ModelLoadError, match="without a cross_encoder"):
+        FeatureWeights.load(gated)
 
 
 @pytest.fixture(scope="module")

@@ -81,6 +81,12 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
                 f"feature-verifier weights {path} set nli_floor or nli_veto without a "
                 "cross_encoder to read them from"
             )
+        for name in ("nli_floor", "nli_veto"):
+            value = getattr(weights, name)
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ModelLoadError(
+                    f"feature-verifier weights {path}: {name} = {value} is not a probability"
+                )
         expected = weights.feature_names
         if tuple(weights.features) != expected or len(weights.weights) != len(expected):
             raise ModelLoadError(
