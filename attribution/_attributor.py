@@ -512,14 +512,19 @@ class Attributor:
         """Best support per (claim, source), and of the best pair of passages per claim.
 
         Model passes go only where they decide something: the ``passages_per_claim`` best
-        candidates and the best passage of each cited source, in one batch; a claim found
-        word for word in a passage is supported by it without a pass (and its other uncited
-        candidates are not scored); the best two passages joined are scored, in a second
-        batch, only for claims no single passage supports.
+        candidates and the best passage of each cited source; a claim found word for word in a
+        passage is supported by it without a pass (and its other uncited candidates are not
+        scored). With ``first_round_passages`` above 0 the candidates go in two rounds: first
+        the claim's best ``first_round_passages`` and every candidate of a source it cites, then
+        the rest only for claims the first round left unsupported (more passages cannot undo a
+        supported verdict, so no verdict changes). The best two passages joined are scored, in
+        a last round, only for claims no single passage supports.
         """
         cfg = self.config.verify
         per_source: list[dict[int, Support]] = [{} for _ in claims]
         pair_support: list[Support | None] = [None for _ in claims]
+        later: list[list[Pair]] = [[] for _ in claims]
+        later_owners: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in claims]
         pairs: list[Pair] = []
         owners: list[tuple[int, tuple[int, ...]]] = []
         keys: dict[int, str] = {}
@@ -549,13 +554,28 @@ class Attributor:
                         verbatim.add(source_index)
                         keep(i, Support(1.0, (p,), (source_index,), shortcut="verbatim"))
             cited = set(claim.cited_sources)
-            for p, c in chosen.items():
+            for rank, (p, c) in enumerate(chosen.items()):
                 source_index = passages[p].source_index
                 if source_index in verbatim or (verbatim and source_index not in cited):
                     continue
-                pairs.append(Pair(claim=text, passage=passages[p].text, cosine=c.cosine))
-                owners.append((i, (p,)))
+                pair = Pair(claim=text, passage=passages[p].text, cosine=c.cosine)
+                first = cfg.first_round_passages
+                if first and rank >= first and source_index not in cited:
+                    later[i].append(pair)
+                    later_owners[i].append((i, (p,)))
+                else:
+                    pairs.append(pair)
+                    owners.append((i, (p,)))
         self._score(pairs, owners, match, passages, keep)
+        if any(later):
+            threshold = self._threshold()
+            pairs, owners = [], []
+            for i in range(len(claims)):
+                best = best_support(per_source[i])
+                if later[i] and (best is None or best[1].score < threshold):
+                    pairs.extend(later[i])
+                    owners.extend(later_owners[i])
+            self._score(pairs, owners, match, passages, keep)
 
         if cfg.pair_passages:
             threshold = self._threshold()

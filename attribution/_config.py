@@ -163,6 +163,12 @@ class VerifyConfig(_Section, frozen=True):
     verifier (docs/benchmarks.md)."""
     passages_per_cited_source: int = 1
     """Best passages scored in each source a claim's markers cite (when not among the above)."""
+    first_round_passages: int = 1
+    """Score a claim's candidates in two rounds: first its best this many and every candidate
+    of a source it cites, then the others only if none of those supports it. Verdicts are the
+    same as with every candidate scored (more passages cannot undo "supported"); a supported
+    claim's score and supporting source are the best of the first round, not of all. 0: one
+    round, every candidate scored."""
     verbatim: bool = True
     """A claim found word for word in a passage is supported by it without a model pass
     (``shortcut: "verbatim"`` in the result)."""
@@ -193,6 +199,7 @@ class VerifyConfig(_Section, frozen=True):
         self._check(
             "passages_per_cited_source", 1 <= self.passages_per_cited_source <= 100, "1..100"
         )
+        self._check("first_round_passages", 0 <= self.first_round_passages <= 100, "0..100")
         self._check("evidence_sentences", 1 <= self.evidence_sentences <= 20, "1..20")
         self._check("evidence_max_chars", 40 <= self.evidence_max_chars <= 20_000, "40..20000")
         self._check("evidence_judge_weight", 0.0 <= self.evidence_judge_weight <= 10.0, "0..10")

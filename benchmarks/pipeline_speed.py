@@ -107,6 +107,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--passages-per-claim", type=int, default=None, help="VerifyConfig.passages_per_claim"
     )
     parser.add_argument(
+        "--first-round-passages",
+        type=int,
+        default=None,
+        help="VerifyConfig.first_round_passages (0: every candidate in one round)",
+    )
+    parser.add_argument(
         "--prefilter-per-claim",
         type=int,
         default=None,
@@ -134,8 +140,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
     )
     config = AttributionConfig(model=model)
-    if args.passages_per_claim is not None:
-        verify = msgspec.structs.replace(config.verify, passages_per_claim=args.passages_per_claim)
+    verify_options = {
+        k: v
+        for k, v in (
+            ("passages_per_claim", args.passages_per_claim),
+            ("first_round_passages", args.first_round_passages),
+        )
+        if v is not None
+    }
+    if verify_options:
+        verify = msgspec.structs.replace(config.verify, **verify_options)
         config = msgspec.structs.replace(config, verify=verify)
     if args.prefilter_per_claim is not None:
         match = msgspec.structs.replace(config.match, prefilter_per_claim=args.prefilter_per_claim)
@@ -155,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"commit {commit()} · {platform.machine()}, {os.cpu_count()} cores · Python "
         f"{platform.python_version()} · embedder {config.model.embedder} · passages per "
-        f"claim {config.verify.passages_per_claim} · verifier "
+        f"claim {config.verify.passages_per_claim} (first round "
+        f"{config.verify.first_round_passages}) · verifier "
         f"{first.verifier}\nworkload: {n_claims} claims, {len(sources)} sources, {n_words} words "
         f"(first call incl. model load: {load_s:.1f} s)\n",
     )
@@ -164,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "commit": commit(),
         "embedder": config.model.embedder,
         "passages_per_claim": config.verify.passages_per_claim,
+        "first_round_passages": config.verify.first_round_passages,
         "prefilter_per_claim": config.match.prefilter_per_claim,
         "verifier": first.verifier,
         "claims": n_claims,

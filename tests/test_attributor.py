@@ -352,12 +352,14 @@ class _CountingVerifier:
     def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
         self.inner = inner
         self.batches: list[list[str]] = []
+        self.passages: list[list[str]] = []
 
     name = property(lambda self: self.inner.name)
     threshold = property(lambda self: self.inner.threshold)
 
     def score(self, pairs, *, lexical=None):  # type: ignore[no-untyped-def]
         self.batches.append([p.claim for p in pairs])
+        self.passages.append([p.passage for p in pairs])
         return self.inner.score(pairs, lexical=lexical)
 
 
@@ -422,11 +424,22 @@ def test_pairs_per_claim_are_few_and_the_joined_pair_only_when_needed(
 ) -> None:
     engine, counting = _counting(attributor)
     result = engine.attribute(ANSWER, SOURCES)
-    singles, *rest = counting.batches
-    assert len(rest) <= 1  # one batch of single passages, at most one of joined pairs
+    # the first round, the other candidates of claims it left unsupported, the joined pairs
+    assert 1 <= len(counting.batches) <= 3
+    singles = [
+        c
+        for claims, texts in zip(counting.batches, counting.passages, strict=True)
+        for c, t in zip(claims, texts, strict=True)
+        if "\n" not in t
+    ]
+    joined = [
+        c
+        for claims, texts in zip(counting.batches, counting.passages, strict=True)
+        for c, t in zip(claims, texts, strict=True)
+        if "\n" in t
+    ]
     most = engine.config.verify.passages_per_claim + 1  # + a cited source's best passage
     assert max(singles.count(c) for c in singles) <= most
-    joined = rest[0] if rest else []
     by_single = [
         c.text.split(" [")[0]
         for c in result.claims
@@ -434,9 +447,43 @@ def test_pairs_per_claim_are_few_and_the_joined_pair_only_when_needed(
     ]
     assert by_single
     assert not any(j.startswith(t.rstrip(".")) for j in joined for t in by_single)
-    for claim in result.claims:  # a claim two sources support together came from the second
+    for claim in result.claims:  # a claim two sources support together came from the joined
         if len(claim.source_ids) == 2:
             assert any(j.startswith(claim.text[:20]) for j in joined)
+
+
+def test_more_candidates_are_scored_only_for_claims_the_first_round_leaves_unsupported(
+    attributor: Attributor,
+) -> None:
+    engine, counting = _counting(attributor)
+    every = AttributionConfig(verify=VerifyConfig(first_round_passages=0))
+    one_round_engine, one_round = _counting(attributor, every)
+    result = engine.attribute(ANSWER, SOURCES)
+    reference = one_round_engine.attribute(ANSWER, SOURCES)
+    # the same verdicts, on claims and on markers, for fewer pairs
+    assert [c.verdict for c in result.claims] == [c.verdict for c in reference.claims]
+    assert [m.verdict for m in result.markers] == [m.verdict for m in reference.markers]
+    scored = sum(map(len, counting.batches))
+    assert scored < sum(map(len, one_round.batches))
+    first, *later = counting.batches
+    later_claims = [c for batch in later for c in batch]
+    for claim in result.claims:
+        text = claim.text.split(" [")[0].rstrip(".")
+        pairs_first = sum(c.startswith(text) for c in first)
+        if claim.verdict == "supported" and len(claim.source_ids) == 1:
+            # its best candidate (and its cited sources' candidates) decided it
+            assert pairs_first >= 1
+            assert claim.cited or pairs_first == 1
+            assert not any(c.startswith(text) for c in later_claims)
+        elif claim.verdict != "supported" and claim.shortcut is None and later:
+            # the rest of its candidates, or the joined pair
+            assert any(c.startswith(text) for c in later_claims)
+    # a claim its best candidate does not support: the second round scores the other one
+    counting.batches.clear()
+    (claim,) = engine.attribute("Pierre Curie was born in Warsaw.", SOURCES).claims
+    assert claim.verdict != "supported"
+    first, second, *_ = counting.batches
+    assert first == second == ["Pierre Curie was born in Warsaw."]
 
 
 def test_the_judge_chooses_between_sentences_the_terms_cannot_tell_apart(
