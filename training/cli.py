@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -218,18 +219,26 @@ def main(argv: list[str] | None = None) -> int:
             from .pack import read_base
 
             base_dir = read_base(base_dir, args.out / "base")
-        record = train(
-            config,
-            data,
-            args.out,
-            round_dir=args.round,
-            budget_minutes=args.budget_minutes,
-            bf16={"auto": None, "bf16": True, "fp32": False}[args.precision],
-            pack=args.pack,
-            device=args.device,
-            base_dir=base_dir,
-            finish_at_budget=args.finish_at_budget,
-        )
+        try:
+            record = train(
+                config,
+                data,
+                args.out,
+                round_dir=args.round,
+                budget_minutes=args.budget_minutes,
+                bf16={"auto": None, "bf16": True, "fp32": False}[args.precision],
+                pack=args.pack,
+                device=args.device,
+                base_dir=base_dir,
+                finish_at_budget=args.finish_at_budget,
+            )
+        except KeyboardInterrupt as exc:  # SIGINT or SIGTERM: train() saved before re-raising
+            print(
+                f"stopped ({exc or 'SIGINT'}): checkpoint and round saved; run the same "
+                "command again to resume",
+                file=sys.stderr,
+            )
+            return 130
         if not record["finished"]:
             print("not finished: run the same command again to resume")
             return 0 if args.command == "train" else 3
