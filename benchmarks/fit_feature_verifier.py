@@ -183,8 +183,11 @@ Gates = tuple[float | None, float | None]
 
 NO_GATES: Gates = (None, None)
 FLOORS = (None, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
-VETOES = (None, 0.5, 0.6, 0.7, 0.8, 0.9)
-"""The grid :func:`fit_gates` chooses from."""
+VETOES = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""The grid :func:`fit_gates` chooses from. The veto is never off: the judge's confident
+contradiction (P(contradiction) of 0.9 at the weakest, above its P(entailment)) must not be
+outvoted by the cheap signals (issue 11: "support and contradiction from the model"); the
+floor may be."""
 
 
 def best_scores(
@@ -216,15 +219,24 @@ def fit_gates(
         np.array([e.dataset == d for e in examples]) for d in sorted({e.dataset for e in examples})
     ]
     best: tuple[float, Gates, float] = (-1.0, NO_GATES, 0.5)
+    ungated = -1.0
     for floor in FLOORS:
-        for veto in VETOES:
+        for veto in (None, *sorted(VETOES, reverse=True)):  # ties: the weakest veto
             scores = best_scores(examples, weights, bias, (floor, veto))
             threshold = choose_threshold(examples, scores)
             value = float(
                 np.mean([balanced_accuracy(scores[m] >= threshold, labels[m]) for m in masks])
             )
-            if value > best[0] + 1e-9:
+            if veto is None:  # measured, to say what the veto costs, never chosen
+                if value > ungated:
+                    ungated = value
+            elif value > best[0] + 1e-9:
                 best = (value, (floor, veto), threshold)
+    print(
+        f"gates {best[1]}: mean balanced accuracy {best[0]:.4f} (in sample); the best without "
+        f"a veto {ungated:.4f}",
+        file=sys.stderr,
+    )
     return best[1], best[2]
 
 

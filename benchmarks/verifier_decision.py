@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from attribution import AttributionConfig, Attributor, ModelConfig
 from benchmarks._logs import quiet_logs
 from benchmarks.datasets import default_data_root
@@ -58,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "verifier-decision")
     parser.add_argument("--limit", type=int, help="at most N examples per dataset")
     parser.add_argument("--only", nargs="*", choices=list(variants()), help="variants to run")
+    parser.add_argument(
+        "--first-round-passages",
+        type=int,
+        default=None,
+        help="VerifyConfig.first_round_passages (0: every candidate scored in one round)",
+    )
     args = parser.parse_args(argv)
     quiet_logs()
     table: dict[str, dict[str, tuple[float, float]]] = {}
@@ -71,9 +79,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"=== {name}", file=sys.stderr)
         # the same embeddings: only the verifier differs
-        engine = Attributor(
-            AttributionConfig(model=model), cache=shared.cache if shared is not None else None
-        )
+        config = AttributionConfig(model=model)
+        if args.first_round_passages is not None:
+            verify = msgspec.structs.replace(
+                config.verify, first_round_passages=args.first_round_passages
+            )
+            config = msgspec.structs.replace(config, verify=verify)
+        engine = Attributor(config, cache=shared.cache if shared is not None else None)
         shared = shared or engine
         accuracy = run_harness(
             data_root=args.data_root,

@@ -3,9 +3,10 @@
 The cases are ``benchmarks.hard_cases.CASES`` (kinds of error a careful reader catches: a plan
 read as a fact, a unit written another way, a changed number or date, a swapped name, a
 negation, a half-supported claim, two sources together, a paraphrase). They are examples of
-kinds, not a list the models were tuned to: the weights and gates are fitted on the attribution
-data alone. A case today's models get wrong is a strict ``xfail``, so it is listed where a
-reader sees it, and the test fails (to be updated) the day a model gets it right.
+kinds, not a list the models were tuned to: the weights and the gates' levels are fitted on the
+attribution data alone (that a veto is always there is a design rule, not a fit). A case
+today's models get wrong is a strict ``xfail``, so it is listed where a reader sees it, and the
+test fails (to be updated) the day a model gets it right.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ VERIFIERS = {
 }
 
 KNOWN_MISSES = {
-    # the combination: its cheap signals (terms, cosine) outvote the model's hesitation
-    ("default", "plan read as a fact"),
+    # the combination: a swapped name in an otherwise copied sentence, where the model's
+    # contradiction (0.86) is under the veto and the cheap signals outvote its hesitation
     ("default", "swapped name"),
+    # both: arithmetic ("doubled" for $2bn to $4bn)
     ("default", "paraphrase"),
-    # the model alone: a swapped name in an otherwise copied sentence, and arithmetic
-    ("cross-encoder alone", "swapped name"),
     ("cross-encoder alone", "paraphrase"),
 }
 """(verifier, case) pairs today's shipped models get wrong (docs/benchmarks.md, hard cases)."""
@@ -69,4 +69,4 @@ def test_the_default_combines_the_shipped_cross_encoder_with_its_gates(
 ) -> None:
     weights = attributor.verifier.weights  # type: ignore[attr-defined]
     assert weights.cross_encoder == "support-verifier-minilm-l6-int8"
-    assert weights.nli_floor is not None or weights.nli_veto is not None
+    assert weights.nli_veto is not None  # the judge's confident contradiction always counts
