@@ -554,12 +554,12 @@ class Attributor:
                         verbatim.add(source_index)
                         keep(i, Support(1.0, (p,), (source_index,), shortcut="verbatim"))
             cited = set(claim.cited_sources)
+            first = cfg.first_round_passages
             for rank, (p, c) in enumerate(chosen.items()):
                 source_index = passages[p].source_index
                 if source_index in verbatim or (verbatim and source_index not in cited):
                     continue
                 pair = Pair(claim=text, passage=passages[p].text, cosine=c.cosine)
-                first = cfg.first_round_passages
                 if first and rank >= first and source_index not in cited:
                     later[i].append(pair)
                     later_owners[i].append((i, (p,)))

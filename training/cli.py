@@ -232,10 +232,10 @@ def main(argv: list[str] | None = None) -> int:
                 base_dir=base_dir,
                 finish_at_budget=args.finish_at_budget,
             )
-        except KeyboardInterrupt as exc:  # SIGINT or SIGTERM: train() saved before re-raising
+        except KeyboardInterrupt as exc:  # SIGINT or SIGTERM (train() saves if it was training)
             print(
-                f"stopped ({exc or 'SIGINT'}): checkpoint and round saved; run the same "
-                "command again to resume",
+                f"stopped ({exc or 'SIGINT'}): run the same command again to resume from the "
+                "last saved checkpoint or round",
                 file=sys.stderr,
             )
             return 130
