@@ -44,14 +44,19 @@ class ModelConfig(_Section, frozen=True):
     embedder: str = "all-minilm-l6-v2-int8"
     """Sentence embedder of the matcher: a manifest name, or a path to an ``.onnx`` encoder or
     a static model's ``.npy`` table. ``minilm-static-256`` is a static model distilled from
-    all-MiniLM-L6-v2 (no layers to run: a 10-claim answer over 20 new sources in about a
-    quarter of the time), at some cost in accuracy with today's verifier (docs/benchmarks.md)."""
+    all-MiniLM-L6-v2 (no layers to run: a 10-claim answer over 20 new sources in 40% less
+    time), with the combination fitted for it chosen automatically; it costs some accuracy
+    (mean balanced accuracy 0.700 -> 0.694 and AUC 0.787 -> 0.774 on the harness, ExpertQA's
+    AUC 0.735 -> 0.671: docs/benchmarks.md), so it is not the default."""
     verifier: str | None = None
     """NLI / support cross-encoder: a manifest name or ``.onnx`` path; None: feature verifier."""
-    feature_weights: str = "feature-verifier-combined"
-    """Weights of the feature verifier: a manifest name or a path to its JSON file. The default
-    combines the trained cross-encoder its weights name; ``feature-verifier`` needs no
-    cross-encoder (faster, a little less accurate: docs/benchmarks.md)."""
+    feature_weights: str | None = None
+    """Weights of the feature verifier: a manifest name or a path to its JSON file; None: the
+    combination fitted with the configured embedder (its manifest entry's ``feature_weights``:
+    ``feature-verifier-combined-static`` for ``minilm-static-256``,
+    ``feature-verifier-combined`` for ``all-minilm-l6-v2-int8``), which combines the trained
+    cross-encoder its weights name. ``feature-verifier`` needs no cross-encoder (faster, less
+    accurate: docs/benchmarks.md)."""
     intra_op_threads: int | None = None
     """ONNX Runtime threads per session; None: the number of cores."""
     busy_intra_op_threads: int | None = None
@@ -115,10 +120,14 @@ class MatchConfig(_Section, frozen=True):
     embedded by a transformer embedder (and the best of each source the claim cites). 4 finds
     the gold passage as often as 8 or embedding every passage (WiCE, a claim against 20
     articles: ``benchmarks.prefilter_recall``) at half the transformer passes of 8."""
+    static_prefilter_per_claim: int = 64
+    """The same pre-filter for a static embedder, in requests of more passages than its
+    ``embed_all_below``: cheap passes, but at 4,500 passages tokenising every one of them cost
+    more than the transformer's pre-filtered passes (docs/benchmarks.md)."""
     embed_all_below: int | None = None
     """Embed every passage when a request has at most this many (no lexical pre-filter);
-    None: every passage with a static embedder, 16 with a transformer (was 48: embedding every
-    passage found no more gold passages and cost a transformer pass each)."""
+    None: 1,024 with a static embedder, 16 with a transformer (was 48: embedding every passage
+    found no more gold passages and cost a transformer pass each)."""
     exact_index_max: int = 50_000
     """Above this many passages the FAISS index is approximate (HNSW) instead of exact."""
     min_passage_similarity: float = 0.15
@@ -137,6 +146,9 @@ class MatchConfig(_Section, frozen=True):
         self._check("top_k", 1 <= self.top_k <= 100, "1..100")
         self._check("lexical_weight", 0.0 <= self.lexical_weight <= 1.0, "0..1")
         self._check("prefilter_per_claim", 1 <= self.prefilter_per_claim <= 1000, "1..1000")
+        self._check(
+            "static_prefilter_per_claim", 1 <= self.static_prefilter_per_claim <= 10_000, "1..10000"
+        )
         self._check(
             "embed_all_below",
             self.embed_all_below is None or 0 <= self.embed_all_below <= 1_000_000,

@@ -42,7 +42,13 @@ import msgspec
 import numpy as np
 from numpy.typing import NDArray
 
-from attribution import AttributionConfig, CitationSource, ModelLoadError, normalize_markers
+from attribution import (
+    AttributionConfig,
+    CitationSource,
+    ModelConfig,
+    ModelLoadError,
+    normalize_markers,
+)
 from attribution.match import Matcher, make_passages
 from attribution.runtime import OnnxCrossEncoder, load_embedder
 from attribution.verify import (
@@ -503,6 +509,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "the model's 'no' and 'contradicts' cap a pair's score at its P(support))",
     )
     parser.add_argument(
+        "--embedder",
+        metavar="NAME",
+        default=ModelConfig().embedder,
+        help="the matcher's embedder (a manifest name) whose candidates and cosines the weights "
+        "are fitted with (default: the engine's default, %(default)s); recorded in the file",
+    )
+    parser.add_argument(
         "--threshold-only",
         action="store_true",
         help="with --cross-encoder: fit no weights, only that model's own support threshold "
@@ -534,8 +547,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--cross-encoder: {exc}")
     names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
     signs = signs_for(names) if args.constrain else None
+    model_config = ModelConfig(embedder=args.embedder)
+    try:
+        matcher = Matcher(load_embedder(model_config), AttributionConfig().match)
+    except ModelLoadError as exc:
+        parser.error(f"--embedder: {exc}")
     examples = build_examples(
-        args.data_root, args.limit, cross_encoder=cross_encoder, split=args.split
+        args.data_root, args.limit, matcher=matcher, cross_encoder=cross_encoder, split=args.split
     )
     if args.split != "all":
         split_filter = SplitFilter(args.split, args.data_root)
@@ -579,8 +597,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         threshold=round(threshold, 6),
         nli_floor=gates[0],
         nli_veto=gates[1],
+        embedder=args.embedder,
         fitted_on={d: sum(e.dataset == d for e in examples) for d in datasets},
-        metrics=metrics,
+        # a figure without a value (one class only, as with --limit) is left out: JSON has no NaN
+        metrics={k: v for k, v in metrics.items() if math.isfinite(v)},
         notes=(
             "Logistic model over support features, fitted by benchmarks/fit_feature_verifier.py "
             f"on the {args.split} part (benchmarks/splits) of the development half of the "

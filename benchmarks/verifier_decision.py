@@ -40,11 +40,14 @@ FEATURE_WEIGHTS = REPO / "attribution" / "models" / "feature-verifier" / "weight
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
 
 
-def variants() -> dict[str, ModelConfig]:
+def variants(
+    embedder: str | None = None, combined: Path = COMBINED_WEIGHTS
+) -> dict[str, ModelConfig]:
+    base = ModelConfig() if embedder is None else ModelConfig(embedder=embedder)
     return {
-        "feature": ModelConfig(feature_weights=str(FEATURE_WEIGHTS)),
-        "cross-encoder": ModelConfig(verifier=CROSS_ENCODER),
-        "combined": ModelConfig(feature_weights=str(COMBINED_WEIGHTS)),
+        "feature": msgspec.structs.replace(base, feature_weights=str(FEATURE_WEIGHTS)),
+        "cross-encoder": msgspec.structs.replace(base, verifier=CROSS_ENCODER),
+        "combined": msgspec.structs.replace(base, feature_weights=str(combined)),
     }
 
 
@@ -66,11 +69,24 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="VerifyConfig.first_round_passages (0: every candidate scored in one round)",
     )
+    parser.add_argument(
+        "--embedder",
+        metavar="NAME",
+        help="the matcher's embedder for every variant (a manifest name; default: the engine's)",
+    )
+    parser.add_argument(
+        "--combined-weights",
+        type=Path,
+        default=COMBINED_WEIGHTS,
+        help="weights file of the combined variant (default: the shipped combination)",
+    )
     args = parser.parse_args(argv)
     quiet_logs()
+    if not args.combined_weights.is_file():
+        parser.error(f"--combined-weights {args.combined_weights} is not a file")
     table: dict[str, dict[str, tuple[float, float]]] = {}
     shared: Attributor | None = None
-    for name, model in variants().items():
+    for name, model in variants(args.embedder, args.combined_weights).items():
         out = args.out / name
         if args.only and name not in args.only:
             if (out / "accuracy.json").is_file():

@@ -24,7 +24,7 @@ from tokenizers import Tokenizer
 from attribution import InputError, MissingDependencyError, ModelLoadError
 from attribution._config import ModelConfig
 from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, make_session
-from attribution.verify import load_verifier
+from attribution.verify import FeatureVerifier, load_verifier
 
 REPO = Path(__file__).resolve().parents[1]
 TOKENIZER = REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json"
@@ -490,3 +490,30 @@ def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
         assert np.allclose(got, reference.predict(pairs(k)), atol=1e-5)
     with pytest.raises(Exception, match="busy_threads"):
         OnnxCrossEncoder(resolved, busy_threads=0)
+
+
+def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from structlog.testing import capture_logs
+
+    from attribution.runtime import load_embedder
+
+    for name in ENV_BY_KIND.values():
+        monkeypatch.delenv(name, raising=False)
+    static = load_embedder(ModelConfig(embedder="minilm-static-256"))
+    with capture_logs() as logs:
+        # the static embedder with its own weights (the default choice): no warning
+        load_verifier(ModelConfig(embedder="minilm-static-256"), embedder=static)
+    assert [e for e in logs if e["log_level"] == "warning"] == []
+    with capture_logs() as logs:
+        mixed = ModelConfig(
+            embedder="minilm-static-256", feature_weights="feature-verifier-combined"
+        )
+        verifier = load_verifier(mixed, embedder=static)
+    assert isinstance(verifier, FeatureVerifier)
+    (warning,) = [e for e in logs if e["log_level"] == "warning"]
+    assert warning["event"] == "feature_weights_fitted_with_another_embedder"
+    assert warning["fitted_with"] == "all-minilm-l6-v2-int8"
+    assert warning["embedder"] == "minilm-static-256"
+    assert "--embedder minilm-static-256" in warning["fix"]

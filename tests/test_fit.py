@@ -124,6 +124,25 @@ def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
     assert NliVerifier(loaded).threshold == spec.threshold
 
 
+def test_weights_are_fitted_with_the_embedder_asked_for_and_say_so(
+    tmp_path: Path, data_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from attribution.verify import FeatureWeights
+    from benchmarks.fit_feature_verifier import main
+
+    out = tmp_path / "w.json"
+    argv = ["--data-root", str(data_root), "--limit", "12", "--out", str(out)]
+    assert main([*argv, "--embedder", "minilm-static-256"]) == 0
+    fitted = FeatureWeights.load(out)
+    assert fitted.embedder == "minilm-static-256"
+    assert fitted.cross_encoder is None
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--embedder", "no-such-embedder"])
+    assert stopped.value.code == 2
+    assert "--embedder: unknown model 'no-such-embedder'" in capsys.readouterr().err
+
+
 def test_the_judges_no_and_contradicts_cap_a_pair_at_its_support() -> None:
     from attribution.verify import judged
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attribution import CitationSource, MatchConfig
+from attribution import CitationSource, MatchConfig, ModelConfig
 from attribution.match._matcher import EmbeddingCache, Matcher
 from attribution.match._passages import make_passages
 from attribution.runtime import load_embedder
@@ -74,6 +74,23 @@ def test_large_requests_use_the_lexical_prefilter(embedder) -> None:  # type: ig
     result = Matcher(embedder, config).match(["Everest is 8,849 metres high."], passages)
     assert len(result.passage_vectors) <= 4
     assert len(passages) > 10
+    assert passages[result.candidates[0][0].passage].source_id == "s1"
+
+
+def test_a_static_embedder_embeds_every_passage_up_to_its_limit_then_its_own_prefilter() -> None:
+    from attribution.match._matcher import STATIC_EMBED_ALL_BELOW
+
+    static = load_embedder(ModelConfig(embedder="minilm-static-256"))
+    passages = make_passages(_sources(n_filler=30))
+    claim = ["Everest is 8,849 metres high."]
+    # a small request: every passage, whatever the transformer's pre-filter says
+    config = MatchConfig(prefilter_per_claim=1)
+    assert len(passages) <= STATIC_EMBED_ALL_BELOW
+    assert len(Matcher(static, config).match(claim, passages).passage_vectors) == len(passages)
+    # past the limit: the static pre-filter's count, not the transformer's
+    config = MatchConfig(embed_all_below=10, prefilter_per_claim=1, static_prefilter_per_claim=6)
+    result = Matcher(static, config).match(claim, passages)
+    assert 1 < len(result.passage_vectors) <= 6  # the passages BM25 scores at all, up to 6
     assert passages[result.candidates[0][0].passage].source_id == "s1"
 
 

@@ -58,6 +58,21 @@ def _weights_spec(**changes: Any) -> dict[str, Any]:
     return spec
 
 
+def _embedder_spec(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": "e",
+        "kind": "embedder",
+        "file": {"path": "e.onnx"},
+        "sha256": None,
+        "tokenizer": {"path": "tokenizer.json"},
+        "tokenizer_sha256": None,
+        "max_length": 128,
+        "pooling": "mean",
+    }
+    spec.update(changes)
+    return spec
+
+
 def _write_manifest(directory: Path, *specs: dict[str, Any]) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "manifest.json").write_text(json.dumps({"models": list(specs)}))
@@ -80,6 +95,7 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
         "minilm-static-256",
         "feature-verifier",
         "feature-verifier-combined",
+        "feature-verifier-combined-static",
         "support-verifier-minilm-l6-int8",
         "support-verifier-minilm-l6-fp32",
     )
@@ -178,6 +194,46 @@ def test_argument_then_environment_then_config(
     assert resolve_model("arg", "feature_weights", config).spec.name == "arg"
 
 
+def test_unset_weights_are_the_ones_fitted_with_the_embedder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = {
+        "minilm-static-256": "feature-verifier-combined-static",
+        "all-minilm-l6-v2-int8": "feature-verifier-combined",
+    }
+    for embedder, weights in shipped.items():
+        config = ModelConfig(embedder=embedder)
+        assert config.feature_weights is None
+        resolved = resolve_model(None, "feature_weights", config)
+        assert resolved.spec.name == weights
+        # and the file says it was fitted with that embedder
+        assert json.loads(resolved.path.read_bytes())["embedder"] == embedder
+    # the embedder from the environment decides too
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", "all-minilm-l6-v2-int8")
+    config = ModelConfig(embedder="minilm-static-256")
+    assert resolve_model(None, "feature_weights", config).spec.name == "feature-verifier-combined"
+    # an explicit choice wins
+    config = ModelConfig(embedder="minilm-static-256", feature_weights="feature-verifier")
+    assert resolve_model(None, "feature_weights", config).spec.name == "feature-verifier"
+    # an embedder given as a path names no weights: those of the transformer
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", str(tmp_path / "model.onnx"))
+    assert resolve_model(None, "feature_weights").spec.name == "feature-verifier-combined"
+    # a manifest entry without feature_weights: the same fallback
+    directory = tmp_path / "models"
+    monkeypatch.delenv("ATTRIBUTION_EMBEDDER")
+    spec = _weights_spec(name="feature-verifier-combined")
+    _write_manifest(directory, spec, _embedder_spec())
+    _write(directory / "w" / "weights.json")
+    config = ModelConfig(models_dir=str(directory), embedder="e")
+    assert resolve_model(None, "feature_weights", config).spec.name == "feature-verifier-combined"
+
+
+def test_only_an_embedder_names_feature_weights() -> None:
+    spec = {**_weights_spec(feature_weights="x"), "file": FileRef(path="w.json")}
+    with pytest.raises(ConfigError, match="feature_weights is for embedders, not kind"):
+        ModelSpec(**spec)
+
+
 def test_models_dir_from_config_then_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -257,17 +313,7 @@ def test_wrong_sha256(tmp_path: Path) -> None:
 
 
 def test_wrong_tokenizer_sha256(tmp_path: Path) -> None:
-    spec = {
-        "name": "e",
-        "kind": "embedder",
-        "file": {"path": "e.onnx"},
-        "sha256": None,
-        "tokenizer": {"path": "tokenizer.json"},
-        "tokenizer_sha256": ZEROS,
-        "max_length": 128,
-        "pooling": "mean",
-    }
-    _write_manifest(tmp_path, spec)
+    _write_manifest(tmp_path, _embedder_spec(tokenizer_sha256=ZEROS))
     _write(tmp_path / "e.onnx", b"graph")
     shutil.copy(TOKENIZER, tmp_path / "tokenizer.json")
     with pytest.raises(ModelLoadError, match=f"tokenizer of model 'e'.*expected {ZEROS}"):
@@ -290,7 +336,8 @@ def test_packaged_manifest_describes_the_trained_cross_encoder() -> None:
     assert resolved.path == REPO / "attribution" / "models" / "support-verifier" / "model.int8.onnx"
     combined = manifest.get("feature-verifier-combined")
     assert combined.file.path == "feature-verifier/weights-combined.json"
-    assert ModelConfig().feature_weights == "feature-verifier-combined"
+    assert ModelConfig().feature_weights is None  # the embedder's own: for the default, these
+    assert resolve_model(None, "feature_weights").spec.name == "feature-verifier-combined"
 
 
 def test_unknown_name_lists_the_known_ones() -> None:

@@ -16,6 +16,7 @@ from attribution.runtime import (
     ENV_BY_KIND,
     OnnxEmbedder,
     StaticEmbedder,
+    _static,
     load_embedder,
     resolve_model,
 )
@@ -78,6 +79,19 @@ def test_each_text_alone_gives_the_same_vector(embedder: StaticEmbedder) -> None
     together = embedder.encode(texts)
     for i, text in enumerate(texts):
         assert np.allclose(embedder.encode([text])[0], together[i], atol=1e-6)
+
+
+def test_a_request_of_several_chunks_gives_each_text_its_own_vector(
+    embedder: StaticEmbedder,
+) -> None:
+    # more texts than one chunk of averaging, empty ones on and beside the chunk's edge
+    texts = [f"{WEBB} {i}" if i % 97 else "" for i in range(2 * _static._CHUNK + 3)]
+    texts[_static._CHUNK - 1] = "☃"
+    together = embedder.encode(texts)
+    for i in (0, 1, _static._CHUNK - 1, _static._CHUNK, _static._CHUNK + 1, len(texts) - 1):
+        assert np.allclose(embedder.encode([texts[i]])[0], together[i], atol=1e-6)
+    assert not together[0].any()
+    assert not together[_static._CHUNK - 1].any()
 
 
 def test_empty_and_unknown_only_texts_are_zero_rows(embedder: StaticEmbedder) -> None:

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Candidate", "EmbeddingCache", "MatchResult", "Matcher"]
 
+STATIC_EMBED_ALL_BELOW = 1024
+"""A static embedder embeds every passage of a request of at most this many (MatchConfig)."""
+
 
 class Candidate(msgspec.Struct, frozen=True, kw_only=True):
     """A passage that may support a claim, with its relevance scores."""
@@ -191,18 +194,22 @@ class Matcher:
         claim_terms: list[list[str]],
         cited: Mapping[int, Iterable[int]],
     ) -> list[int]:
+        static = getattr(self.embedder, "static", False)
         limit = self.config.embed_all_below
         if limit is None:
-            limit = len(passages) if getattr(self.embedder, "static", False) else 16
+            limit = STATIC_EMBED_ALL_BELOW if static else 16
         if len(passages) <= limit:
             return list(range(len(passages)))
+        per_claim = (
+            self.config.static_prefilter_per_claim if static else self.config.prefilter_per_claim
+        )
         chosen: set[int] = set()
         by_source: dict[int, list[int]] = {}
         for p in passages:
             by_source.setdefault(p.source_index, []).append(p.index)
         for i, terms in enumerate(claim_terms):
             scores = lexical.bm25(terms)
-            best = sorted(scores, key=lambda j: -scores[j])[: self.config.prefilter_per_claim]
+            best = sorted(scores, key=lambda j: -scores[j])[:per_claim]
             chosen.update(best)
             for source_index in cited.get(i, ()):
                 in_source = by_source.get(source_index, [])

@@ -138,6 +138,10 @@ class ModelSpec(_Spec, frozen=True):
     """Whether an embedder's vectors are scaled to unit length."""
     dimension: int | None = None
     """Length of an embedder's vectors (checked against the graph when it loads)."""
+    feature_weights: str | None = None
+    """An embedder's: the manifest name of the combined verifier's weights fitted with this
+    embedder's candidates and cosines, which the engine uses while ``ModelConfig.feature_weights``
+    is None (another embedder's cosines are on another scale)."""
     licence: str = ""
     """Licence of the weights."""
     description: str = ""
@@ -162,6 +166,8 @@ class ModelSpec(_Spec, frozen=True):
             self._fail(f"dimension = {self.dimension} is out of bounds: >= 1")
         if len(set(self.labels)) != len(self.labels) or not all(self.labels):
             self._fail(f"labels {list(self.labels)} must be distinct and non-empty")
+        if self.feature_weights is not None and self.kind != "embedder":
+            self._fail(f"feature_weights is for embedders, not kind {self.kind}")
         if self.kind == "feature_weights":
             if self.tokenizer is not None:
                 self._fail("kind feature_weights has no tokenizer")
@@ -368,12 +374,29 @@ def _choice(name_or_path: str | None, kind: ModelKind, config: ModelConfig) -> t
         return os.environ[env], f"${env}"
     field = {"embedder": "embedder", "cross_encoder": "verifier"}.get(kind, "feature_weights")
     value: str | None = getattr(config, field)
+    if not value and kind == "feature_weights":
+        return _weights_for_embedder(config)
     if not value:
         raise ModelLoadError(
             f"no {kind} model is configured; pass a manifest name or an .onnx path, "
             f"set ${env}, or set ModelConfig.{field}"
         )
     return value, f"ModelConfig.{field}"
+
+
+FALLBACK_FEATURE_WEIGHTS = "feature-verifier-combined"
+"""The weights used while ``ModelConfig.feature_weights`` is None and the embedder's manifest
+entry names none (an embedder given as a path): those fitted with ``all-minilm-l6-v2-int8``."""
+
+
+def _weights_for_embedder(config: ModelConfig) -> tuple[str, str]:
+    """The combined verifier's weights fitted with the configured embedder."""
+    embedder, origin = _choice(None, "embedder", config)
+    where = f"the weights fitted with the embedder {embedder!r} (from {origin})"
+    if _is_path(embedder):
+        return FALLBACK_FEATURE_WEIGHTS, where
+    spec = load_manifest(models_dir(config)).get(embedder)
+    return spec.feature_weights or FALLBACK_FEATURE_WEIGHTS, where
 
 
 def _is_path(choice: str) -> bool:

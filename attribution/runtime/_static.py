@@ -28,13 +28,16 @@ from attribution.runtime._manifest import ResolvedModel, resolve_model
 from attribution.runtime._onnx import check_texts, load_tokenizer
 
 if TYPE_CHECKING:
-    from tokenizers import Tokenizer
+    from tokenizers import Encoding, Tokenizer
 
     from attribution.runtime import Vectors
 
 __all__ = ["StaticEmbedder"]
 
 _EPS = 1e-12
+_CHUNK = 256
+"""Texts averaged at a time: the token vectors of one chunk are gathered at once (about 40 MB
+for 256 passages of 150 tokens), not those of a whole request (gigabytes at 10,000 passages)."""
 
 
 class StaticEmbedder:
@@ -127,22 +130,34 @@ class StaticEmbedder:
         if not items:
             return out
         tokenizer, table, unknown = self._loaded
-        encodings = tokenizer.encode_batch(items, add_special_tokens=False)
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.intp, count=len(items))
-        ids = np.fromiter(
-            (i for e in encodings for i in e.ids), dtype=np.intp, count=int(lengths.sum())
-        )
-        rows = np.repeat(np.arange(len(items)), lengths)
-        if unknown is not None:
-            keep = ids != unknown
-            ids, rows = ids[keep], rows[keep]
-        counts = np.bincount(rows, minlength=len(items))
-        filled = counts > 0
-        if filled.any():
-            # rows are grouped by text in order: each text's tokens form one run
-            starts = (np.cumsum(counts) - counts)[filled]
-            out[filled] = np.add.reduceat(table[ids], starts, axis=0)
-            out[filled] /= counts[filled, None].astype(np.float32)
+        for start in range(0, len(items), _CHUNK):
+            chunk = items[start : start + _CHUNK]
+            encodings = tokenizer.encode_batch(chunk, add_special_tokens=False)
+            _average(encodings, table, unknown, out[start : start + len(chunk)])
         if self.spec.normalize:
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), _EPS)
         return out
+
+
+def _average(
+    encodings: Sequence[Encoding],
+    table: NDArray[np.float32],
+    unknown: int | None,
+    out: NDArray[np.float32],
+) -> None:
+    """Write the mean token vector of each encoding (unknown tokens left out) into ``out``."""
+    lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.intp, count=len(encodings))
+    ids = np.fromiter(
+        (i for e in encodings for i in e.ids), dtype=np.intp, count=int(lengths.sum())
+    )
+    rows = np.repeat(np.arange(len(encodings)), lengths)
+    if unknown is not None:
+        keep = ids != unknown
+        ids, rows = ids[keep], rows[keep]
+    counts = np.bincount(rows, minlength=len(encodings))
+    filled = counts > 0
+    if filled.any():
+        # rows are grouped by text in order: each text's tokens form one run
+        starts = (np.cumsum(counts) - counts)[filled]
+        out[filled] = np.add.reduceat(table[ids], starts, axis=0)
+        out[filled] /= counts[filled, None].astype(np.float32)

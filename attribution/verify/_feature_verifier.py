@@ -57,6 +57,10 @@ class FeatureWeights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     nli_veto: float | None = None
     """The judge's "contradicts": a pair whose P(contradiction) is at least this and above its
     P(entailment) scores at most its P(entailment) (None: off; needs ``cross_encoder``)."""
+    embedder: str | None = None
+    """Manifest name of the embedder whose cosines (and candidates) the weights were fitted
+    with; another embedder's cosines are on another scale (None: not recorded, the
+    transformer ``all-minilm-l6-v2-int8`` of older files)."""
 
     @classmethod
     def load(cls, path: Path) -> FeatureWeights:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+import structlog
+
 from attribution._config import ModelConfig
 from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
 from attribution.verify._nli_verifier import NliVerifier
@@ -14,6 +16,8 @@ if TYPE_CHECKING:
     from attribution.runtime import Embedder
 
 __all__ = ["load_verifier"]
+
+log = structlog.get_logger(__name__)
 
 
 def load_verifier(
@@ -42,7 +46,19 @@ def load_verifier(
     config = config if config is not None else ModelConfig()
     if config.verifier or os.environ.get(ENV_BY_KIND["cross_encoder"]):
         return NliVerifier(OnnxCrossEncoder.from_config(config))
-    weights = FeatureWeights.load(resolve_model(None, "feature_weights", config).path)
+    resolved = resolve_model(None, "feature_weights", config)
+    weights = FeatureWeights.load(resolved.path)
+    in_use = getattr(getattr(embedder, "spec", None), "name", None)
+    if weights.embedder and in_use and weights.embedder != in_use:
+        # another embedder's cosines are on another scale: the combination is off calibration
+        log.warning(
+            "feature_weights_fitted_with_another_embedder",
+            weights=str(resolved.path),
+            fitted_with=weights.embedder,
+            embedder=in_use,
+            fix="leave ModelConfig.feature_weights unset (the embedder's own weights), or refit: "
+            f"python -m benchmarks.fit_feature_verifier --embedder {in_use} ...",
+        )
     cross_encoder = None
     if weights.cross_encoder:
         cross_encoder = OnnxCrossEncoder.from_config(config, weights.cross_encoder)

@@ -129,6 +129,7 @@ def _held_out_engines(ctx: HarnessContext) -> dict[str, Attributor]:
             threshold=threshold,
             nli_floor=gates[0],
             nli_veto=gates[1],
+            embedder=verifier.weights.embedder,
             fitted_on={d: sum(e.dataset == d for e in train) for d in {e.dataset for e in train}},
             notes=f"held-out weights: fitted without {dataset}",
         )
