@@ -21,6 +21,7 @@ from attribution._errors import ConfigError, InputError
 from attribution._result import AttributionResult, ClaimResult, MarkerCheck
 from attribution._wire import CitationSource, ToolOutput, sources_or_tool_outputs
 from attribution.decide import (
+    OUT_OF_REACH,
     CheckedClaim,
     ClaimOutcome,
     Numbering,
@@ -566,19 +567,19 @@ class Attributor:
                 else:
                     pairs.append(pair)
                     owners.append((i, (p,)))
-        self._score(pairs, owners, match, passages, keep)
+        threshold = self._threshold()
+        partial = threshold - cfg.partial_margin
+        self._score(pairs, owners, match, passages, keep, must_reach=partial)
         if any(later):
-            threshold = self._threshold()
             pairs, owners = [], []
             for i in range(len(claims)):
                 best = best_support(per_source[i])
                 if later[i] and (best is None or best[1].score < threshold):
                     pairs.extend(later[i])
                     owners.extend(later_owners[i])
-            self._score(pairs, owners, match, passages, keep)
+            self._score(pairs, owners, match, passages, keep, must_reach=partial)
 
         if cfg.pair_passages:
-            threshold = self._threshold()
             pairs, owners = [], []
             for i, claim in enumerate(claims):
                 top = match.candidates[i][:2]
@@ -601,7 +602,8 @@ class Attributor:
             def keep_pair(i: int, support: Support) -> None:
                 pair_support[i] = support
 
-            self._score(pairs, owners, match, passages, keep_pair)
+            # a joined pair counts only when it supports the claim
+            self._score(pairs, owners, match, passages, keep_pair, must_reach=threshold)
         return Verified(per_source, pair_support)
 
     def _score(
@@ -611,22 +613,46 @@ class Attributor:
         match: MatchResult,
         passages: Sequence[Passage],
         keep: Callable[[int, Support], None],
+        *,
+        must_reach: float | None = None,
     ) -> None:
-        """Score pairs in one batch and hand each owner its support."""
+        """Score pairs in one batch and hand each owner its support.
+
+        With ``must_reach`` (and ``VerifyConfig.skip_out_of_reach``), a pair that cannot score
+        that much whatever the verifier's model says (its ``reach``) is not sent to the model:
+        its owner gets the score of its cheap signals alone, below ``must_reach``.
+        """
         if not pairs:
             return
+        reach = getattr(self.verifier, "reach", None)
+        if must_reach is not None and self.config.verify.skip_out_of_reach and reach is not None:
+            bounds = reach(pairs, lexical=match.lexical)
+            if bounds is not None:
+                ceilings, estimates = bounds
+                for k, (i, owned) in enumerate(owners):
+                    if ceilings[k] < must_reach:
+                        keep(i, self._support(estimates[k], owned, passages, OUT_OF_REACH))
+                kept = [k for k, c in enumerate(ceilings) if c >= must_reach]
+                pairs = [pairs[k] for k in kept]
+                owners = [owners[k] for k in kept]
+                if not pairs:
+                    return
         output = self.verifier.score(pairs, lexical=match.lexical)
         for k, (i, owned) in enumerate(owners):
             contra = output.contradiction[k] if output.contradiction is not None else None
-            keep(
-                i,
-                Support(
-                    score=output.support[k],
-                    passages=owned,
-                    sources=tuple(dict.fromkeys(passages[p].source_index for p in owned)),
-                    contradiction=contra,
-                ),
-            )
+            keep(i, self._support(output.support[k], owned, passages, contradiction=contra))
+
+    @staticmethod
+    def _support(
+        score: float,
+        owned: tuple[int, ...],
+        passages: Sequence[Passage],
+        shortcut: str | None = None,
+        *,
+        contradiction: float | None = None,
+    ) -> Support:
+        sources = tuple(dict.fromkeys(passages[p].source_index for p in owned))
+        return Support(score, owned, sources, contradiction=contradiction, shortcut=shortcut)
 
     def _decide_and_emit(
         self,

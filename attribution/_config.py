@@ -184,6 +184,13 @@ class VerifyConfig(_Section, frozen=True):
     verbatim: bool = True
     """A claim found word for word in a passage is supported by it without a model pass
     (``shortcut: "verbatim"`` in the result)."""
+    skip_out_of_reach: bool = True
+    """With a combined verifier, a pair whose cheap signals could not reach the partial
+    threshold (a joined pair: the support threshold) even if the cross-encoder said "supported"
+    with certainty gets no model pass: its score is the signals' own with the model's
+    probabilities at 0, below that threshold (``shortcut: "out_of_reach"`` when it is the
+    claim's best). The supported and partially supported verdicts are those of scoring it;
+    such a pair's P(contradiction) is unknown (docs/benchmarks.md)."""
     evidence_sentences: int = 2
     """Sentences of a passage quoted as evidence at most."""
     evidence_max_chars: int = 150

@@ -116,8 +116,10 @@ class ClaimResult(WireStruct, frozen=True):
     """Why a claim is unsupported, in words (no relevant source, only partial support, ...)."""
     shortcut: str | None = None
     """The rule that decided the claim without a verifier pass: ``verbatim`` (the claim is
-    written word for word in a source) or ``no_candidates`` (no passage passed the matcher's
-    relevance gates, and no marker named a source); None: the verifier decided."""
+    written word for word in a source), ``no_candidates`` (no passage passed the matcher's
+    relevance gates, and no marker named a source) or ``out_of_reach`` (no passage's cheap
+    signals could have reached the partial threshold whatever the cross-encoder said, so none
+    was sent to it); None: the verifier decided."""
 
 
 class AttributionSummary(WireStruct, frozen=True):

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -m benchmarks.pipeline_speed [--repeat 20] [--claims 10 --sources 20
 --words 800] [--embedder NAME] [--passages-per-claim N] [--prefilter-per-claim N] [--threads N]
-[--no-baseline] [--json FILE]``.
+[--no-skip-out-of-reach] [--no-baseline] [--json FILE]``.
 
 The workload is real text: WiCE's Wikipedia-cited web articles, each cut (or joined) to about
 ``--words`` words, and an answer made of WiCE claims about the first of them, with a ``[n]``
@@ -119,6 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="MatchConfig.prefilter_per_claim (passages a transformer embeds per claim)",
     )
     parser.add_argument(
+        "--no-skip-out-of-reach",
+        action="store_true",
+        help="VerifyConfig.skip_out_of_reach off: the model scores every pair",
+    )
+    parser.add_argument(
         "--no-baseline", action="store_true", help="skip the embedding-threshold baseline"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -145,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k, v in (
             ("passages_per_claim", args.passages_per_claim),
             ("first_round_passages", args.first_round_passages),
+            ("skip_out_of_reach", False if args.no_skip_out_of_reach else None),
         )
         if v is not None
     }
@@ -170,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"commit {commit()} · {platform.machine()}, {os.cpu_count()} cores · Python "
         f"{platform.python_version()} · embedder {config.model.embedder} · passages per "
         f"claim {config.verify.passages_per_claim} (first round "
-        f"{config.verify.first_round_passages}) · verifier "
+        f"{config.verify.first_round_passages}; out of reach skipped: "
+        f"{config.verify.skip_out_of_reach}) · verifier "
         f"{first.verifier}\nworkload: {n_claims} claims, {len(sources)} sources, {n_words} words "
         f"(first call incl. model load: {load_s:.1f} s)\n",
     )
@@ -180,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "embedder": config.model.embedder,
         "passages_per_claim": config.verify.passages_per_claim,
         "first_round_passages": config.verify.first_round_passages,
+        "skip_out_of_reach": config.verify.skip_out_of_reach,
         "prefilter_per_claim": config.match.prefilter_per_claim,
         "verifier": first.verifier,
         "claims": n_claims,

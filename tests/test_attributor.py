@@ -23,7 +23,13 @@ from attribution import (
 )
 from attribution.emit import best_sentences
 from attribution.match import LexicalIndex, make_passages
-from attribution.verify import sentence_judge
+from attribution.verify import (
+    FEATURE_NAMES,
+    FeatureVerifier,
+    FeatureWeights,
+    Pair,
+    sentence_judge,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -484,6 +490,66 @@ def test_more_candidates_are_scored_only_for_claims_the_first_round_leaves_unsup
     assert claim.verdict != "supported"
     first, second, *_ = counting.batches
     assert first == second == ["Pierre Curie was born in Warsaw."]
+
+
+class _ReachingCounter(_CountingVerifier):
+    """The counting verifier, passing on the real verifier's reach (its cheap ceiling)."""
+
+    def reach(self, pairs, *, lexical=None):  # type: ignore[no-untyped-def]
+        return self.inner.reach(pairs, lexical=lexical)
+
+
+def test_pairs_out_of_the_models_reach_get_no_model_pass(attributor: Attributor) -> None:
+    off = AttributionConfig(verify=VerifyConfig(skip_out_of_reach=False))
+    runs = {}
+    for name, config in (("skip", attributor.config), ("off", off)):
+        counting = _ReachingCounter(attributor.verifier)
+        engine = Attributor(
+            config,
+            embedder=attributor.embedder,
+            verifier=counting,  # type: ignore[arg-type]
+            cache=attributor.cache,
+        )
+        runs[name] = (engine.attribute(ANSWER, SOURCES), counting)
+    (skip, skipping), (full, scoring) = runs["skip"], runs["off"]
+    # the same verdicts on claims and markers, and the same scores where the model decided
+    assert [c.verdict for c in skip.claims] == [c.verdict for c in full.claims]
+    assert [m.verdict for m in skip.markers] == [m.verdict for m in full.markers]
+    for a, b in zip(skip.claims, full.claims, strict=True):
+        if a.shortcut is None:
+            assert a.score == pytest.approx(b.score, abs=1e-9)
+    sent = sum(map(len, skipping.batches))
+    assert 0 < sent < sum(map(len, scoring.batches))
+    # "Bananas are the main export of Iceland [2]": no passage leaves the model a say
+    bananas = next(c for c in skip.claims if c.text.startswith("Bananas"))
+    partial = attributor.verifier.threshold - attributor.config.verify.partial_margin
+    assert (bananas.verdict, bananas.shortcut) == ("unsupported", "out_of_reach")
+    assert bananas.score < partial
+    assert not any(c.startswith("Bananas") for batch in skipping.batches for c in batch)
+    scored = next(c for c in full.claims if c.text.startswith("Bananas"))
+    assert scored.shortcut is None
+    assert scored.score < partial
+
+
+def test_the_reach_of_a_pair_bounds_its_score(attributor: Attributor) -> None:
+    verifier = attributor.verifier
+    pairs = [
+        Pair(claim=claim, passage=source.full_content)
+        for claim in ("The tower is 330 metres tall.", "Bananas are the main export of Iceland.")
+        for source in SOURCES
+    ]
+    reach = verifier.reach(pairs)  # type: ignore[attr-defined]
+    assert reach is not None
+    ceilings, estimates = reach
+    scores = verifier.score(pairs).support
+    for ceiling, estimate, score in zip(ceilings, estimates, scores, strict=True):
+        assert estimate <= ceiling
+        assert score <= ceiling + 1e-9
+    # a verifier without a cross-encoder has nothing to skip
+    plain = FeatureWeights(
+        features=FEATURE_NAMES, weights=(0.0,) * len(FEATURE_NAMES), bias=0.0, threshold=0.5
+    )
+    assert FeatureVerifier(plain, embedder=attributor.embedder).reach(pairs) is None
 
 
 def test_the_judge_chooses_between_sentences_the_terms_cannot_tell_apart(

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from attribution.decide._claims import best_support, decide_claim
+from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim
 from attribution.decide._markers import check_marker
 from attribution.decide._types import (
     CheckedClaim,
@@ -21,6 +21,7 @@ from attribution.decide._types import (
 )
 
 __all__ = [
+    "OUT_OF_REACH",
     "CheckedClaim",
     "ClaimDecision",
     "ClaimOutcome",

@@ -6,7 +6,11 @@ from collections.abc import Mapping
 
 from attribution.decide._types import ClaimDecision, Support, Thresholds
 
-__all__ = ["best_support", "decide_claim"]
+__all__ = ["OUT_OF_REACH", "best_support", "decide_claim"]
+
+OUT_OF_REACH = "out_of_reach"
+"""The shortcut of a pair the verifier's model did not score: its cheap signals could not have
+reached the threshold that mattered whatever the model said (VerifyConfig.skip_out_of_reach)."""
 
 
 def best_support(per_source: Mapping[int, Support]) -> tuple[int, Support] | None:
@@ -35,7 +39,8 @@ def decide_claim(
     - **unsupported**: otherwise, with "no relevant source" when the relevance gates found none.
 
     ``shortcut`` says when no model pass decided: the best support came from the verbatim
-    rule, or no passage was scored at all (``no_candidates``).
+    rule, no passage was scored at all (``no_candidates``), or no passage could have reached
+    the partial threshold whatever the model said (``out_of_reach``, so none was sent to it).
     """
     best = best_support(per_source)
     score = best[1].score if best else 0.0
@@ -85,5 +90,15 @@ def decide_claim(
             if no_relevant_source and not per_source
             else "no source supports the claim"
         ),
-        shortcut="no_candidates" if not per_source and pair is None else None,
+        shortcut=_unsupported_shortcut(per_source, pair),
     )
+
+
+def _unsupported_shortcut(per_source: Mapping[int, Support], pair: Support | None) -> str | None:
+    """The rule that found a claim unsupported without a model pass, if one did."""
+    if not per_source and pair is None:
+        return "no_candidates"
+    scored = [*per_source.values(), *([pair] if pair is not None else [])]
+    if all(s.shortcut == OUT_OF_REACH for s in scored):
+        return OUT_OF_REACH
+    return None

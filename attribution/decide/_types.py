@@ -32,7 +32,8 @@ class Support(msgspec.Struct, frozen=True):
     contradiction: float | None = None
     """P(contradiction), when the verifier can tell."""
     shortcut: str | None = None
-    """The rule that gave the score without a model pass (``verbatim``); None: the verifier."""
+    """The rule that gave the score without a model pass (``verbatim``, ``out_of_reach``);
+    None: the verifier."""
 
 
 class Thresholds(msgspec.Struct, frozen=True):
@@ -75,7 +76,8 @@ class ClaimDecision(msgspec.Struct, frozen=True):
     contradiction: float | None = None
     reason: str | None = None
     shortcut: str | None = None
-    """The rule that decided without a model pass (``verbatim``, ``no_candidates``)."""
+    """The rule that decided without a model pass (``verbatim``, ``no_candidates``,
+    ``out_of_reach``)."""
 
 
 class ClaimOutcome(msgspec.Struct, frozen=True):

@@ -158,6 +158,15 @@ class FeatureVerifier:
         self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
     ) -> NDArray[np.float64]:
         """The feature matrix of ``pairs`` (one row per pair)."""
+        x = self.features_without_model(pairs, lexical=lexical)
+        if self.cross_encoder is None:
+            return x
+        return np.hstack([x, self._nli(pairs)])
+
+    def features_without_model(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> NDArray[np.float64]:
+        """The cheap signals of ``pairs`` (:data:`FEATURE_NAMES`, one row per pair)."""
         if lexical is None:
             lexical = LexicalIndex(sorted({p.passage for p in pairs}))
         cosines = self._cosines(pairs)
@@ -165,10 +174,7 @@ class FeatureVerifier:
             pair_features(p.claim, p.passage, cos, lexical)
             for p, cos in zip(pairs, cosines, strict=True)
         ]
-        x = np.asarray(rows, dtype=np.float64).reshape(len(pairs), len(FEATURE_NAMES))
-        if self.cross_encoder is None:
-            return x
-        return np.hstack([x, self._nli(pairs)])
+        return np.asarray(rows, dtype=np.float64).reshape(len(pairs), len(FEATURE_NAMES))
 
     def _nli(self, pairs: Sequence[Pair]) -> NDArray[np.float64]:
         """P(entailment) and P(contradiction) per pair (0 where the model has no such label)."""
@@ -197,6 +203,23 @@ class FeatureVerifier:
     def clear_cache(self) -> None:
         if self.cross_encoder is not None:
             self.cross_encoder.clear_cache()
+
+    def reach(
+        self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
+    ) -> tuple[list[float], list[float]] | None:
+        """Before the cross-encoder runs: the most each pair can score whatever the model says
+        (the cheap signals with the model's probabilities at their most favourable, 0 or 1;
+        the judge's gates only lower a score), and what it scores with both probabilities at 0
+        (below the first, ungated). None without a cross-encoder (the score is cheap then).
+        """
+        if self.cross_encoder is None or not pairs:
+            return None
+        n = len(FEATURE_NAMES)
+        x = self.features_without_model(pairs, lexical=lexical)
+        base = x @ self._w[:n] + self.weights.bias
+        w_support, w_contra = self._w[n], self._w[n + 1]
+        ceiling = _sigmoid(base + max(w_support, 0.0) + max(w_contra, 0.0))
+        return [float(v) for v in ceiling], [float(v) for v in _sigmoid(base)]
 
     def score(
         self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
