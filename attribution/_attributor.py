@@ -30,6 +30,7 @@ from attribution.decide import (
     best_support,
     check_marker,
     decide_claim,
+    support_rank,
 )
 from attribution.emit import (
     Edit,
@@ -70,6 +71,9 @@ if TYPE_CHECKING:
     from attribution.segment import Segment, Segmenter
 
 __all__ = ["Attributor", "PreparedSources", "SourcesOrToolOutputs"]
+
+_REACH_MARGIN = 1e-9
+"""A pair is out of reach when its ceiling is below the threshold by more than this."""
 
 
 class PreparedSources(NamedTuple):
@@ -519,7 +523,10 @@ class Attributor:
         the claim's best ``first_round_passages`` and every candidate of a source it cites, then
         the rest only for claims the first round left unsupported (more passages cannot undo a
         supported verdict, so no verdict changes). The best two passages joined are scored, in
-        a last round, only for claims no single passage supports.
+        a last round, only for claims no single passage supports. With
+        ``skip_out_of_reach``, pairs that could not reach the partial threshold (a joined pair:
+        the support threshold) get no model pass (:meth:`_score`), except where a claim's best
+        scored pair contradicts it: then those that could outrank that pair are scored too.
         """
         cfg = self.config.verify
         per_source: list[dict[int, Support]] = [{} for _ in claims]
@@ -530,10 +537,13 @@ class Attributor:
         owners: list[tuple[int, tuple[int, ...]]] = []
         keys: dict[int, str] = {}
 
+        # each claim's pairs the model did not score (out of reach), with their ceilings
+        skipped: list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]] = [[] for _ in claims]
+
         def keep(i: int, support: Support) -> None:
             source_index = support.sources[0]
             best = per_source[i].get(source_index)
-            if best is None or support.score > best.score:
+            if best is None or support_rank(support) > support_rank(best):
                 per_source[i][source_index] = support
 
         for i, claim in enumerate(claims):
@@ -568,8 +578,8 @@ class Attributor:
                     pairs.append(pair)
                     owners.append((i, (p,)))
         threshold = self._threshold()
-        partial = threshold - cfg.partial_margin
-        self._score(pairs, owners, match, passages, keep, must_reach=partial)
+        thresholds = Thresholds(support=threshold, partial=threshold - cfg.partial_margin)
+        self._score(pairs, owners, match, passages, keep, thresholds.partial, skipped)
         if any(later):
             pairs, owners = [], []
             for i in range(len(claims)):
@@ -577,7 +587,21 @@ class Attributor:
                 if later[i] and (best is None or best[1].score < threshold):
                     pairs.extend(later[i])
                     owners.extend(later_owners[i])
-            self._score(pairs, owners, match, passages, keep, must_reach=partial)
+            self._score(pairs, owners, match, passages, keep, thresholds.partial, skipped)
+        # a claim its best scored pair contradicts: the skipped pairs that could outrank that
+        # pair are scored after all, so "contradicted" is what scoring every pair would say
+        pairs, owners = [], []
+        for i in range(len(claims)):
+            best = best_support(per_source[i])
+            if best is None or best[1].shortcut is not None or best[1].contradiction is None:
+                continue
+            score, contradiction = best[1].score, best[1].contradiction
+            if contradiction >= thresholds.contradiction and contradiction > score:
+                for pair, owner, ceiling in skipped[i]:
+                    if ceiling > score:
+                        pairs.append(pair)
+                        owners.append(owner)
+        self._score(pairs, owners, match, passages, keep)
 
         if cfg.pair_passages:
             pairs, owners = [], []
@@ -603,7 +627,7 @@ class Attributor:
                 pair_support[i] = support
 
             # a joined pair counts only when it supports the claim
-            self._score(pairs, owners, match, passages, keep_pair, must_reach=threshold)
+            self._score(pairs, owners, match, passages, keep_pair, threshold)
         return Verified(per_source, pair_support)
 
     def _score(
@@ -613,14 +637,15 @@ class Attributor:
         match: MatchResult,
         passages: Sequence[Passage],
         keep: Callable[[int, Support], None],
-        *,
         must_reach: float | None = None,
+        skipped: list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]] | None = None,
     ) -> None:
         """Score pairs in one batch and hand each owner its support.
 
         With ``must_reach`` (and ``VerifyConfig.skip_out_of_reach``), a pair that cannot score
         that much whatever the verifier's model says (its ``reach``) is not sent to the model:
-        its owner gets the score of its cheap signals alone, below ``must_reach``.
+        its owner gets the score of its cheap signals alone, below ``must_reach``, marked
+        ``out_of_reach``; the pair, its owner and its ceiling go into ``skipped[claim]``.
         """
         if not pairs:
             return
@@ -629,10 +654,14 @@ class Attributor:
             bounds = reach(pairs, lexical=match.lexical)
             if bounds is not None:
                 ceilings, estimates = bounds
+                # a hair below: the ceiling adds the weights in another order than the score
+                out = [c < must_reach - _REACH_MARGIN for c in ceilings]
                 for k, (i, owned) in enumerate(owners):
-                    if ceilings[k] < must_reach:
+                    if out[k]:
                         keep(i, self._support(estimates[k], owned, passages, OUT_OF_REACH))
-                kept = [k for k, c in enumerate(ceilings) if c >= must_reach]
+                        if skipped is not None:
+                            skipped[i].append((pairs[k], owners[k], ceilings[k]))
+                kept = [k for k in range(len(pairs)) if not out[k]]
                 pairs = [pairs[k] for k in kept]
                 owners = [owners[k] for k in kept]
                 if not pairs:

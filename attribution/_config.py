@@ -188,9 +188,13 @@ class VerifyConfig(_Section, frozen=True):
     """With a combined verifier, a pair whose cheap signals could not reach the partial
     threshold (a joined pair: the support threshold) even if the cross-encoder said "supported"
     with certainty gets no model pass: its score is the signals' own with the model's
-    probabilities at 0, below that threshold (``shortcut: "out_of_reach"`` when it is the
-    claim's best). The supported and partially supported verdicts are those of scoring it;
-    such a pair's P(contradiction) is unknown (docs/benchmarks.md)."""
+    probabilities at 0, below that threshold, and it ranks below every pair the model scored
+    (``shortcut: "out_of_reach"`` when no pair of the claim was scored). Supported and
+    partially supported verdicts are those of scoring it; where a claim's best scored pair
+    contradicts it, the skipped pairs that could outrank that pair are scored too, so a
+    contradicted verdict is as well; a contradiction only a skipped pair would have shown is
+    not looked for. An unsupported claim's reported score can differ from the model's for the
+    same pair (docs/benchmarks.md)."""
     evidence_sentences: int = 2
     """Sentences of a passage quoted as evidence at most."""
     evidence_max_chars: int = 150

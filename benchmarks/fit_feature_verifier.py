@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -547,6 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--cross-encoder: {exc}")
     names = FEATURE_NAMES + (NLI_FEATURE_NAMES if cross_encoder is not None else ())
     signs = signs_for(names) if args.constrain else None
+    if os.environ.get("ATTRIBUTION_EMBEDDER"):
+        parser.error("unset $ATTRIBUTION_EMBEDDER: it would override --embedder")
     model_config = ModelConfig(embedder=args.embedder)
     try:
         matcher = Matcher(load_embedder(model_config), AttributionConfig().match)

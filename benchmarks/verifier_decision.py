@@ -8,7 +8,8 @@ Variants, each run through the harness's verification task on all five datasets:
 - ``cross-encoder``: the trained cross-encoder alone (``support-verifier-minilm-l6-int8``,
   P(entailment) at its 0.5 threshold; never fitted on the attribution data);
 - ``combined``: the feature verifier with the cross-encoder's two probabilities as features
-  (``attribution/models/feature-verifier/weights-combined.json``, ``make fit-verifier-combined``).
+  (``attribution/models/feature-verifier/weights-combined.json``, ``make fit-verifier-combined``;
+  with ``--embedder minilm-static-256``, ``weights-combined-static.json``).
 
 Figures quoted are the held-out ones: for the two fitted variants on the datasets they were
 fitted on, the harness refits without that dataset (its ``held_out`` pass); FaithBench is never
@@ -35,19 +36,19 @@ from benchmarks.harness._run import run_harness
 
 REPO = Path(__file__).resolve().parents[1]
 CROSS_ENCODER = "support-verifier-minilm-l6-int8"
-COMBINED_WEIGHTS = REPO / "attribution" / "models" / "feature-verifier" / "weights-combined.json"
 FEATURE_WEIGHTS = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa", "faithbench")
 
 
-def variants(
-    embedder: str | None = None, combined: Path = COMBINED_WEIGHTS
-) -> dict[str, ModelConfig]:
+def variants(embedder: str | None = None, combined: Path | None = None) -> dict[str, ModelConfig]:
+    """The three verifiers; ``combined``: a weights file (None: the embedder's own)."""
     base = ModelConfig() if embedder is None else ModelConfig(embedder=embedder)
     return {
         "feature": msgspec.structs.replace(base, feature_weights=str(FEATURE_WEIGHTS)),
         "cross-encoder": msgspec.structs.replace(base, verifier=CROSS_ENCODER),
-        "combined": msgspec.structs.replace(base, feature_weights=str(combined)),
+        "combined": msgspec.structs.replace(
+            base, feature_weights=str(combined) if combined is not None else None
+        ),
     }
 
 
@@ -77,12 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--combined-weights",
         type=Path,
-        default=COMBINED_WEIGHTS,
-        help="weights file of the combined variant (default: the shipped combination)",
+        default=None,
+        help="weights file of the combined variant (default: the shipped combination fitted "
+        "with the embedder)",
     )
     args = parser.parse_args(argv)
     quiet_logs()
-    if not args.combined_weights.is_file():
+    if args.combined_weights is not None and not args.combined_weights.is_file():
         parser.error(f"--combined-weights {args.combined_weights} is not a file")
     table: dict[str, dict[str, tuple[float, float]]] = {}
     shared: Attributor | None = None

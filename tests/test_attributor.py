@@ -531,6 +531,48 @@ def test_pairs_out_of_the_models_reach_get_no_model_pass(attributor: Attributor)
     assert scored.score < partial
 
 
+def test_a_skipped_pair_never_hides_a_contradiction_the_model_found(
+    attributor: Attributor,
+) -> None:
+    # one source contradicts the claim (the judge caps that pair near 0); the others are
+    # unrelated, out of reach, and their estimates are higher than that capped score
+    sources = [
+        CitationSource(
+            id="eiffel",
+            type="web",
+            full_content="The Eiffel Tower is located in Paris, France. It was completed in "
+            "1889 and is 330 metres tall.",
+        ),
+        CitationSource(
+            id="berlin",
+            type="web",
+            full_content="Berlin is the capital of Germany. The city has many museums and a "
+            "famous television tower.",
+        ),
+        CitationSource(
+            id="bananas",
+            type="web",
+            full_content="Bananas are grown in tropical regions. Iceland imports most of its "
+            "fruit.",
+        ),
+    ]
+    claims = ["The Eiffel Tower was completed in 1925.", "The Eiffel Tower is 500 metres tall."]
+    results = {}
+    for skip in (True, False):
+        config = AttributionConfig(verify=VerifyConfig(skip_out_of_reach=skip))
+        engine = Attributor(
+            config,
+            embedder=attributor.embedder,
+            verifier=attributor.verifier,
+            cache=attributor.cache,
+        )
+        results[skip] = engine.check_claims(claims, sources)
+    for skipping, scoring in zip(results[True], results[False], strict=True):
+        assert skipping.verdict == scoring.verdict == "contradicted"
+        assert skipping.score == pytest.approx(scoring.score, abs=1e-9)
+        assert skipping.contradiction == pytest.approx(scoring.contradiction, abs=1e-9)
+
+
 def test_the_reach_of_a_pair_bounds_its_score(attributor: Attributor) -> None:
     verifier = attributor.verifier
     pairs = [

@@ -517,3 +517,9 @@ def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
     assert warning["fitted_with"] == "all-minilm-l6-v2-int8"
     assert warning["embedder"] == "minilm-static-256"
     assert "--embedder minilm-static-256" in warning["fix"]
+    # a file that names no embedder was fitted with the transformer's cosines
+    with capture_logs() as logs:
+        plain = ModelConfig(embedder="minilm-static-256", feature_weights="feature-verifier")
+        load_verifier(plain, embedder=static)
+    (warning,) = [e for e in logs if e["log_level"] == "warning"]
+    assert warning["fitted_with"] == "all-minilm-l6-v2-int8"

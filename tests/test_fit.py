@@ -125,11 +125,15 @@ def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
 
 
 def test_weights_are_fitted_with_the_embedder_asked_for_and_say_so(
-    tmp_path: Path, data_root: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    data_root: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from attribution.verify import FeatureWeights
     from benchmarks.fit_feature_verifier import main
 
+    monkeypatch.delenv("ATTRIBUTION_EMBEDDER", raising=False)
     out = tmp_path / "w.json"
     argv = ["--data-root", str(data_root), "--limit", "12", "--out", str(out)]
     assert main([*argv, "--embedder", "minilm-static-256"]) == 0
@@ -141,6 +145,12 @@ def test_weights_are_fitted_with_the_embedder_asked_for_and_say_so(
         main([*argv, "--embedder", "no-such-embedder"])
     assert stopped.value.code == 2
     assert "--embedder: unknown model 'no-such-embedder'" in capsys.readouterr().err
+    # the environment would choose another embedder than the one the file records
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", "all-minilm-l6-v2-int8")
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--embedder", "minilm-static-256"])
+    assert stopped.value.code == 2
+    assert "unset $ATTRIBUTION_EMBEDDER" in capsys.readouterr().err
 
 
 def test_the_judges_no_and_contradicts_cap_a_pair_at_its_support() -> None:

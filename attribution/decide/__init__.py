@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim
+from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
 from attribution.decide._markers import check_marker
 from attribution.decide._types import (
     CheckedClaim,
@@ -31,4 +31,5 @@ __all__ = [
     "best_support",
     "check_marker",
     "decide_claim",
+    "support_rank",
 ]

@@ -6,18 +6,30 @@ from collections.abc import Mapping
 
 from attribution.decide._types import ClaimDecision, Support, Thresholds
 
-__all__ = ["OUT_OF_REACH", "best_support", "decide_claim"]
+__all__ = ["OUT_OF_REACH", "best_support", "decide_claim", "support_rank"]
 
 OUT_OF_REACH = "out_of_reach"
 """The shortcut of a pair the verifier's model did not score: its cheap signals could not have
 reached the threshold that mattered whatever the model said (VerifyConfig.skip_out_of_reach)."""
 
 
+def support_rank(support: Support) -> tuple[bool, float]:
+    """How supports compare: by score, but one the model scored before any out-of-reach one.
+
+    An out-of-reach score is the cheap signals' estimate, not the judge's; the judge's score
+    of that pair is only known to be below the threshold that mattered, and is usually far
+    lower (its gates cap a pair it calls unsupported or contradicted at its P(support)). So an
+    estimate must not hide a scored pair, nor the contradiction the judge found in it.
+    """
+    return support.shortcut != OUT_OF_REACH, support.score
+
+
 def best_support(per_source: Mapping[int, Support]) -> tuple[int, Support] | None:
-    """The source whose best passage supports the claim most, with that support."""
+    """The source whose best passage supports the claim most, with that support (by
+    :func:`support_rank`)."""
     if not per_source:
         return None
-    source = max(per_source, key=lambda s: per_source[s].score)
+    source = max(per_source, key=lambda s: support_rank(per_source[s]))
     return source, per_source[source]
 
 

@@ -19,6 +19,9 @@ __all__ = ["load_verifier"]
 
 log = structlog.get_logger(__name__)
 
+FALLBACK_EMBEDDER = "all-minilm-l6-v2-int8"
+"""The embedder of weights files that do not name one (fitted before they recorded it)."""
+
 
 def load_verifier(
     config: ModelConfig | None = None, *, embedder: Embedder | None = None
@@ -49,14 +52,17 @@ def load_verifier(
     resolved = resolve_model(None, "feature_weights", config)
     weights = FeatureWeights.load(resolved.path)
     in_use = getattr(getattr(embedder, "spec", None), "name", None)
-    if weights.embedder and in_use and weights.embedder != in_use:
+    fitted_with = weights.embedder or FALLBACK_EMBEDDER  # older files: the transformer's
+    named = isinstance(in_use, str) and not in_use.endswith((".onnx", ".npy")) and "/" not in in_use
+    if named and fitted_with != in_use:
         # another embedder's cosines are on another scale: the combination is off calibration
         log.warning(
             "feature_weights_fitted_with_another_embedder",
             weights=str(resolved.path),
-            fitted_with=weights.embedder,
+            fitted_with=fitted_with,
             embedder=in_use,
-            fix="leave ModelConfig.feature_weights unset (the embedder's own weights), or refit: "
+            fix=f"use the weights fitted with {in_use} (ModelConfig.feature_weights unset picks "
+            "those of ModelConfig.embedder), or fit some: "
             f"python -m benchmarks.fit_feature_verifier --embedder {in_use} ...",
         )
     cross_encoder = None
