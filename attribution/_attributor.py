@@ -523,7 +523,9 @@ class Attributor:
         the claim's best ``first_round_passages`` and every candidate of a source it cites, then
         the rest only for claims the first round left unsupported (more passages cannot undo a
         supported verdict, so no verdict changes). The best two passages joined are scored, in
-        a last round, only for claims no single passage supports. With
+        a last round, only for claims no single passage supports, and only when the judge does
+        not say that one of the two alone contradicts the claim (``joined_veto``: "in Paris"
+        beside "Berlin is in Germany" must not support "it is in Berlin, Germany"). With
         ``skip_out_of_reach``, pairs that could not reach the partial threshold (a joined pair:
         the support threshold) get no model pass (:meth:`_score`), except where a claim's best
         scored pair contradicts it: then those that could outrank that pair are scored too.
@@ -540,11 +542,19 @@ class Attributor:
         # each claim's pairs the model did not score (out of reach), with their ceilings
         skipped: list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]] = [[] for _ in claims]
 
+        threshold = self._threshold()
+        thresholds = Thresholds(support=threshold, partial=threshold - cfg.partial_margin)
+        # each claim's passages the judge says contradict it alone: none is joined with another
+        contradicting: list[set[int]] = [set() for _ in claims]
+
         def keep(i: int, support: Support) -> None:
             source_index = support.sources[0]
             best = per_source[i].get(source_index)
             if best is None or support_rank(support) > support_rank(best):
                 per_source[i][source_index] = support
+            contra = support.contradiction
+            if contra is not None and contra >= cfg.joined_veto and contra > support.score:
+                contradicting[i].update(support.passages)
 
         for i, claim in enumerate(claims):
             text = claim.segment.clean_text
@@ -577,8 +587,6 @@ class Attributor:
                 else:
                     pairs.append(pair)
                     owners.append((i, (p,)))
-        threshold = self._threshold()
-        thresholds = Thresholds(support=threshold, partial=threshold - cfg.partial_margin)
         self._score(pairs, owners, match, passages, keep, thresholds.partial, skipped)
         if any(later):
             pairs, owners = [], []
@@ -611,6 +619,8 @@ class Attributor:
                 if len(top) < 2 or (best is not None and best[1].score >= threshold):
                     continue
                 a, b = top[0].passage, top[1].passage
+                if {a, b} & contradicting[i]:
+                    continue  # a passage that contradicts the claim does not support it joined
                 first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 norm = float(np.linalg.norm(vec)) or 1.0

@@ -169,6 +169,12 @@ class VerifyConfig(_Section, frozen=True):
     pair_passages: bool = True
     """Also score the best two passages joined, for claims that need two sources together
     (only claims no single passage supports)."""
+    joined_veto: float = 0.9
+    """Two passages are not joined when the judge's P(contradiction) of one of them alone is
+    at least this and above its support: joined, "located in Paris" and "Berlin is the capital
+    of Germany" read as support for "located in Berlin, Germany". Not lower: half a claim
+    often reads as contradicted (a passage on Curie's 1911 chemistry prize alone: 0.80 for "won
+    physics in 1903 and chemistry in 1911"). 0.9 is the shipped combination's veto level."""
     passages_per_claim: int = 5
     """The matcher's best candidates per claim that the verifier scores (at most
     ``MatchConfig.top_k`` of them). Fewer is faster: 3 costs a little accuracy with today's
@@ -218,6 +224,7 @@ class VerifyConfig(_Section, frozen=True):
             "0..1 or null",
         )
         self._check("partial_margin", 0.0 <= self.partial_margin <= 1.0, "0..1")
+        self._check("joined_veto", 0.0 <= self.joined_veto <= 1.0, "0..1")
         self._check("passages_per_claim", 1 <= self.passages_per_claim <= 100, "1..100")
         self._check(
             "passages_per_cited_source", 1 <= self.passages_per_cited_source <= 100, "1..100"

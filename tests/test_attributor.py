@@ -531,31 +531,33 @@ def test_pairs_out_of_the_models_reach_get_no_model_pass(attributor: Attributor)
     assert scored.score < partial
 
 
+PARIS_BERLIN_BANANAS = [
+    CitationSource(
+        id="eiffel",
+        type="web",
+        full_content="The Eiffel Tower is located in Paris, France. It was completed in "
+        "1889 and is 330 metres tall.",
+    ),
+    CitationSource(
+        id="berlin",
+        type="web",
+        full_content="Berlin is the capital of Germany. The city has many museums and a "
+        "famous television tower.",
+    ),
+    CitationSource(
+        id="bananas",
+        type="web",
+        full_content="Bananas are grown in tropical regions. Iceland imports most of its fruit.",
+    ),
+]
+
+
 def test_a_skipped_pair_never_hides_a_contradiction_the_model_found(
     attributor: Attributor,
 ) -> None:
     # one source contradicts the claim (the judge caps that pair near 0); the others are
     # unrelated, out of reach, and their estimates are higher than that capped score
-    sources = [
-        CitationSource(
-            id="eiffel",
-            type="web",
-            full_content="The Eiffel Tower is located in Paris, France. It was completed in "
-            "1889 and is 330 metres tall.",
-        ),
-        CitationSource(
-            id="berlin",
-            type="web",
-            full_content="Berlin is the capital of Germany. The city has many museums and a "
-            "famous television tower.",
-        ),
-        CitationSource(
-            id="bananas",
-            type="web",
-            full_content="Bananas are grown in tropical regions. Iceland imports most of its "
-            "fruit.",
-        ),
-    ]
+    sources = PARIS_BERLIN_BANANAS
     claims = ["The Eiffel Tower was completed in 1925.", "The Eiffel Tower is 500 metres tall."]
     results = {}
     for skip in (True, False):
@@ -571,6 +573,24 @@ def test_a_skipped_pair_never_hides_a_contradiction_the_model_found(
         assert skipping.verdict == scoring.verdict == "contradicted"
         assert skipping.score == pytest.approx(scoring.score, abs=1e-9)
         assert skipping.contradiction == pytest.approx(scoring.contradiction, abs=1e-9)
+
+
+def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
+    attributor: Attributor,
+) -> None:
+    # "in Paris" beside "Berlin is the capital of Germany": the judge reads the joined text as
+    # support (P 0.73), but the first passage alone contradicts the claim (P 0.96)
+    engine, counting = _counting(attributor)
+    (claim,) = engine.check_claims(
+        ["The Eiffel Tower is located in Berlin, Germany."], PARIS_BERLIN_BANANAS
+    )
+    assert claim.verdict != "supported"
+    assert not any("\n" in passage for batch in counting.passages for passage in batch)
+    # a claim the two support together still gets its joined pair
+    counting.passages.clear()
+    both = "The Eiffel Tower is 330 metres tall and Berlin has museums."
+    engine.check_claims([both], PARIS_BERLIN_BANANAS)
+    assert any("\n" in passage for batch in counting.passages for passage in batch)
 
 
 def test_the_reach_of_a_pair_bounds_its_score(attributor: Attributor) -> None:
