@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import msgspec
 import numpy as np
@@ -71,6 +71,9 @@ if TYPE_CHECKING:
     from attribution.segment import Segment, Segmenter
 
 __all__ = ["Attributor", "PreparedSources", "SourcesOrToolOutputs"]
+
+_Skipped: TypeAlias = list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]]
+"""Per claim, the pairs the model did not score (out of reach): pair, owner, ceiling."""
 
 _REACH_MARGIN = 1e-9
 """A pair is out of reach when its ceiling is below the threshold by more than this."""
@@ -539,8 +542,7 @@ class Attributor:
         owners: list[tuple[int, tuple[int, ...]]] = []
         keys: dict[int, str] = {}
 
-        # each claim's pairs the model did not score (out of reach), with their ceilings
-        skipped: list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]] = [[] for _ in claims]
+        skipped: _Skipped = [[] for _ in claims]
 
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.partial_margin)
@@ -648,7 +650,7 @@ class Attributor:
         passages: Sequence[Passage],
         keep: Callable[[int, Support], None],
         must_reach: float | None = None,
-        skipped: list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]] | None = None,
+        skipped: _Skipped | None = None,
     ) -> None:
         """Score pairs in one batch and hand each owner its support.
 

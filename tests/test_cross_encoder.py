@@ -523,3 +523,9 @@ def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
         load_verifier(plain, embedder=static)
     (warning,) = [e for e in logs if e["log_level"] == "warning"]
     assert warning["fitted_with"] == "all-minilm-l6-v2-int8"
+    # an embedder given by path has no name to compare: no warning
+    table = REPO / "attribution" / "models" / "minilm-static" / "vectors.npy"
+    by_path = load_embedder(ModelConfig(embedder=str(table)))
+    with capture_logs() as logs:
+        load_verifier(ModelConfig(), embedder=by_path)
+    assert [e for e in logs if e["log_level"] == "warning"] == []

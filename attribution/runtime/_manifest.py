@@ -42,6 +42,7 @@ __all__ = [
     "ModelSpec",
     "ResolvedModel",
     "file_sha256",
+    "is_model_path",
     "load_manifest",
     "locate_model",
     "models_dir",
@@ -301,7 +302,7 @@ def resolve_model(
     config = config if config is not None else ModelConfig()
     directory = models_dir(config)
     choice, origin = _choice(name_or_path, kind, config)
-    if _is_path(choice):
+    if is_model_path(choice):
         return locate_model(_spec_for_path(Path(choice).expanduser(), kind, origin), directory)
     manifest = load_manifest(directory)
     spec = manifest.get(choice)
@@ -393,14 +394,14 @@ def _weights_for_embedder(config: ModelConfig) -> tuple[str, str]:
     """The combined verifier's weights fitted with the configured embedder."""
     embedder, origin = _choice(None, "embedder", config)
     where = f"the weights fitted with the embedder {embedder!r} (from {origin})"
-    if _is_path(embedder):
+    if is_model_path(embedder):
         return FALLBACK_FEATURE_WEIGHTS, where
     spec = load_manifest(models_dir(config)).get(embedder)
     return spec.feature_weights or FALLBACK_FEATURE_WEIGHTS, where
 
 
-def _is_path(choice: str) -> bool:
-    """Whether a choice names a file rather than a manifest entry."""
+def is_model_path(choice: str) -> bool:
+    """Whether a model choice (or a loaded model's name) is a file path, not a manifest name."""
     return choice.endswith((".onnx", ".npy", ".json")) or "/" in choice or os.sep in choice
 
 

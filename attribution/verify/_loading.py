@@ -44,7 +44,7 @@ def load_verifier(
             wrong sha256.
     """
     # the runtime imports numpy's model adapters: only when a verifier is built
-    from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, resolve_model
+    from attribution.runtime import ENV_BY_KIND, OnnxCrossEncoder, is_model_path, resolve_model
 
     config = config if config is not None else ModelConfig()
     if config.verifier or os.environ.get(ENV_BY_KIND["cross_encoder"]):
@@ -53,8 +53,7 @@ def load_verifier(
     weights = FeatureWeights.load(resolved.path)
     in_use = getattr(getattr(embedder, "spec", None), "name", None)
     fitted_with = weights.embedder or FALLBACK_EMBEDDER  # older files: the transformer's
-    named = isinstance(in_use, str) and not in_use.endswith((".onnx", ".npy")) and "/" not in in_use
-    if named and fitted_with != in_use:
+    if isinstance(in_use, str) and not is_model_path(in_use) and fitted_with != in_use:
         # another embedder's cosines are on another scale: the combination is off calibration
         log.warning(
             "feature_weights_fitted_with_another_embedder",
