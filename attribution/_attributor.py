@@ -101,6 +101,9 @@ class Verified(NamedTuple):
     """The best support per source."""
     pair: list[Support | None]
     """The support of the best two passages joined."""
+    contradicting: list[Support | None]
+    """The scored passage that contradicts the claim most, where the judge says one does
+    (P(contradiction) at least ``VerifyConfig.joined_veto`` and above its support)."""
 
 
 SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
@@ -487,7 +490,7 @@ class Attributor:
         checked = [CheckedClaim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
         passages = make_passages(sources, self.config.match)
         match = self.matcher.match([s.clean_text for s in segments], passages)
-        per_source, pair_support = self._verify(checked, match, passages)
+        per_source, pair_support, contradicting = self._verify(checked, match, passages)
         numbering = Numbering(
             numbers=tuple(range(1, len(sources) + 1)),
             source_ids=tuple(src.id for src in sources),
@@ -499,7 +502,7 @@ class Attributor:
                 claim.segment.text,
                 [],
                 [claim],
-                Verified([per_source[i]], [pair_support[i]]),
+                Verified([per_source[i]], [pair_support[i]], [contradicting[i]]),
                 [match.no_relevant_source[i]],
                 match.lexical,
                 passages,
@@ -546,8 +549,10 @@ class Attributor:
 
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.partial_margin)
-        # each claim's passages the judge says contradict it alone: none is joined with another
+        # each claim's passages the judge says contradict it alone: none is joined with another,
+        # and the claim is contradicted if nothing supports it even in part
         contradicting: list[set[int]] = [set() for _ in claims]
+        strongest: list[Support | None] = [None for _ in claims]
 
         def keep(i: int, support: Support) -> None:
             source_index = support.sources[0]
@@ -557,6 +562,9 @@ class Attributor:
             contra = support.contradiction
             if contra is not None and contra >= cfg.joined_veto and contra > support.score:
                 contradicting[i].update(support.passages)
+                now = strongest[i]
+                if now is None or now.contradiction is None or contra > now.contradiction:
+                    strongest[i] = support
 
         for i, claim in enumerate(claims):
             text = claim.segment.clean_text
@@ -640,7 +648,7 @@ class Attributor:
 
             # a joined pair counts only when it supports the claim
             self._score(pairs, owners, match, passages, keep_pair, threshold)
-        return Verified(per_source, pair_support)
+        return Verified(per_source, pair_support, strongest)
 
     def _score(
         self,
@@ -710,7 +718,7 @@ class Attributor:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
         (``emit``)."""
         cfg = self.config
-        per_source, pair_support = verified
+        per_source, pair_support, contradicting = verified
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
@@ -734,6 +742,7 @@ class Attributor:
                 pair_support[i],
                 thresholds,
                 no_relevant_source=no_relevant_source[i],
+                contradicting=contradicting[i],
             )
             cited_ok: list[int] = []
             for m in claim.segment.markers:

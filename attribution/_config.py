@@ -174,7 +174,8 @@ class VerifyConfig(_Section, frozen=True):
     at least this and above its support: joined, "located in Paris" and "Berlin is the capital
     of Germany" read as support for "located in Berlin, Germany". Not lower: half a claim
     often reads as contradicted (a passage on Curie's 1911 chemistry prize alone: 0.80 for "won
-    physics in 1903 and chemistry in 1911"). 0.9 is the shipped combination's veto level."""
+    physics in 1903 and chemistry in 1911"). 0.9 is the shipped combination's veto level. At
+    this level a passage also makes a claim nothing supports even in part "contradicted"."""
     passages_per_claim: int = 5
     """The matcher's best candidates per claim that the verifier scores (at most
     ``MatchConfig.top_k`` of them). Fewer is faster: 3 costs a little accuracy with today's

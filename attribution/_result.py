@@ -111,7 +111,12 @@ class ClaimResult(WireStruct, frozen=True):
     evidence: tuple[EvidenceQuote, ...] = ()
     """Quotes from the supporting sources."""
     contradiction: float | None = None
-    """P(contradicted) by the best passage, when the verifier can tell."""
+    """P(contradicted) by the best passage, when the verifier can tell (of a contradicted
+    claim: by the passage that contradicts it)."""
+    contradicting_ids: tuple[str, ...] = ()
+    """Sources whose passage contradicts the claim (a contradicted claim only)."""
+    contradicting_numbers: tuple[int, ...] = ()
+    """Citation numbers of those sources."""
     reason: str | None = None
     """Why a claim is unsupported, in words (no relevant source, only partial support, ...)."""
     shortcut: str | None = None

@@ -584,7 +584,11 @@ def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
     (claim,) = engine.check_claims(
         ["The Eiffel Tower is located in Berlin, Germany."], PARIS_BERLIN_BANANAS
     )
-    assert claim.verdict != "supported"
+    assert claim.verdict == "contradicted"  # by the Paris passage, not the Berlin one
+    assert claim.contradicting_ids == ("eiffel",)
+    assert claim.contradicting_numbers == (1,)
+    assert claim.contradiction is not None
+    assert claim.contradiction >= 0.9
     assert not any("\n" in passage for batch in counting.passages for passage in batch)
     # a claim the two support together still gets its joined pair
     counting.passages.clear()

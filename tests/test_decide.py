@@ -58,6 +58,25 @@ def test_decide_claim(
     assert (decision.reason is None) == (verdict == "supported")
 
 
+def test_a_passage_that_contradicts_a_claim_nothing_supports_makes_it_contradicted() -> None:
+    # the judge caps a contradicting pair near 0: an unrelated passage is the claim's best
+    per_source = {0: _s(0.01, 0, contradiction=0.96), 1: _s(0.2, 1, contradiction=0.1)}
+    plain = decide_claim(per_source, None, T, no_relevant_source=False)
+    assert plain.verdict == "unsupported"
+    found = decide_claim(per_source, None, T, no_relevant_source=False, contradicting=per_source[0])
+    assert found.verdict == "contradicted"
+    assert found.contradicting == (0,)
+    assert found.contradiction == 0.96
+    assert found.score == plain.score == 0.2  # the support score is still the best one
+    # partial support outranks a contradiction elsewhere; the best passage's own still counts
+    partly = {**per_source, 1: _s(0.5, 1, contradiction=0.1)}
+    decision = decide_claim(partly, None, T, no_relevant_source=False, contradicting=partly[0])
+    assert decision.verdict == "partially_supported"
+    assert decision.contradicting == ()
+    own = decide_claim({2: _s(0.3, 2, contradiction=0.8)}, None, T, no_relevant_source=False)
+    assert (own.verdict, own.contradicting) == ("contradicted", (2,))
+
+
 def test_an_unsupported_claim_says_whether_anything_was_relevant() -> None:
     assert decide_claim({}, None, T, no_relevant_source=True).reason == "no relevant source"
     found = decide_claim({0: _s(0.1, 0)}, None, T, no_relevant_source=True)

@@ -39,6 +39,7 @@ def decide_claim(
     thresholds: Thresholds,
     *,
     no_relevant_source: bool,
+    contradicting: Support | None = None,
 ) -> ClaimDecision:
     """The verdict on one claim from its best support per source and its best passage pair.
 
@@ -48,7 +49,14 @@ def decide_claim(
     - **contradicted**: not supported, and the best passage contradicts the claim (the
       contradiction cut) more than it supports it;
     - **partially supported**: the best score is within the partial margin of the threshold;
+    - **contradicted** too: not even partly supported, and ``contradicting`` (the passage the
+      judge says contradicts the claim most, at the joined veto's level) is given. The judge
+      caps a contradicting pair near 0, so beside an unrelated passage it is rarely the best:
+      "located in Berlin" against "located in Paris" and "Berlin is the capital of Germany";
     - **unsupported**: otherwise, with "no relevant source" when the relevance gates found none.
+
+    A contradicted decision names the sources whose passage contradicts the claim
+    (``ClaimDecision.contradicting``).
 
     ``shortcut`` says when no model pass decided: the best support came from the verbatim
     rule, no passage was scored at all (``no_candidates``), or no passage could have reached
@@ -83,6 +91,7 @@ def decide_claim(
             supporting=(),
             contradiction=contradiction,
             reason="the most relevant passage contradicts the claim",
+            contradicting=(best[0],) if best else (),
         )
     if score >= thresholds.partial:
         return ClaimDecision(
@@ -91,6 +100,15 @@ def decide_claim(
             supporting=(),
             contradiction=contradiction,
             reason="the best source supports part of the claim",
+        )
+    if contradicting is not None and contradicting.contradiction is not None:
+        return ClaimDecision(
+            verdict="contradicted",
+            score=score,
+            supporting=(),
+            contradiction=contradicting.contradiction,
+            reason="a relevant passage contradicts the claim",
+            contradicting=contradicting.sources,
         )
     return ClaimDecision(
         verdict="unsupported",

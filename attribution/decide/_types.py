@@ -78,6 +78,8 @@ class ClaimDecision(msgspec.Struct, frozen=True):
     shortcut: str | None = None
     """The rule that decided without a model pass (``verbatim``, ``no_candidates``,
     ``out_of_reach``)."""
+    contradicting: tuple[int, ...] = ()
+    """Source indices whose passage contradicts the claim (a contradicted claim)."""
 
 
 class ClaimOutcome(msgspec.Struct, frozen=True):

@@ -70,6 +70,8 @@ def assemble_result(
                 added=outcome.added,
                 evidence=outcome.evidence,
                 contradiction=decision.contradiction,
+                contradicting_ids=tuple(sources[s].id for s in decision.contradicting),
+                contradicting_numbers=tuple(numbering.numbers[s] for s in decision.contradicting),
                 reason=decision.reason,
                 shortcut=decision.shortcut,
             )
