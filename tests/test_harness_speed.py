@@ -110,6 +110,17 @@ def test_workload_sources_are_distinct_real_text() -> None:
     assert workload.answer.count("[") == 4
 
 
+def test_a_supported_workload_takes_only_claims_wice_labels_supported() -> None:
+    from benchmarks.datasets import load_wice
+
+    labels = {c.claim.strip().rstrip("."): c.label for c in load_wice(ROOT).records}
+    plain = make_workload(ROOT, claims=10, sources=10, words=400)
+    held = make_workload(ROOT, claims=10, sources=10, words=400, supported=True)
+    assert all(labels[c] is True for c in held.claims)
+    assert not all(labels[c] is True for c in plain.claims)  # the default is mostly not
+    assert len({s.full_content for s in held.sources}) == 10
+
+
 @pytest.mark.parametrize("embedder", ["all-minilm-l6-v2-int8", "minilm-static-256"])
 def test_pipeline_speed_reports_stages_pairs_memory_and_the_baseline(
     embedder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

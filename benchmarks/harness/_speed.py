@@ -146,7 +146,14 @@ def _cut(text: str, words: int) -> str:
     return text[:cut].strip()
 
 
-def make_workload(root: Path, *, claims: int = 10, sources: int = 20, words: int = 800) -> Workload:
+def make_workload(
+    root: Path,
+    *,
+    claims: int = 10,
+    sources: int = 20,
+    words: int = 800,
+    supported: bool = False,
+) -> Workload:
     """An answer of ``claims`` WiCE claims against ``sources`` WiCE articles of ~``words`` words.
 
     Articles are distinct (never repeated: repeated text would be embedded once and flatter the
@@ -154,13 +161,19 @@ def make_workload(root: Path, *, claims: int = 10, sources: int = 20, words: int
     out, shorter articles are joined, in order, until each source reaches ``words``. Claim i is
     the claim of source i's (first) article, with a ``[i + 1]`` marker on every other one; when
     there are more claims than sources, the extra claims are those of later WiCE rows, about
-    articles not among the sources.
+    articles not among the sources. With ``supported``, only rows whose claim WiCE labels
+    supported are used: an answer that mostly holds up (most of the default workload's claims
+    are not supported by their article).
 
     Raises:
         FileNotFoundError: WiCE is not under ``root``, or holds too little text.
     """
     loaded = load_wice(root)
-    rows = [c for c in loaded.records if c.evidence and c.claim.strip()]
+    rows = [
+        c
+        for c in loaded.records
+        if c.evidence and c.claim.strip() and (not supported or c.label is True)
+    ]
     seen: set[str] = set()
     # (claim, article, title): distinct articles in file order
     articles: list[tuple[str, str, str | None]] = []
