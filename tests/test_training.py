@@ -166,7 +166,10 @@ def test_export_registers_and_the_engine_scores(
     shutil.copytree(
         REPO / "attribution" / "models" / "feature-verifier", models / "feature-verifier"
     )
-    record = export(out / "final", models / "support-verifier", smoke_config, log=lambda *_: None)
+    said: list[str] = []
+    record = export(out / "final", models / "support-verifier", smoke_config, log=said.append)
+    # the shipped entries' calibrated thresholds were for other files: dropped, and said so
+    assert sum("run `make calibrate-verifier`" in line for line in said) == 2
     assert record["checks"]["model.onnx"]["max_abs_diff"] < 1e-4
     assert record["checks"]["model.int8.onnx"]["max_abs_diff"] < 0.5
 
@@ -177,6 +180,15 @@ def test_export_registers_and_the_engine_scores(
         assert entry["labels"] == list(LABELS)
         assert entry["sha256"] == sha256(models / "support-verifier" / file)
     assert "all-minilm-l6-v2-int8" in entries  # the other models are kept
+    assert all("threshold" not in entries[f"{MODEL_NAME}-{s}"] for s in ("int8", "fp32"))
+    # registered again with the same files, a calibrated threshold stays
+    from training.export import _register
+
+    entries[f"{MODEL_NAME}-int8"]["threshold"] = 0.42
+    (models / "manifest.json").write_text(json.dumps(manifest))
+    assert _register(models / "manifest.json", models / "support-verifier", smoke_config) == []
+    again = {m["name"]: m for m in json.loads((models / "manifest.json").read_text())["models"]}
+    assert again[f"{MODEL_NAME}-int8"]["threshold"] == 0.42
 
     config = ModelConfig(models_dir=str(models), verifier=f"{MODEL_NAME}-int8")
     model = OnnxCrossEncoder.from_config(config)
@@ -199,6 +211,7 @@ def test_export_registers_and_the_engine_scores(
     for file in ("model.int8.onnx", "model.onnx"):
         assert set(figures[file]) >= {"vitaminc", "mnli_dev", "anli_test", "pairs_per_second"}
         assert figures[file]["anli_test"]["n"] == 20
+        assert "accuracy_3way" in figures[file]["mnli_dev"]
 
 
 def test_a_field_added_later_at_its_default_is_the_same_run(smoke_config: TrainConfig) -> None:

@@ -59,7 +59,12 @@ def evaluate(
             support = probs[:, 0]
             per_set[name] = {
                 "n": len(examples),
-                "accuracy_3way": round(float((probs.argmax(1) == gold).mean()), 4),
+                # a binary set (supported or not: attribution_validation) has no 3-way truth
+                **(
+                    {"accuracy_3way": round(float((probs.argmax(1) == gold).mean()), 4)}
+                    if len(set(gold.tolist())) == len(LABELS)
+                    else {}
+                ),
                 "support_balanced_accuracy": round(balanced_accuracy(support >= 0.5, gold == 0), 4),
                 "support_auc": round(roc_auc(support, gold == 0), 4),
             }

@@ -118,7 +118,11 @@ def export(
         )
         + "\n"
     )
-    _register(manifest or model_dir.parent / "manifest.json", model_dir, config)
+    for dropped in _register(manifest or model_dir.parent / "manifest.json", model_dir, config):
+        log(
+            f"{dropped}: the file changed, so its calibrated threshold was dropped (0.5 until "
+            "recalibrated): run `make calibrate-verifier`"
+        )
     record = {
         "exported": time.strftime("%Y-%m-%d"),
         "checks": checks,
@@ -129,9 +133,13 @@ def export(
     return record
 
 
-def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> None:
-    """Add (or replace) the fp32 and int8 entries of the manifest."""
+def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> list[str]:
+    """Add (or replace) the fp32 and int8 entries of the manifest. An entry whose file is the
+    same (same sha256) keeps its calibrated threshold; returns the names of the entries whose
+    threshold was dropped because their file changed."""
     manifest = json.loads(manifest_path.read_text())
+    old = {m["name"]: m for m in manifest["models"]}
+    dropped: list[str] = []
     folder = model_dir.relative_to(manifest_path.parent).as_posix()
     tokenizer_path = manifest_path.parent / TOKENIZER
     entries = []
@@ -161,7 +169,18 @@ def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> None
                 "attribution/models/support-verifier/MODEL_CARD.md.",
             }
         )
+    for entry in entries:
+        before = old.get(entry["name"], {})
+        if "threshold" not in before:
+            continue
+        if before.get("sha256") == entry["sha256"]:
+            for key in ("threshold", "threshold_fitted_on"):
+                if key in before:
+                    entry[key] = before[key]
+        else:
+            dropped.append(entry["name"])
     names = {e["name"] for e in entries}
     models = [m for m in manifest["models"] if m["name"] not in names] + entries
     manifest["models"] = models
     manifest_path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    return dropped
