@@ -785,12 +785,19 @@ class Attributor:
                 )
             )
             quoted = shown or decision.supporting
+            supports: Mapping[int, Support] = per_source[i]
             if not quoted and decision.verdict == "partially_supported":
                 quoted = (best[0],) if (best := best_support(per_source[i])) else ()
+            elif not quoted and decision.verdict == "contradicted":
+                # the quotes of a contradicted claim: what contradicts it, from that passage
+                quoted = decision.contradicting
+                against = contradicting[i]
+                if against is not None and against.sources == quoted:
+                    supports = {**supports, quoted[0]: against}
             evidence = evidence_quotes(
                 claim,
                 quoted,
-                per_source[i],
+                supports,
                 pair_support[i],
                 candidates=by_source,
                 lexical=lexical,

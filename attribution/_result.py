@@ -109,7 +109,8 @@ class ClaimResult(WireStruct, frozen=True):
     added: tuple[int, ...] = ()
     """Numbers of the marker the engine added (empty when none was added)."""
     evidence: tuple[EvidenceQuote, ...] = ()
-    """Quotes from the supporting sources."""
+    """Quotes from the supporting sources (of a contradicted claim: from the passage that
+    contradicts it, in the sources ``contradicting_ids`` names)."""
     contradiction: float | None = None
     """P(contradicted) by the best passage, when the verifier can tell (of a contradicted
     claim: by the passage that contradicts it)."""

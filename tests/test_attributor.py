@@ -573,6 +573,8 @@ def test_a_skipped_pair_never_hides_a_contradiction_the_model_found(
         assert skipping.verdict == scoring.verdict == "contradicted"
         assert skipping.score == pytest.approx(scoring.score, abs=1e-9)
         assert skipping.contradiction == pytest.approx(scoring.contradiction, abs=1e-9)
+        assert skipping.contradicting_ids == ("eiffel",)
+        assert {q.source_id for q in skipping.evidence} == {"eiffel"}
 
 
 def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
@@ -589,6 +591,9 @@ def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
     assert claim.contradicting_numbers == (1,)
     assert claim.contradiction is not None
     assert claim.contradiction >= 0.9
+    # the quote shows what contradicts it
+    assert [q.source_id for q in claim.evidence] == ["eiffel"]
+    assert "located in Paris" in claim.evidence[0].text
     assert not any("\n" in passage for batch in counting.passages for passage in batch)
     # a claim the two support together still gets its joined pair
     counting.passages.clear()
