@@ -147,9 +147,11 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
     for c in result.claims:
         cited = f" cites {list(c.cited)}" if c.cited else ""
         added = f" +added {list(c.added)}" if c.added else ""
+        against = f" by {list(c.contradicting_numbers)}" if c.contradicting_numbers else ""
         text = c.text if len(c.text) <= 70 else c.text[:67] + "..."
         print(
-            f"{c.index:>3} {_VERDICT_MARK[c.verdict]:<12} {c.score:.2f}  {text!r}{cited}{added}",
+            f"{c.index:>3} {_VERDICT_MARK[c.verdict]:<12} {c.score:.2f}  {text!r}{cited}{added}"
+            f"{against}",
             file=out,
         )
     if result.markers:

@@ -276,3 +276,34 @@ def test_a_file_with_a_byte_order_mark_is_read(
     assert main(["extract", str(path)]) == 0
     (source,) = json.loads(capsys.readouterr().out)
     assert source["fullContent"] == "Page text."
+
+
+def test_attribute_says_which_source_contradicts_a_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("The Eiffel Tower is located in Berlin, Germany.\n", encoding="utf-8")
+    sources = tmp_path / "sources.json"
+    sources.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "eiffel",
+                    "type": "web",
+                    "fullContent": "The Eiffel Tower is located in Paris, France. It was "
+                    "completed in 1889 and is 330 metres tall.",
+                },
+                {
+                    "id": "berlin",
+                    "type": "web",
+                    "fullContent": "Berlin is the capital of Germany. The city has many "
+                    "museums and a famous television tower.",
+                },
+            ]
+        ),
+        encoding="utf-8",
+    )
+    assert main(["attribute", "--answer", str(answer), "--sources", str(sources)]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "Eiffel" in x and "by" in x]
+    assert "CONTRADICTED" in line
+    assert line.endswith("by [1]")

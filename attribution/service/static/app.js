@@ -332,10 +332,12 @@
       fill(out, at, claim.outputStart);
       const label = VERDICT_LABEL[claim.verdict] || claim.verdict;
       const why = claim.reason ? `: ${claim.reason}` : "";
+      const against = (claim.contradictingNumbers || []).map((n) => `[${n}]`).join(", ");
+      const by = against ? ` by ${against}` : "";
       const span = el("span", {
         className: `claim verdict-${claim.verdict}`,
         "data-claim-index": claim.index,
-        title: `Claim ${claim.index + 1}: ${label} (score ${claim.score.toFixed(2)})${why}`,
+        title: `Claim ${claim.index + 1}: ${label}${by} (score ${claim.score.toFixed(2)})${why}`,
       });
       fill(span, claim.outputStart, claim.outputEnd);
       out.append(span);
