@@ -340,3 +340,11 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
         assert "run the same command again to resume" in rest, rest[-2000:]
         assert (round_dir / "round.json").is_file()
     assert "resumed at step" in "".join(seen)  # the second run went on from the first
+
+
+def test_a_set_with_not_entailment_labels_has_no_three_way_accuracy() -> None:
+    from training._io import NOT_ENTAILED
+    from training.evaluate import three_way_truth
+
+    assert three_way_truth(np.array([0, 1, 2, 1]))
+    assert not three_way_truth(np.array([0, 1, NOT_ENTAILED]))

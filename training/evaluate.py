@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from attribution.runtime import OnnxCrossEncoder
 from benchmarks.harness._metrics import balanced_accuracy, roc_auc
@@ -21,7 +22,7 @@ from .data import LABELS, heldout_sets
 from .export import TOKENIZER
 from .train import TrainConfig
 
-__all__ = ["evaluate", "load"]
+__all__ = ["evaluate", "load", "three_way_truth"]
 
 
 def load(model_dir: Path, file: str, config: TrainConfig) -> OnnxCrossEncoder:
@@ -32,6 +33,12 @@ def load(model_dir: Path, file: str, config: TrainConfig) -> OnnxCrossEncoder:
     return OnnxCrossEncoder.from_path(
         model_dir / file, tokenizer, labels=LABELS, max_length=config.max_length
     )
+
+
+def three_way_truth(labels: NDArray[np.int64]) -> bool:
+    """Whether every label is one of the model's three (a set with "not entailment" labels,
+    such as attribution_validation: supported, partial, not supported, has no 3-way truth)."""
+    return set(labels.tolist()) <= set(range(len(LABELS)))
 
 
 def evaluate(
@@ -59,10 +66,9 @@ def evaluate(
             support = probs[:, 0]
             per_set[name] = {
                 "n": len(examples),
-                # a binary set (supported or not: attribution_validation) has no 3-way truth
                 **(
                     {"accuracy_3way": round(float((probs.argmax(1) == gold).mean()), 4)}
-                    if len(set(gold.tolist())) == len(LABELS)
+                    if three_way_truth(gold)
                     else {}
                 ),
                 "support_balanced_accuracy": round(balanced_accuracy(support >= 0.5, gold == 0), 4),
