@@ -18,7 +18,7 @@ import numpy as np
 
 from attribution._config import AttributionConfig
 from attribution._errors import ConfigError, InputError
-from attribution._result import AttributionResult, ClaimResult, MarkerCheck
+from attribution._result import AttributionResult, ClaimResult, EvidenceQuote, MarkerCheck
 from attribution._wire import CitationSource, ToolOutput, sources_or_tool_outputs
 from attribution.decide import (
     OUT_OF_REACH,
@@ -736,6 +736,31 @@ class Attributor:
         by_source: dict[int, tuple[int, ...]] = {}
         for p, passage in enumerate(passages):
             by_source[passage.source_index] = (*by_source.get(passage.source_index, ()), p)
+
+        def quote(
+            claim: CheckedClaim,
+            quoted: Sequence[int],
+            supports: Mapping[int, Support],
+            pair: Support | None,
+        ) -> tuple[EvidenceQuote, ...]:
+            """The evidence quotes of ``claim`` from the sources ``quoted``."""
+            return evidence_quotes(
+                claim,
+                quoted,
+                supports,
+                pair,
+                candidates=by_source,
+                lexical=lexical,
+                passages=passages,
+                sources=sources,
+                numbering=numbering,
+                sentences=cfg.verify.evidence_sentences,
+                max_chars=cfg.verify.evidence_max_chars,
+                judge=self._sentence_judge,
+                judge_weight=cfg.verify.evidence_judge_weight,
+                judge_sentences=cfg.verify.evidence_judge_sentences,
+            )
+
         for i, claim in enumerate(claims):
             decision = decide_claim(
                 per_source[i],
@@ -794,25 +819,23 @@ class Attributor:
                 against = contradicting[i]
                 if against is not None and against.sources == quoted:
                     supports = {**supports, quoted[0]: against}
-            evidence = evidence_quotes(
-                claim,
-                quoted,
-                supports,
-                pair_support[i],
-                candidates=by_source,
-                lexical=lexical,
-                passages=passages,
-                sources=sources,
-                numbering=numbering,
-                sentences=cfg.verify.evidence_sentences,
-                max_chars=cfg.verify.evidence_max_chars,
-                judge=self._sentence_judge,
-                judge_weight=cfg.verify.evidence_judge_weight,
-                judge_sentences=cfg.verify.evidence_judge_sentences,
-            )
+            evidence = quote(claim, quoted, supports, pair_support[i])
+            nearest: tuple[EvidenceQuote, ...] = ()
+            if (
+                cfg.verify.nearest_evidence
+                and decision.verdict == "unsupported"
+                and (closest := best_support(per_source[i])) is not None
+            ):
+                # the source that came closest: what it says, for a reader to check
+                nearest = quote(claim, (closest[0],), per_source[i], None)
             outcomes.append(
                 ClaimOutcome(
-                    claim=claim, decision=decision, shown=shown, added=added, evidence=evidence
+                    claim=claim,
+                    decision=decision,
+                    shown=shown,
+                    added=added,
+                    evidence=evidence,
+                    nearest=nearest,
                 )
             )
         return assemble_result(

@@ -154,6 +154,10 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
             f"{against}",
             file=out,
         )
+        if c.nearest:  # an unsupported claim: what the closest source does say
+            near = c.nearest[0]
+            said = near.text if len(near.text) <= 90 else near.text[:87] + "..."
+            print(f"{'':>16}closest [{near.number}]: {said!r}", file=out)
     if result.markers:
         print("\n--- markers", file=out)
         for m in result.markers:

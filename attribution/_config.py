@@ -217,6 +217,11 @@ class VerifyConfig(_Section, frozen=True):
     answer on a slow 2-core machine (a short model pass per sentence read; docs/benchmarks.md)."""
     evidence_judge_sentences: int = 4
     """Sentences the judge reads per quoted source (see ``evidence_judge_weight``)."""
+    nearest_evidence: bool = True
+    """Quote, for a claim the engine calls unsupported, the sentences of the source that came
+    closest (its best-scored passage and that source's other candidates, chosen as evidence
+    quotes are): ``ClaimResult.nearest``, what the sources do say where a reader looks. No
+    model pass; False leaves it empty."""
 
     def __post_init__(self) -> None:
         self._check(

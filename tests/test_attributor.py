@@ -165,6 +165,8 @@ def test_a_quote_from_run_on_text_is_the_piece_that_carries_the_claim(
     assert text[first.start : first.end] == first.text
     assert first.end - first.start <= limit
     assert "330 metres" in first.text
+    # the piece is quoted from the claim's first word to its last, not where the cut fell
+    assert first.text == "The Eiffel Tower is 330 metres tall"
     # without the cut, the same claim is quoted by the whole run-on "sentence"
     whole = Attributor(
         AttributionConfig(verify=VerifyConfig(evidence_max_chars=20_000)),
@@ -175,6 +177,34 @@ def test_a_quote_from_run_on_text_is_the_piece_that_carries_the_claim(
     uncut = whole.check_claims(["The Eiffel Tower is 330 metres tall."], [source])[0].evidence
     assert uncut
     assert uncut[0].end - uncut[0].start > limit
+
+
+def test_an_unsupported_claim_quotes_the_source_that_came_closest(
+    attributor: Attributor,
+) -> None:
+    claims = [
+        "The Great Wall of China was built by the Ming dynasty.",
+        "Mount Everest rises 8,849 metres above sea level.",
+    ]
+    unsupported, supported = attributor.check_claims(claims, SOURCES)
+    assert unsupported.verdict == "unsupported", unsupported
+    assert unsupported.evidence == ()
+    assert unsupported.nearest
+    wall = SOURCES[2].full_content
+    assert wall is not None
+    for quote in unsupported.nearest:
+        assert (quote.source_id, quote.number) == ("wall", 3)
+        assert wall[quote.start : quote.end] == quote.text
+    assert "Great Wall of China" in unsupported.nearest[0].text
+    # a supported claim has evidence, not a nearest quote
+    assert supported.verdict == "supported"
+    assert supported.evidence
+    assert supported.nearest == ()
+    # off on request; and a claim nothing is near gets none
+    off = attributor.with_config(AttributionConfig(verify=VerifyConfig(nearest_evidence=False)))
+    assert off.check_claims(claims[:1], SOURCES)[0].nearest == ()
+    (far,) = attributor.check_claims(["Quokkas often smile at hikers on Rottnest Island."], SOURCES)
+    assert (far.verdict, far.nearest) == ("unsupported", ())
 
 
 def test_an_unsupported_claim_is_flagged(result) -> None:  # type: ignore[no-untyped-def]

@@ -307,3 +307,22 @@ def test_attribute_says_which_source_contradicts_a_claim(
     (line,) = [x for x in capsys.readouterr().out.splitlines() if "Eiffel" in x and "by" in x]
     assert "CONTRADICTED" in line
     assert line.endswith("by [1]")
+
+
+def test_attribute_shows_what_the_closest_source_says_of_an_unsupported_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("The Great Wall of China was built by the Ming dynasty.\n", encoding="utf-8")
+    sources = tmp_path / "sources.json"
+    wall = (
+        "The Great Wall of China is a series of fortifications built across northern China. "
+        "Its total length, including all branches, is 21,196 kilometres."
+    )
+    sources.write_text(
+        json.dumps([{"id": "wall", "type": "web", "fullContent": wall}]), encoding="utf-8"
+    )
+    assert main(["attribute", "--answer", str(answer), "--sources", str(sources)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    claim = next(k for k, x in enumerate(lines) if "Ming" in x and "UNSUPPORTED" in x)
+    assert lines[claim + 1].strip().startswith("closest [1]: 'The Great Wall of China")

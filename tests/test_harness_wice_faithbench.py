@@ -89,7 +89,7 @@ def test_localisation_finds_the_obvious_sentence(attributor: Attributor, tmp_pat
     report = _localisation.run(_context(attributor, tmp_path))["wice"]["evidence_localisation"]
     assert report["n"] == 1
     assert report["skipped"] == {"no gold sentence set": 1}
-    for method in ("engine", "engine-quotes-only", "embedding-cosine", "lexical-overlap"):
+    for method in _localisation.METHODS:
         assert report["methods"][method]["recall@1"] == 1.0, method
         assert report["methods"][method]["full_set@1"] == 1.0, method
 

@@ -92,3 +92,5 @@ class ClaimOutcome(msgspec.Struct, frozen=True):
     added: tuple[int, ...]
     """Numbers of the markers added to the claim."""
     evidence: tuple[EvidenceQuote, ...]
+    nearest: tuple[EvidenceQuote, ...] = ()
+    """Of an unsupported claim: quotes from the source that came closest."""

@@ -69,6 +69,7 @@ def assemble_result(
                 cited=outcome.claim.cited_numbers,
                 added=outcome.added,
                 evidence=outcome.evidence,
+                nearest=outcome.nearest,
                 contradiction=decision.contradiction,
                 contradicting_ids=tuple(sources[s].id for s in decision.contradicting),
                 contradicting_numbers=tuple(numbering.numbers[s] for s in decision.contradicting),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
     from attribution.verify import SentenceJudge
 
 __all__ = ["best_sentences", "evidence_quotes"]
+
+_WORD = re.compile(r"\S+")
 
 
 PRIMARY_BONUS = 0.0
@@ -54,6 +57,8 @@ def best_sentences(
     """
     spans: dict[tuple[int, int], bool] = {}
     texts: dict[tuple[int, int], str] = {}
+    # a piece of a sentence cut for length -> that whole sentence's span and text
+    cut: dict[tuple[int, int], tuple[int, str]] = {}
     for k, passage in enumerate(passages):
         for sentence in passage.sentences:
             pieces = (
@@ -71,6 +76,9 @@ def best_sentences(
             for a, b in pieces:
                 spans[(a, b)] = spans.get((a, b), False) or k < primary
                 texts[(a, b)] = passage.text[a - passage.start : b - passage.start]
+                if len(pieces) > 1:
+                    whole = passage.text[sentence[0] - passage.start : sentence[1] - passage.start]
+                    cut[(a, b)] = (sentence[0], whole)
     if not spans:
         return []
     terms = content_terms(claim)
@@ -102,7 +110,58 @@ def best_sentences(
         covered.update(t for t in terms if t in sentence_terms[best])
     if not chosen:
         chosen = [next(span for span in order if spans[span])]
+    if cut:
+        chosen = [
+            _recentred(span, *cut[span], terms, lexical, max_chars) if span in cut else span
+            for span in chosen
+        ]
     return chosen
+
+
+def _recentred(
+    piece: tuple[int, int],
+    at: int,
+    sentence: str,
+    terms: Sequence[str],
+    lexical: LexicalIndex,
+    max_chars: int | None,
+) -> tuple[int, int]:
+    """A piece of a sentence cut for length, quoted where its sense is rather than where the
+    cut fell: among the runs of the sentence's words from one that holds a claim term to
+    another, at most ``max_chars`` long and overlapping ``piece``, the one of the highest
+    coverage of the claim's terms (the shortest, then the earliest, of equals), with the up to
+    three words without content right before it ("The Eiffel Tower ..."). ``at`` is the
+    sentence's offset."""
+    wanted = set(terms)
+    words = list(_WORD.finditer(sentence))
+    held = [wanted.intersection(content_terms(m.group())) for m in words]
+    hits = [k for k, found in enumerate(held) if found]
+    limit = max_chars if max_chars is not None else len(sentence)
+    best: tuple[float, int, int, int] | None = None
+    for x, first in enumerate(hits):
+        found: set[str] = set()
+        for last in hits[x:]:
+            if words[last].end() - words[first].start() > limit:
+                break
+            found |= held[last]
+            if at + words[last].end() <= piece[0] or at + words[first].start() >= piece[1]:
+                continue
+            value = lexical.coverage(terms, frozenset(found))
+            width = words[last].end() - words[first].start()
+            if best is None or (value, -width) > best[:2]:
+                best = (value, -width, first, last)
+    if best is None:
+        return piece
+    _, _, first, last = best
+    start = first
+    while (
+        start > 0
+        and first - start < 3
+        and not content_terms(words[start - 1].group())
+        and words[last].end() - words[start - 1].start() <= limit
+    ):
+        start -= 1
+    return at + words[start].start(), at + words[last].end()
 
 
 def _judged(

@@ -12,13 +12,16 @@ The engine's ranking of sentences:
 
 1. Its evidence quotes, by quote score (best first; equal scores keep the engine's order), each
    quote's sentences in article order.
-2. Filled up, when it quotes fewer sentences than needed (an unsupported claim gets no quote at
-   all): the passages the engine's matcher embedded for the claim, most relevant first (the same
-   ``Matcher.match`` call the engine makes, ranked by its fused cosine + lexical relevance, no
-   relevance gate), each passage's sentences by lexical overlap with the claim (share of the
-   claim's content terms in the sentence; ties in article order).
+2. Filled up, when it quotes fewer sentences than needed: the passages the engine's matcher
+   embedded for the claim, most relevant first (the same ``Matcher.match`` call the engine
+   makes, ranked by its fused cosine + lexical relevance, no relevance gate), each passage's
+   sentences by lexical overlap with the claim (share of the claim's content terms in the
+   sentence; ties in article order).
 
-``engine-quotes-only`` scores the quotes alone (no filling), which shows what the quotes carry.
+``engine-quotes-only`` scores the quotes alone (no filling), which shows what the quotes carry;
+``engine-nearest`` puts, for a claim the engine calls unsupported, its nearest evidence
+(``ClaimResult.nearest``: the sentences of the source that came closest, which the engine shows
+a reader) before the filling.
 
 Baselines rank every non-blank sentence of the article by (a) ``embedding-cosine``: cosine of
 the claim's and the sentence's embeddings (the MiniLM transformer, as every embedding
@@ -54,7 +57,13 @@ KS = (1, 3)
 INCLUDED_LABELS = ("supported", "partially_supported")
 """The WiCE labels whose claims are measured (the only ones with gold sets)."""
 
-METHODS = ("engine", "engine-quotes-only", "embedding-cosine", "lexical-overlap")
+METHODS = (
+    "engine",
+    "engine-quotes-only",
+    "engine-nearest",
+    "embedding-cosine",
+    "lexical-overlap",
+)
 
 DEFINITION = (
     "WiCE supported + partially_supported claims with a non-empty gold sentence set; the "
@@ -63,8 +72,10 @@ DEFINITION = (
     "set; full_set@k: share whose top-k contain a whole gold set. engine: sentences its "
     "evidence quotes overlap, by quote score, filled up to k from the passages its matcher "
     "embedded (most relevant first, each passage's sentences by lexical overlap); "
-    "engine-quotes-only: quotes alone; embedding-cosine / lexical-overlap: every sentence "
-    "ranked by claim-sentence cosine / share of claim content terms (ties: earlier first)."
+    "engine-quotes-only: quotes alone; engine-nearest: an unsupported claim's nearest "
+    "evidence after the quotes, then the same filling; embedding-cosine / lexical-overlap: "
+    "every sentence ranked by claim-sentence cosine / share of claim content terms (ties: "
+    "earlier first)."
 )
 
 
@@ -123,8 +134,9 @@ def _by_score(scores: dict[int, float]) -> list[int]:
 
 def _engine_rankings(
     ctx: HarnessContext, claim: str, sentences: SentenceMap, evidence: Sequence[str], need: int
-) -> tuple[list[int], list[int]]:
-    """The engine's ranking filled up to ``need`` sentences, and its quotes' sentences alone."""
+) -> tuple[list[int], list[int], list[int]]:
+    """The engine's ranking filled up to ``need`` sentences, its quotes' sentences alone, and
+    its quotes then its nearest evidence, filled up the same way."""
     source = CitationSource(id="article", type="web", full_content=sentences.text)
     result = ctx.attributor.check_claims([claim], [source])[0]
     quotes = sorted(
@@ -133,7 +145,31 @@ def _engine_rankings(
     quoted: list[int] = []
     for quote in quotes:
         _extend(quoted, sentences.covered(quote.start, quote.end))
-    ranking = list(quoted)
+    # an unsupported claim's nearest evidence: what the engine shows a reader instead
+    near = list(quoted)
+    for quote in sorted(
+        (q for q in result.nearest if q.field == "fullContent"), key=lambda q: -q.score
+    ):
+        _extend(near, sentences.covered(quote.start, quote.end))
+    return (
+        _filled(ctx, claim, sentences, evidence, quoted, need),
+        quoted,
+        _filled(ctx, claim, sentences, evidence, near, need),
+    )
+
+
+def _filled(
+    ctx: HarnessContext,
+    claim: str,
+    sentences: SentenceMap,
+    evidence: Sequence[str],
+    ranked: Sequence[int],
+    need: int,
+) -> list[int]:
+    """``ranked`` filled up to ``need`` sentences from the passages the engine's matcher
+    embedded for the claim."""
+    source = CitationSource(id="article", type="web", full_content=sentences.text)
+    ranking = list(ranked)
     if len(ranking) < need:
         # The engine's own candidates, ungated: the matcher embedded these passages for the
         # claim, so this is the engine's notion of where the evidence is, not a baseline's.
@@ -149,7 +185,7 @@ def _engine_rankings(
             _extend(ranking, _by_score(shares))
             if len(ranking) >= need:
                 break
-    return ranking, quoted
+    return ranking
 
 
 def _baseline_rankings(
@@ -208,8 +244,10 @@ def run(ctx: HarnessContext) -> dict[str, dict[str, Any]]:
         gold = [frozenset(g) for g in record.supporting_sentences if g]
         sentences = SentenceMap.join(record.evidence)
         try:
-            ranking, quoted = _engine_rankings(ctx, record.claim, sentences, record.evidence, need)
-            rankings = {"engine": ranking, "engine-quotes-only": quoted}
+            ranking, quoted, near = _engine_rankings(
+                ctx, record.claim, sentences, record.evidence, need
+            )
+            rankings = {"engine": ranking, "engine-quotes-only": quoted, "engine-nearest": near}
             rankings.update(_baseline_rankings(ctx, record.claim, record.evidence))
         except Exception as exc:  # one odd row must not end a long run
             skip(f"error: {type(exc).__name__}")

@@ -229,9 +229,16 @@
       case "unknown_number":
         lines.push({ text: "No source has this number.", className: "tt-verdict" });
         break;
-      case "unsupported":
+      case "unsupported": {
         lines.push({ text: "No source supports the claim.", className: "tt-verdict" });
+        const near = claim && claim.nearest && claim.nearest[0];
+        if (near) {
+          lines.push({ text: `Closest, from [${near.number}] (does not support it):`,
+            className: "tt-label" });
+          lines.push({ text: `“${near.text}”`, className: "tt-quote" });
+        }
         break;
+      }
       case "unverifiable":
         lines.push({ text: "The source's text was not given.", className: "tt-verdict" });
         break;
@@ -334,10 +341,12 @@
       const why = claim.reason ? `: ${claim.reason}` : "";
       const against = (claim.contradictingNumbers || []).map((n) => `[${n}]`).join(", ");
       const by = against ? ` by ${against}` : "";
+      const near = claim.nearest && claim.nearest[0];
+      const closest = near ? `\nClosest, from [${near.number}]: “${near.text}”` : "";
       const span = el("span", {
         className: `claim verdict-${claim.verdict}`,
         "data-claim-index": claim.index,
-        title: `Claim ${claim.index + 1}: ${label}${by} (score ${claim.score.toFixed(2)})${why}`,
+        title: `Claim ${claim.index + 1}: ${label}${by} (score ${claim.score.toFixed(2)})${why}${closest}`,
       });
       fill(span, claim.outputStart, claim.outputEnd);
       out.append(span);
