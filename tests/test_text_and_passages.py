@@ -17,6 +17,7 @@ from attribution.text._terms import (
     number_terms,
     source_sentence_spans,
     stem,
+    word_tokens,
 )
 
 
@@ -57,6 +58,44 @@ def test_sentence_spans_are_exact_ordered_and_trimmed(text: str) -> None:
         assert text[a:b] == text[a:b].strip()
     for (_, b), (c, _) in itertools.pairwise(spans):
         assert b <= c
+
+
+_ascii_words = st.sampled_from(
+    [
+        "one",
+        "hundred",
+        "and",
+        "twenty",
+        "-",
+        "five",
+        "3",
+        "rd",
+        "2015-03-10",
+        "330",
+        "m",
+        "%",
+        "per",
+        "cent",
+        "a",
+        "dozen",
+        "2.5",
+        "bn",
+        "1,500",
+        "'s",
+        "Paris",
+        "The",
+        ",",
+        " ",
+        ".",
+    ]
+)
+
+
+@given(st.lists(_ascii_words, max_size=30).map(" ".join))
+def test_ascii_text_takes_the_fast_path_to_the_same_tokens(text: str) -> None:
+    # an ASCII text skips the general Unicode checks; a non-ASCII word at the end forces them
+    assert word_tokens(text) == word_tokens(text + " é")[:-1]
+    assert word_tokens(text.replace(" ", "")) == word_tokens(text.replace(" ", "") + " é")[:-1]
 
 
 def test_terms_numbers_and_names() -> None:

@@ -504,13 +504,18 @@ class _Words(NamedTuple):
 
     @classmethod
     def of(cls, text: str) -> _Words:
-        parts = _WORD_SPLIT.split(text)  # [before, word, gap, word, ..., word, after]
+        if text.isascii():  # gaps hold no letter, and lower() keeps every length
+            parts = _WORD_SPLIT.split(text.lower())  # [before, word, gap, ..., word, after]
+            return cls(parts[1::2], parts[2::2])
+        parts = _WORD_SPLIT.split(text)
         return cls([w.lower() for w in parts[1::2]], parts[2::2])
 
 
 def _word_numbers(words: _Words) -> dict[int, _WordNumber]:
     """The numbers written in words among ``words``, by the index of their first word."""
     found: dict[int, _WordNumber] = {}
+    if _WORD_NUMBER_CUES.isdisjoint(words.words):
+        return found  # most texts: no word that can write a number
     end = 0  # a word inside a number found is not the start of another
     for i in [k for k, word in enumerate(words.words) if word in _STARTS]:
         if i < end:
@@ -534,6 +539,7 @@ _MONTH_NUMBERS = {
 _MONTH_BEFORE_NUMBER = re.compile(r"\b([A-Z][a-z]{2,8})\.?\s+\d{1,4}(?:st|nd|rd|th)?\b")
 _NUMBER_BEFORE_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Z][a-z]{2,8})\b")
 _ASCII_WORD = re.compile(r"[a-z]+")
+_ASCII_DIGITS = frozenset("0123456789")
 _WORD_NUMBER_CUES = (_STARTS - _NOT_ALONE - {"a"}) | set(_MULTIPLIERS) | set(_BIG_SCALES)
 """Words without which a text writes no number in words."""
 _CURRENCY_SCALED = re.compile(r"[$€£¥]\s?(\d+(?:[.,]\d+)*)\s?(k|m|mn|bn|b|tn)\b", re.IGNORECASE)
@@ -573,14 +579,15 @@ def word_tokens(text: str) -> list[str]:
     numbers = _word_numbers(words)
     raw = [w.replace("’", "'") for w in words.words] if "’" in text else words.words
     # Only a number, a word number and the two words after either can be rewritten (a unit, an
-    # ordinal suffix, "per cent"); every other word is copied as it is, a run at a time.
+    # ordinal suffix, "per cent"); every other word is copied as it is, a run at a time. In
+    # ASCII a word holds a digit only if it is a number, and a number starts with one.
+    digits = (
+        [i for i, w in enumerate(raw) if w[0] in _ASCII_DIGITS]
+        if text.isascii()
+        else [i for i, w in enumerate(raw) if w[:1].isdigit() or w[-1:].isdigit()]
+    )
     special = sorted(
-        {
-            k
-            for i, w in enumerate(raw)
-            if w[:1].isdigit() or w[-1:].isdigit()
-            for k in (i, i + 1, i + 2)
-        }
+        {k for i in digits for k in (i, i + 1, i + 2)}
         | {k for i, number in numbers.items() for k in (i, number.end, number.end + 1)}
     )
     out: list[str] = []
