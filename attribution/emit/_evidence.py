@@ -129,9 +129,9 @@ def _recentred(
     """A piece of a sentence cut for length, quoted where its sense is rather than where the
     cut fell: among the runs of the sentence's words from one that holds a claim term to
     another, at most ``max_chars`` long and overlapping ``piece``, the one of the highest
-    coverage of the claim's terms (the shortest, then the earliest, of equals), with the up to
-    three words without content right before it ("The Eiffel Tower ..."). ``at`` is the
-    sentence's offset."""
+    coverage of the claim's terms (the shortest, then the earliest, of equals), from the
+    capitalised word without content up to three words before it, if any ("The Eiffel Tower
+    ..."). ``at`` is the sentence's offset."""
     wanted = set(terms)
     words = list(_WORD.finditer(sentence))
     held = [wanted.intersection(content_terms(m.group())) for m in words]
@@ -153,14 +153,15 @@ def _recentred(
     if best is None:
         return piece
     _, _, first, last = best
+    # the words without content right before it belong to it when they start with a capital
+    # ("The Eiffel Tower"); "by" after "Posted" is the end of something else
     start = first
-    while (
-        start > 0
-        and first - start < 3
-        and not content_terms(words[start - 1].group())
-        and words[last].end() - words[start - 1].start() <= limit
-    ):
-        start -= 1
+    for back in range(first - 1, max(first - 4, -1), -1):
+        word = words[back].group()
+        if content_terms(word) or words[last].end() - words[back].start() > limit:
+            break
+        if word[:1].isupper():
+            start = back
     return at + words[start].start(), at + words[last].end()
 
 
