@@ -742,14 +742,16 @@ class Attributor:
             quoted: Sequence[int],
             supports: Mapping[int, Support],
             pair: Support | None,
+            pool: Mapping[int, tuple[int, ...]] = by_source,
         ) -> tuple[EvidenceQuote, ...]:
-            """The evidence quotes of ``claim`` from the sources ``quoted``."""
+            """The evidence quotes of ``claim`` from the sources ``quoted``: among their
+            supporting passages and the passages ``pool`` names (source index → passages)."""
             return evidence_quotes(
                 claim,
                 quoted,
                 supports,
                 pair,
-                candidates=by_source,
+                candidates=pool,
                 lexical=lexical,
                 passages=passages,
                 sources=sources,
@@ -826,8 +828,10 @@ class Attributor:
                 and decision.verdict == "unsupported"
                 and (closest := best_support(per_source[i])) is not None
             ):
-                # the source that came closest: what it says, for a reader to check
-                nearest = quote(claim, (closest[0],), per_source[i], None)
+                # what the passage that came closest says, for a reader to check (its
+                # sentences alone: the matcher chose it for the claim, where the rest of the
+                # source is words in common at best)
+                nearest = quote(claim, (closest[0],), per_source[i], None, pool={})
             outcomes.append(
                 ClaimOutcome(
                     claim=claim,

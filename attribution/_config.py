@@ -218,10 +218,9 @@ class VerifyConfig(_Section, frozen=True):
     evidence_judge_sentences: int = 4
     """Sentences the judge reads per quoted source (see ``evidence_judge_weight``)."""
     nearest_evidence: bool = True
-    """Quote, for a claim the engine calls unsupported, the sentences of the source that came
-    closest (its best-scored passage and that source's other candidates, chosen as evidence
-    quotes are): ``ClaimResult.nearest``, what the sources do say where a reader looks. No
-    model pass; False leaves it empty."""
+    """Quote, for a claim the engine calls unsupported, the passage that came closest (the
+    best-scored one; its sentences chosen as evidence quotes are): ``ClaimResult.nearest``, what
+    the sources do say where a reader looks. No model pass; False leaves it empty."""
 
     def __post_init__(self) -> None:
         self._check(

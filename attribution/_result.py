@@ -112,8 +112,8 @@ class ClaimResult(WireStruct, frozen=True):
     """Quotes from the supporting sources (of a contradicted claim: from the passage that
     contradicts it, in the sources ``contradicting_ids`` names)."""
     nearest: tuple[EvidenceQuote, ...] = ()
-    """Of an unsupported claim: the sentences of the source that came closest (its best-scored
-    passage), which do not support it; what a reader would check. Empty for every other
+    """Of an unsupported claim: the sentences of the passage that came closest (the best-scored
+    one), which do not support it; what a reader would check. Empty for every other
     verdict, when no passage was scored, and with ``verify.nearest_evidence`` off."""
     contradiction: float | None = None
     """P(contradicted) by the best passage, when the verifier can tell (of a contradicted
