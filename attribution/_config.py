@@ -220,7 +220,8 @@ class VerifyConfig(_Section, frozen=True):
     nearest_evidence: bool = True
     """Quote, for a claim the engine calls unsupported, the passage that came closest (the
     best-scored one; its sentences chosen as evidence quotes are): ``ClaimResult.nearest``, what
-    the sources do say where a reader looks. No model pass; False leaves it empty."""
+    the sources do say where a reader looks. No model pass (unless ``evidence_judge_weight``
+    is above 0: the judge breaks its near-ties as for evidence); False leaves it empty."""
 
     def __post_init__(self) -> None:
         self._check(

@@ -113,8 +113,9 @@ class ClaimResult(WireStruct, frozen=True):
     contradicts it, in the sources ``contradicting_ids`` names)."""
     nearest: tuple[EvidenceQuote, ...] = ()
     """Of an unsupported claim: the sentences of the passage that came closest (the best-scored
-    one), which do not support it; what a reader would check. Empty for every other
-    verdict, when no passage was scored, and with ``verify.nearest_evidence`` off."""
+    one, or the best by its cheap signals when none was sent to the model), which do not
+    support it; what a reader would check. Empty for every other verdict, when no passage was
+    a candidate (``shortcut: "no_candidates"``), and with ``verify.nearest_evidence`` off."""
     contradiction: float | None = None
     """P(contradicted) by the best passage, when the verifier can tell (of a contradicted
     claim: by the passage that contradicts it)."""

@@ -179,6 +179,43 @@ def test_a_quote_from_run_on_text_is_the_piece_that_carries_the_claim(
     assert uncut[0].end - uncut[0].start > limit
 
 
+_MENU = " ".join(f"Menu item {i} Shows A-Z TV Schedule Latest News" for i in range(12))
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "quotes"),
+    [
+        # a unit written another way and a number in words: read across two words
+        (
+            "The Eiffel Tower is 330 metres tall.",
+            f"{_MENU} Photo by a staff photographer The Eiffel Tower is 330 m tall and was "
+            f"completed in 1889 {_MENU}",
+            ["The Eiffel Tower is 330 m tall"],
+        ),
+        (
+            "Two hundred people died in the flood.",
+            f"{_MENU} reports say two hundred people died in the flooded valley {_MENU}",
+            ["two hundred people died in the flooded"],
+        ),
+        # two pieces of one run-on sentence that come to the same words: quoted once
+        (
+            "The bridge cost 2.5 bn euros.",
+            f"{_MENU} The bridge cost 2.5 bn euros and took years {_MENU} the bridge cost 2.5 "
+            f"bn euros again {_MENU}",
+            ["The bridge cost 2.5 bn euros"],
+        ),
+    ],
+)
+def test_a_quote_of_run_on_text_is_the_run_of_words_that_carries_the_claim(
+    claim: str, text: str, quotes: list[str]
+) -> None:
+    source = CitationSource(id="scrape", type="web", full_content=text)
+    passages = make_passages([source], AttributionConfig().match)
+    lexical = LexicalIndex([p.text for p in passages])
+    spans = best_sentences(passages, claim, lexical, 2, max_chars=150)
+    assert [text[a:b] for a, b in spans] == quotes
+
+
 def test_an_unsupported_claim_quotes_the_source_that_came_closest(
     attributor: Attributor,
 ) -> None:

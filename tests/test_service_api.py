@@ -219,6 +219,28 @@ async def test_offsets_in_utf16_and_utf8(client: Client, unit: str, codec: str, 
     assert converted["claims"][0]["start"] != base["claims"][0]["start"]
 
 
+@pytest.mark.parametrize(
+    ("unit", "codec", "width"), [("utf16", "utf-16-le", 2), ("utf8", "utf-8", 1)]
+)
+async def test_an_unsupported_claims_nearest_quote_is_in_the_unit_asked_for(
+    client: Client, unit: str, codec: str, width: int
+) -> None:
+    answer = "😀 The Tokyo Tower 🗼 was designed by Tachū Naitō."
+    response = await client.post(
+        "/v1/attributions",
+        json={"answer": answer, "sources": [OFFSET_SOURCE], "offsetUnit": unit},
+    )
+    assert response.status_code == 200, response.text
+    (claim,) = response.json()["claims"]
+    assert claim["verdict"] == "unsupported"
+    assert claim["nearest"], "the source comes close: its nearest passage is quoted"
+    source_text = OFFSET_SOURCE["fullContent"].encode(codec)
+    for quote in claim["nearest"]:
+        # "東京タワー 🗼" before the quote: code points would be off in either unit
+        got = source_text[quote["start"] * width : quote["end"] * width].decode(codec)
+        assert got == quote["text"]
+
+
 # -- extractions and verifications -------------------------------------------------------------
 
 

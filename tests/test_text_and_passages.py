@@ -11,6 +11,8 @@ from attribution._config import MatchConfig
 from attribution.match._lexical import LexicalIndex
 from attribution.match._passages import make_passages, source_text
 from attribution.text._terms import (
+    _word_numbers,
+    _Words,
     content_terms,
     entity_terms,
     number_ranges,
@@ -96,6 +98,12 @@ def test_ascii_text_takes_the_fast_path_to_the_same_tokens(text: str) -> None:
     # an ASCII text skips the general Unicode checks; a non-ASCII word at the end forces them
     assert word_tokens(text) == word_tokens(text + " é")[:-1]
     assert word_tokens(text.replace(" ", "")) == word_tokens(text.replace(" ", "") + " é")[:-1]
+
+
+@given(st.lists(_ascii_words, max_size=30).map(" ".join))
+def test_no_number_in_words_is_missed_for_want_of_a_cue_word(text: str) -> None:
+    words = _Words.of(text)
+    assert _word_numbers(words) == _word_numbers(words, quick=False)
 
 
 def test_terms_numbers_and_names() -> None:

@@ -111,10 +111,13 @@ def best_sentences(
     if not chosen:
         chosen = [next(span for span in order if spans[span])]
     if cut:
-        chosen = [
-            _recentred(span, *cut[span], terms, lexical, max_chars) if span in cut else span
-            for span in chosen
-        ]
+        # two pieces of one sentence can come to the same run: it is quoted once
+        chosen = list(
+            dict.fromkeys(
+                _recentred(span, *cut[span], terms, lexical, max_chars) if span in cut else span
+                for span in chosen
+            )
+        )
     return chosen
 
 
@@ -133,12 +136,24 @@ def _recentred(
     capitalised word without content up to three words before it, if any ("The Eiffel Tower
     ..."). ``at`` is the sentence's offset."""
     wanted = set(terms)
-    words = list(_WORD.finditer(sentence))
-    held = [wanted.intersection(content_terms(m.group())) for m in words]
-    hits = [k for k, found in enumerate(held) if found]
     limit = max_chars if max_chars is not None else len(sentence)
+    # a run overlapping the piece lies within ``limit`` of it: only those words are read
+    low, high = piece[0] - at - limit, piece[1] - at + limit
+    words = [m for m in _WORD.finditer(sentence) if m.start() >= low and m.end() <= high]
+    held = [wanted.intersection(content_terms(m.group())) for m in words]
+    # what two words say together and neither alone ("330 m": metre, "two hundred": 200) is
+    # held by the second, and a run that starts there starts a word earlier
+    joined = [False] * len(words)
+    for k in range(1, len(words)):
+        pair = content_terms(f"{words[k - 1].group()} {words[k].group()}")
+        extra = wanted.intersection(pair) - held[k - 1] - held[k]
+        if extra:
+            held[k] = held[k] | extra
+            joined[k] = True
+    hits = [k for k, found in enumerate(held) if found]
     best: tuple[float, int, int, int] | None = None
-    for x, first in enumerate(hits):
+    for x, hit in enumerate(hits):
+        first = hit - 1 if joined[hit] else hit
         found: set[str] = set()
         for last in hits[x:]:
             if words[last].end() - words[first].start() > limit:
@@ -162,7 +177,15 @@ def _recentred(
             break
         if word[:1].isupper():
             start = back
-    return at + words[start].start(), at + words[last].end()
+    run = (at + words[start].start(), at + words[last].end())
+    # never a quote that carries less of the claim than the piece it stands for
+    piece_text = sentence[piece[0] - at : piece[1] - at]
+    run_text = sentence[run[0] - at : run[1] - at]
+    if lexical.coverage(terms, frozenset(content_terms(run_text))) < lexical.coverage(
+        terms, frozenset(content_terms(piece_text))
+    ):
+        return piece
+    return run
 
 
 def _judged(

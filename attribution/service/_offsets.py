@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import msgspec
 
-from attribution import AttributionResult, CitationSource, OffsetConverter, OffsetUnit
+from attribution import (
+    AttributionResult,
+    CitationSource,
+    EvidenceQuote,
+    OffsetConverter,
+    OffsetUnit,
+)
 
 __all__ = ["convert_result_offsets"]
 
@@ -43,6 +49,17 @@ def convert_result_offsets(
             conv = source_converters[key] = OffsetConverter(text, unit)
         return conv
 
+    def quotes_in_units(quotes: tuple[EvidenceQuote, ...]) -> tuple[EvidenceQuote, ...]:
+        """The quotes with their offsets in the unit asked for."""
+        return tuple(
+            replace(
+                e,
+                start=source_converter(e.source_id, e.field).to_units(e.start),
+                end=source_converter(e.source_id, e.field).to_units(e.end),
+            )
+            for e in quotes
+        )
+
     claims = tuple(
         replace(
             c,
@@ -50,14 +67,8 @@ def convert_result_offsets(
             end=given.to_units(c.end),
             output_start=output.to_units(c.output_start),
             output_end=output.to_units(c.output_end),
-            evidence=tuple(
-                replace(
-                    e,
-                    start=source_converter(e.source_id, e.field).to_units(e.start),
-                    end=source_converter(e.source_id, e.field).to_units(e.end),
-                )
-                for e in c.evidence
-            ),
+            evidence=quotes_in_units(c.evidence),
+            nearest=quotes_in_units(c.nearest),
         )
         for c in result.claims
     )

@@ -54,6 +54,7 @@ from attribution import (
     CitationRegistry,
     CitationSource,
     ClaimResult,
+    EvidenceQuote,
     InputError,
     OffsetConverter,
     OffsetUnit,
@@ -326,17 +327,28 @@ def _in_units(
     if answer.unit == "codepoint":
         return claim
     replace = msgspec.structs.replace
-    evidence = []
-    for e in claim.evidence:
-        source = sources.get(e.source_id)
-        text = ""
-        if source is not None:
-            text = (source.full_content if e.field == "fullContent" else source.snippet) or ""
-        conv = OffsetConverter(text, answer.unit)
-        evidence.append(replace(e, start=conv.to_units(e.start), end=conv.to_units(e.end)))
+
+    def quotes_in_units(quotes: tuple[EvidenceQuote, ...]) -> tuple[EvidenceQuote, ...]:
+        """The quotes with their offsets in the answer's unit."""
+        out = []
+        for e in quotes:
+            source = sources.get(e.source_id)
+            text = ""
+            if source is not None:
+                text = (source.full_content if e.field == "fullContent" else source.snippet) or ""
+            conv = OffsetConverter(text, answer.unit)
+            out.append(replace(e, start=conv.to_units(e.start), end=conv.to_units(e.end)))
+        return tuple(out)
+
     start, end = answer.to_units(claim.start), answer.to_units(claim.end)
     return replace(
-        claim, start=start, end=end, output_start=start, output_end=end, evidence=tuple(evidence)
+        claim,
+        start=start,
+        end=end,
+        output_start=start,
+        output_end=end,
+        evidence=quotes_in_units(claim.evidence),
+        nearest=quotes_in_units(claim.nearest),
     )
 
 

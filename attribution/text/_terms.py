@@ -511,10 +511,11 @@ class _Words(NamedTuple):
         return cls([w.lower() for w in parts[1::2]], parts[2::2])
 
 
-def _word_numbers(words: _Words) -> dict[int, _WordNumber]:
-    """The numbers written in words among ``words``, by the index of their first word."""
+def _word_numbers(words: _Words, *, quick: bool = True) -> dict[int, _WordNumber]:
+    """The numbers written in words among ``words``, by the index of their first word
+    (``quick``: none looked for when no word can write one; False only to test that)."""
     found: dict[int, _WordNumber] = {}
-    if _WORD_NUMBER_CUES.isdisjoint(words.words):
+    if quick and _WORD_NUMBER_CUES.isdisjoint(words.words):
         return found  # most texts: no word that can write a number
     end = 0  # a word inside a number found is not the start of another
     for i in [k for k, word in enumerate(words.words) if word in _STARTS]:

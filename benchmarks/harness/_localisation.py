@@ -151,11 +151,10 @@ def _engine_rankings(
         (q for q in result.nearest if q.field == "fullContent"), key=lambda q: -q.score
     ):
         _extend(near, sentences.covered(quote.start, quote.end))
-    return (
-        _filled(ctx, claim, sentences, evidence, quoted, need),
-        quoted,
-        _filled(ctx, claim, sentences, evidence, near, need),
-    )
+    ranking = _filled(ctx, claim, sentences, evidence, quoted, need)
+    if near == quoted:  # every claim but an unsupported one: the same ranking
+        return ranking, quoted, ranking
+    return ranking, quoted, _filled(ctx, claim, sentences, evidence, near, need)
 
 
 def _filled(
