@@ -35,6 +35,7 @@ from attribution.decide import (
 from attribution.emit import (
     Edit,
     assemble_result,
+    clear_quote_cache,
     evidence_quotes,
     insertion_edit,
     marker_edits,
@@ -184,12 +185,13 @@ class Attributor:
         a verifier keeps scores when it has a ``clear_cache`` method (the built-in ones do).
 
         Shared with the attributors :meth:`with_config` made from this one. The process-wide
-        caches of per-text work (sentence spans, passage terms, verifier features) are emptied
-        too.
+        caches of per-text work (sentence spans, passage terms, verifier features, quoted
+        sentences' terms) are emptied too.
         """
         clear_sentence_cache()
         clear_lexical_cache()
         clear_text_cache()
+        clear_quote_cache()
         self.cache.clear()
         clear = getattr(self.verifier, "clear_cache", None)
         if clear is not None:

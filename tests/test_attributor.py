@@ -22,6 +22,7 @@ from attribution import (
     find_markers,
 )
 from attribution.emit import best_sentences
+from attribution.emit._evidence import _terms_of
 from attribution.match import LexicalIndex, make_passages
 from attribution.verify import (
     FEATURE_NAMES,
@@ -410,8 +411,10 @@ def test_clear_caches_forgets_embeddings_and_pair_scores() -> None:
     answer = "The Eiffel Tower was completed in 1889."
     first = engine.attribute(answer, SOURCES)
     assert len(engine.cache) > 0
+    assert _terms_of.cache_info().currsize > 0  # the quoted sentences' terms
     engine.clear_caches()
     assert len(engine.cache) == 0
+    assert _terms_of.cache_info().currsize == 0
     cross_encoder = getattr(engine.verifier, "cross_encoder", None)
     if cross_encoder is not None:
         assert not cross_encoder._cache  # the pair scores are gone too

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from attribution.emit._assemble import assemble_result, summarize
 from attribution.emit._edits import Edit, EditedText, apply_edits, insertion_edit, marker_edits
-from attribution.emit._evidence import best_sentences, evidence_quotes
+from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
 __all__ = [
     "Edit",
@@ -18,6 +18,7 @@ __all__ = [
     "apply_edits",
     "assemble_result",
     "best_sentences",
+    "clear_quote_cache",
     "evidence_quotes",
     "insertion_edit",
     "marker_edits",

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from attribution._result import EvidenceQuote
 from attribution._wire import CitationSource
 from attribution.decide import CheckedClaim, Numbering, Support
 from attribution.match import LexicalIndex, Passage, cut_long, source_text
-from attribution.text import content_terms
+from attribution.text import content_terms, may_begin_number
 
 if TYPE_CHECKING:
     from attribution.verify import SentenceJudge
 
-__all__ = ["best_sentences", "evidence_quotes"]
+__all__ = ["best_sentences", "clear_quote_cache", "evidence_quotes"]
 
 _WORD = re.compile(r"\S+")
 
@@ -85,7 +87,8 @@ def best_sentences(
     order = sorted(spans)
     if not terms:
         return [next(span for span in order if spans[span])]
-    sentence_terms = {span: frozenset(content_terms(texts[span])) for span in order}
+    sentence_terms = {span: _terms_of(texts[span]) for span in order}
+    coverage = _Coverage(terms, lexical)
     chosen: list[tuple[int, int]] = []
     covered: set[str] = set()
     for pick in range(limit):
@@ -98,7 +101,7 @@ def best_sentences(
             new = frozenset(t for t in terms if t in sentence_terms[span] and t not in covered)
             if not new:
                 continue
-            value = lexical.coverage(terms, new) + (PRIMARY_BONUS if spans[span] else 0.0)
+            value = coverage(new) + (PRIMARY_BONUS if spans[span] else 0.0)
             values[span] = value
             if value > gain:
                 best, gain = span, value
@@ -121,6 +124,33 @@ def best_sentences(
     return chosen
 
 
+@lru_cache(maxsize=16_384)
+def _terms_of(text: str) -> frozenset[str]:
+    """A sentence's content terms; cached: the claims of an answer that quote one source read
+    its sentences again, and a later request over the same sources too (a few MB at most)."""
+    return frozenset(content_terms(text))
+
+
+def clear_quote_cache() -> None:
+    """Forget the cached terms of quoted sentences."""
+    _terms_of.cache_clear()
+
+
+class _Coverage:
+    """:meth:`LexicalIndex.coverage` of one claim's terms, their IDF weights looked up once and
+    summed exactly (the same terms give the same value in any order)."""
+
+    def __init__(self, terms: Sequence[str], lexical: LexicalIndex) -> None:
+        self.weight = {t: lexical.idf(t) for t in set(terms)}
+        self.total = math.fsum(self.weight.values())
+
+    def __call__(self, found: Iterable[str]) -> float:
+        """The IDF-weighted share of the claim's terms among ``found``."""
+        if not self.total:
+            return 0.0
+        return math.fsum(self.weight[t] for t in set(found) if t in self.weight) / self.total
+
+
 def _recentred(
     piece: tuple[int, int],
     at: int,
@@ -140,28 +170,40 @@ def _recentred(
     # a run overlapping the piece lies within ``limit`` of it: only those words are read
     low, high = piece[0] - at - limit, piece[1] - at + limit
     words = [m for m in _WORD.finditer(sentence) if m.start() >= low and m.end() <= high]
-    held = [wanted.intersection(content_terms(m.group())) for m in words]
+    known: dict[str, set[str]] = {}
+    held = []
+    for m in words:
+        word = m.group()
+        if word not in known:
+            known[word] = wanted.intersection(content_terms(word))
+        held.append(known[word])
     # what two words say together and neither alone ("330 m": metre, "two hundred": 200) is
-    # held by the second, and a run that starts there starts a word earlier
+    # held by the second, and a run that starts there starts a word earlier; only a number
+    # or a number word can begin such a pair
     joined = [False] * len(words)
     for k in range(1, len(words)):
+        if not may_begin_number(words[k - 1].group()):
+            continue
         pair = content_terms(f"{words[k - 1].group()} {words[k].group()}")
         extra = wanted.intersection(pair) - held[k - 1] - held[k]
         if extra:
             held[k] = held[k] | extra
             joined[k] = True
     hits = [k for k, found in enumerate(held) if found]
+    coverage = _Coverage(terms, lexical)
     best: tuple[float, int, int, int] | None = None
     for x, hit in enumerate(hits):
         first = hit - 1 if joined[hit] else hit
         found: set[str] = set()
+        value = 0.0
         for last in hits[x:]:
             if words[last].end() - words[first].start() > limit:
                 break
-            found |= held[last]
+            if not held[last] <= found:
+                found |= held[last]
+                value = coverage(found)
             if at + words[last].end() <= piece[0] or at + words[first].start() >= piece[1]:
                 continue
-            value = lexical.coverage(terms, frozenset(found))
             width = words[last].end() - words[first].start()
             if best is None or (value, -width) > best[:2]:
                 best = (value, -width, first, last)
@@ -181,9 +223,7 @@ def _recentred(
     # never a quote that carries less of the claim than the piece it stands for
     piece_text = sentence[piece[0] - at : piece[1] - at]
     run_text = sentence[run[0] - at : run[1] - at]
-    if lexical.coverage(terms, frozenset(content_terms(run_text))) < lexical.coverage(
-        terms, frozenset(content_terms(piece_text))
-    ):
+    if coverage(content_terms(run_text)) < coverage(content_terms(piece_text)):
         return piece
     return run
 

@@ -632,6 +632,17 @@ def word_tokens(text: str) -> list[str]:
     return out
 
 
+def may_begin_number(word: str) -> bool:
+    """Whether ``word`` (a run of non-space characters) can begin a number the words after it
+    go on or qualify: digits (``330`` before ``m``, ``5`` before ``per cent``) or a word that
+    can write a number (``two`` before ``hundred``)."""
+    core = word.strip(_EDGE_PUNCTUATION).lower()
+    return core[:1].isdigit() or core in _STARTS or core in _WORD_NUMBER_CUES
+
+
+_EDGE_PUNCTUATION = "\"'“”‘’()[]{}<>,.;:!?$€£¥"
+
+
 def content_terms(text: str) -> list[str]:
     """Stemmed tokens without stopwords: the terms lexical scores compare."""
     return [stem(t) for t in word_tokens(text) if t not in STOPWORDS]
