@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attribution import (
     AttributionConfig,
@@ -215,6 +217,35 @@ def test_a_quote_of_run_on_text_is_the_run_of_words_that_carries_the_claim(
     lexical = LexicalIndex([p.text for p in passages])
     spans = best_sentences(passages, claim, lexical, 2, max_chars=150)
     assert [text[a:b] for a, b in spans] == quotes
+
+
+_RUN_ON_WORDS = st.sampled_from(
+    [
+        "The", "tower", "is", "330", "m", "tall", "two", "hundred", "people", "menu", "News",
+        "a", "by", "2.5", "bn", "per", "cent", "5", "Eiffel", "é", "🗼", "—",
+        *(f"{w}s" for w in "alpha bravo charlie delta echo foxtrot golf hotel india juliet "
+          "kilo lima mike november oscar papa quebec romeo sierra tango".split()),
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.lists(_RUN_ON_WORDS, min_size=30, max_size=160).map(" ".join),
+    claim=st.lists(_RUN_ON_WORDS, min_size=1, max_size=8).map(" ".join),
+)
+def test_a_quote_of_run_on_text_lies_inside_it_and_within_the_limit(text: str, claim: str) -> None:
+    source = CitationSource(id="scrape", type="web", full_content=text)
+    passages = make_passages([source], AttributionConfig().match)
+    if not passages:
+        return
+    lexical = LexicalIndex([p.text for p in passages])
+    spans = best_sentences(passages, claim, lexical, 2, max_chars=150)
+    assert len(set(spans)) == len(spans)
+    for a, b in spans:
+        assert 0 <= a < b <= len(text)
+        assert text[a:b] == text[a:b].strip()
+        assert b - a <= 150
 
 
 def test_an_unsupported_claim_quotes_the_source_that_came_closest(
