@@ -168,7 +168,7 @@ def test_a_quote_from_run_on_text_is_the_piece_that_carries_the_claim(
     assert text[first.start : first.end] == first.text
     assert first.end - first.start <= limit
     assert "330 metres" in first.text
-    # the piece is quoted from the claim's first word to its last, not where the cut fell
+    # the piece is quoted where the claim's words are, not where the cut fell
     assert first.text == "The Eiffel Tower is 330 metres tall"
     # without the cut, the same claim is quoted by the whole run-on "sentence"
     whole = Attributor(

@@ -117,7 +117,7 @@ def best_sentences(
         # two pieces of one sentence can come to the same run: it is quoted once
         chosen = list(
             dict.fromkeys(
-                _recentred(span, *cut[span], terms, lexical, max_chars) if span in cut else span
+                _recentred(span, *cut[span], coverage, max_chars) if span in cut else span
                 for span in chosen
             )
         )
@@ -155,8 +155,7 @@ def _recentred(
     piece: tuple[int, int],
     at: int,
     sentence: str,
-    terms: Sequence[str],
-    lexical: LexicalIndex,
+    coverage: _Coverage,
     max_chars: int | None,
 ) -> tuple[int, int]:
     """A piece of a sentence cut for length, quoted where its sense is rather than where the
@@ -164,8 +163,8 @@ def _recentred(
     another, at most ``max_chars`` long and overlapping ``piece``, the one of the highest
     coverage of the claim's terms (the shortest, then the earliest, of equals), from the
     capitalised word without content up to three words before it, if any ("The Eiffel Tower
-    ..."). ``at`` is the sentence's offset."""
-    wanted = set(terms)
+    ..."). ``at`` is the sentence's offset; ``coverage`` is the claim's."""
+    wanted = set(coverage.weight)
     limit = max_chars if max_chars is not None else len(sentence)
     # a run overlapping the piece lies within ``limit`` of it: only those words are read
     low, high = piece[0] - at - limit, piece[1] - at + limit
@@ -190,7 +189,6 @@ def _recentred(
             held[k] = held[k] | extra
             joined[k] = True
     hits = [k for k, found in enumerate(held) if found]
-    coverage = _Coverage(terms, lexical)
     best: tuple[float, int, int, int] | None = None
     for x, hit in enumerate(hits):
         first = hit - 1 if joined[hit] else hit

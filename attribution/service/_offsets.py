@@ -7,6 +7,8 @@ library's :class:`attribution.OffsetConverter` (the one place that knows the enc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from attribution import (
@@ -17,7 +19,39 @@ from attribution import (
     OffsetUnit,
 )
 
-__all__ = ["convert_result_offsets"]
+__all__ = ["QuoteUnits", "convert_result_offsets"]
+
+
+class QuoteUnits:
+    """Evidence quotes with their offsets (code points into the quoted source's
+    ``fullContent`` or ``snippet``, as the quote's ``field`` says) in another unit; one
+    converter per quoted text, made when first needed."""
+
+    def __init__(self, sources: Mapping[str, CitationSource], unit: OffsetUnit) -> None:
+        self._sources = sources
+        self._unit = unit
+        self._converters: dict[tuple[str, str], OffsetConverter] = {}
+
+    def _converter(self, source_id: str, field: str) -> OffsetConverter:
+        key = (source_id, field)
+        conv = self._converters.get(key)
+        if conv is None:
+            source = self._sources.get(source_id)
+            text = ""
+            if source is not None:
+                text = (source.full_content if field == "fullContent" else source.snippet) or ""
+            conv = self._converters[key] = OffsetConverter(text, self._unit)
+        return conv
+
+    def __call__(self, quotes: tuple[EvidenceQuote, ...]) -> tuple[EvidenceQuote, ...]:
+        """``quotes`` with ``start`` and ``end`` in the unit."""
+        out = []
+        for e in quotes:
+            conv = self._converter(e.source_id, e.field)
+            out.append(
+                msgspec.structs.replace(e, start=conv.to_units(e.start), end=conv.to_units(e.end))
+            )
+        return tuple(out)
 
 
 def convert_result_offsets(
@@ -27,39 +61,15 @@ def convert_result_offsets(
 
     Converted: claims ``start/end`` (into the input answer) and ``outputStart/outputEnd`` (into
     ``result.answer``), markers ``start/end`` (input answer), references
-    ``startIndex/endIndex`` (``result.answer``) and evidence ``start/end`` (the quoted source's
-    ``fullContent`` or ``snippet``, as its ``field`` says).
+    ``startIndex/endIndex`` (``result.answer``) and the ``start/end`` of evidence and nearest
+    quotes (the quoted source's ``fullContent`` or ``snippet``, as its ``field`` says).
     """
     if unit == "codepoint":
         return result
     replace = msgspec.structs.replace
     given = OffsetConverter(input_answer, unit)
     output = OffsetConverter(result.answer, unit)
-    by_id: dict[str, CitationSource] = {s.id: s for s in result.citations.sources}
-    source_converters: dict[tuple[str, str], OffsetConverter] = {}
-
-    def source_converter(source_id: str, field: str) -> OffsetConverter:
-        key = (source_id, field)
-        conv = source_converters.get(key)
-        if conv is None:
-            source = by_id.get(source_id)
-            text = ""
-            if source is not None:
-                text = (source.full_content if field == "fullContent" else source.snippet) or ""
-            conv = source_converters[key] = OffsetConverter(text, unit)
-        return conv
-
-    def quotes_in_units(quotes: tuple[EvidenceQuote, ...]) -> tuple[EvidenceQuote, ...]:
-        """The quotes with their offsets in the unit asked for."""
-        return tuple(
-            replace(
-                e,
-                start=source_converter(e.source_id, e.field).to_units(e.start),
-                end=source_converter(e.source_id, e.field).to_units(e.end),
-            )
-            for e in quotes
-        )
-
+    quoted = QuoteUnits({s.id: s for s in result.citations.sources}, unit)
     claims = tuple(
         replace(
             c,
@@ -67,8 +77,8 @@ def convert_result_offsets(
             end=given.to_units(c.end),
             output_start=output.to_units(c.output_start),
             output_end=output.to_units(c.output_end),
-            evidence=quotes_in_units(c.evidence),
-            nearest=quotes_in_units(c.nearest),
+            evidence=quoted(c.evidence),
+            nearest=quoted(c.nearest),
         )
         for c in result.claims
     )

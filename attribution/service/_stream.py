@@ -54,7 +54,6 @@ from attribution import (
     CitationRegistry,
     CitationSource,
     ClaimResult,
-    EvidenceQuote,
     InputError,
     OffsetConverter,
     OffsetUnit,
@@ -75,6 +74,7 @@ from ._attribute import (
 )
 from ._errors import BadRequest, WorkTimeout, classify
 from ._metrics import Metrics
+from ._offsets import QuoteUnits
 from ._routes import ERROR_RESPONSES
 from ._settings import Settings
 from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore
@@ -326,29 +326,16 @@ def _in_units(
 ) -> ClaimResult:
     if answer.unit == "codepoint":
         return claim
-    replace = msgspec.structs.replace
-
-    def quotes_in_units(quotes: tuple[EvidenceQuote, ...]) -> tuple[EvidenceQuote, ...]:
-        """The quotes with their offsets in the answer's unit."""
-        out = []
-        for e in quotes:
-            source = sources.get(e.source_id)
-            text = ""
-            if source is not None:
-                text = (source.full_content if e.field == "fullContent" else source.snippet) or ""
-            conv = OffsetConverter(text, answer.unit)
-            out.append(replace(e, start=conv.to_units(e.start), end=conv.to_units(e.end)))
-        return tuple(out)
-
+    quoted = QuoteUnits(sources, answer.unit)
     start, end = answer.to_units(claim.start), answer.to_units(claim.end)
-    return replace(
+    return msgspec.structs.replace(
         claim,
         start=start,
         end=end,
         output_start=start,
         output_end=end,
-        evidence=quotes_in_units(claim.evidence),
-        nearest=quotes_in_units(claim.nearest),
+        evidence=quoted(claim.evidence),
+        nearest=quoted(claim.nearest),
     )
 
 

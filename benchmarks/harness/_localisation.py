@@ -20,8 +20,8 @@ The engine's ranking of sentences:
 
 ``engine-quotes-only`` scores the quotes alone (no filling), which shows what the quotes carry;
 ``engine-nearest`` puts, for a claim the engine calls unsupported, its nearest evidence
-(``ClaimResult.nearest``: the sentences of the source that came closest, which the engine shows
-a reader) before the filling.
+(``ClaimResult.nearest``: the sentences of the passage that came closest, which the engine
+shows a reader) before the filling.
 
 Baselines rank every non-blank sentence of the article by (a) ``embedding-cosine``: cosine of
 the claim's and the sentence's embeddings (the MiniLM transformer, as every embedding
