@@ -149,6 +149,32 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
     assert (folder / "config.json").is_file()
 
 
+def test_a_run_fitted_to_its_budget_ends_finished(
+    trained: tuple[Path, dict], tmp_path: Path, nli_root: Path, smoke_config: TrainConfig
+) -> None:
+    """``finish_at_budget`` (a lent GPU that will not come back): when the clock runs out the
+    run ends as finished, its record's total is the steps it ran, and its round is final."""
+    from training.train import ROUND_STATE
+
+    _, full = trained
+    lines: list[str] = []
+    record = train(
+        smoke_config,
+        nli_root,
+        tmp_path / "out",
+        round_dir=tmp_path / "round",
+        budget_minutes=0,
+        finish_at_budget=True,
+        log=lines.append,
+    )
+    assert record["finished"]
+    assert record["step"] == record["steps_total"] < full["steps_total"]
+    assert any("time budget" in line for line in lines)
+    assert (tmp_path / "out" / "final" / "config.json").is_file()
+    state = json.loads((tmp_path / "round" / ROUND_STATE).read_text())
+    assert state["state"]["finished"]
+
+
 def test_export_registers_and_the_engine_scores(
     trained: tuple[Path, dict],
     tmp_path: Path,

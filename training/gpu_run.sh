@@ -19,8 +19,8 @@ VARIANTS=${VARIANTS:-"full commercial"}
 GENERIC_MINUTES=${GENERIC_MINUTES:-6}
 ATTRIBUTION_MINUTES=${ATTRIBUTION_MINUTES:-2}
 SCALE=${SCALE:-1}  # the packs' --scale (a smoke run packs a small mix)
-GENERIC_ARGS=${GENERIC_ARGS:-"--batch-size 64 --learning-rate 6e-5 --head-learning-rate 3e-4 --epochs 3 --eval-steps 1000 --eval-pairs 2000"}
-ATTRIBUTION_ARGS=${ATTRIBUTION_ARGS:-"--batch-size 32 --learning-rate 2e-5 --epochs 2 --eval-steps 500 --eval-pairs 2000"}
+GENERIC_ARGS=${GENERIC_ARGS:-"--batch-size 128 --learning-rate 8e-5 --head-learning-rate 4e-4 --warmup-fraction 0.04 --epochs 3 --eval-steps 500 --eval-pairs 2000 --threads 4"}
+ATTRIBUTION_ARGS=${ATTRIBUTION_ARGS:-"--batch-size 64 --learning-rate 3e-5 --epochs 2 --eval-steps 200 --eval-pairs 2000 --threads 4"}
 mkdir -p "$OUT" "$WORK"
 
 stage() {  # variant stage minutes extra-args...

@@ -224,16 +224,19 @@ def _optimizer(
             body_plain.append(p)
         else:
             body_decay.append(p)
-    return torch.optim.AdamW(
-        [
-            {"params": body_decay, "weight_decay": config.weight_decay},
-            {"params": body_plain, "weight_decay": 0.0},
-            {"params": head, "weight_decay": 0.0, "lr": config.head_learning_rate},
-        ],
-        lr=config.learning_rate,
-        # one fused kernel per step on a GPU, where a small model's step is launch-bound
-        fused=device is not None and device.type == "cuda",
-    )
+    groups = [
+        {"params": body_decay, "weight_decay": config.weight_decay},
+        {"params": body_plain, "weight_decay": 0.0},
+        {"params": head, "weight_decay": 0.0, "lr": config.head_learning_rate},
+    ]
+    if device is not None and device.type == "cuda":
+        # one fused kernel per step on a GPU, where a small model's step is launch-bound; a
+        # lent machine's torch that lacks it must not cost the run
+        try:
+            return torch.optim.AdamW(groups, lr=config.learning_rate, fused=True)
+        except (RuntimeError, TypeError, ValueError) as exc:
+            print(f"fused AdamW unavailable ({exc}): the plain one instead")
+    return torch.optim.AdamW(groups, lr=config.learning_rate)
 
 
 def _lr_factor(step: int, total: int, warmup: int) -> float:
@@ -289,10 +292,12 @@ def train(
     ``pack`` (a mix pack, :mod:`training.pack`) replaces building and tokenising the mix from
     ``data_root``; ``device`` is where the model runs (``cuda`` on a GPU machine, where bf16
     autocast is the default); ``base_dir`` replaces the base package's folder.
-    ``finish_at_budget`` makes the run fit ``budget_minutes``: after a short probe of its speed
-    the schedule is shortened to the steps the budget allows (the learning rate still decays
-    to zero), and the run ends as finished (best weights, final round) when time runs out, for
-    a lent machine that will not come back to resume it.
+    ``finish_at_budget`` makes the run fit ``budget_minutes``: the learning-rate schedule runs
+    on whichever is further along, the steps or the clock (a share of the budget), so it
+    still decays to zero when the budget allows fewer steps than planned, and the run ends as
+    finished (best weights, final round) when time runs out, for a lent machine that will not
+    come back to resume it. (A probe of the first steps' speed misjudged it: a GPU's first
+    steps are three times slower than its later ones.)
 
     ``out/checkpoint.pt`` holds the weights, the optimizer and the step; ``out/final/`` the
     finished model (transformers format) once every step has run or early stopping ended it.
@@ -302,7 +307,7 @@ def train(
     started = time.monotonic()
     where = torch.device(device)
     if bf16 is None:
-        bf16 = where.type == "cuda" or cpu_has_bf16()
+        bf16 = torch.cuda.is_bf16_supported() if where.type == "cuda" else cpu_has_bf16()
     precision = "bfloat16 autocast (weights and optimizer in float32)" if bf16 else "float32"
     log(f"device: {where}; precision: {precision}")
     torch.manual_seed(config.seed)
@@ -405,10 +410,12 @@ def train(
     # would otherwise never reach eval_minutes)
     last_save = session_start
     last_eval = session_start - float(state.get("since_eval", 0.0))
-    window_loss, window_pairs, window_start = 0.0, 0, time.monotonic()
+    window_pairs, window_start = 0, time.monotonic()
+    window_loss = torch.zeros((), device=where)  # summed on the device: no sync a step
     stopped_early = False
-    probe_start, probe_end = state["step"] + 20, state["step"] + 220
-    probe_clock = 0.0
+    clock_schedule = finish_at_budget and budget_minutes is not None
+    deadline = started + (budget_minutes or 0.0) * 60 * BUDGET_SHARE
+    loop_start = time.monotonic()
     handlers: dict[int, Any] = {}
     try:
         handlers.update(_catch_interrupts())  # inside the try: a signal from now on saves
@@ -417,7 +424,21 @@ def train(
         while state["step"] < total:
             step = state["step"]
             batch = plan[step]
-            factor = _lr_factor(step, total, warmup)
+            at = step
+            if clock_schedule:
+                done = (time.monotonic() - loop_start) / max(1e-9, deadline - loop_start)
+                at = max(step, int(done * total))
+                if at >= total:
+                    log(
+                        f"time budget of {budget_minutes} min reached at step {step} "
+                        f"of {total}: finishing"
+                    )
+                    total = step
+                    if heldout and (not state["evals"] or state["evals"][-1]["step"] != step):
+                        evaluate_now()
+                    stopped_early = True
+                    break
+            factor = _lr_factor(at, total, warmup)
             if rewarm_from >= 0 and step - rewarm_from < REWARM_STEPS:
                 factor *= (step - rewarm_from + 1) / REWARM_STEPS
             for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
@@ -432,32 +453,20 @@ def train(
             optimizer.zero_grad(set_to_none=True)
             state["step"] += 1
             state["pairs"] += len(batch)
-            window_loss += float(loss.detach()) * len(batch)
+            window_loss += loss.detach() * len(batch)
             window_pairs += len(batch)
             now = time.monotonic()
-            if finish_at_budget and budget_minutes is not None:
-                if state["step"] == probe_start:
-                    probe_clock = now
-                elif state["step"] == probe_end:
-                    per_step = (now - probe_clock) / (probe_end - probe_start)
-                    left = budget_minutes * 60 - (now - started)
-                    affordable = state["step"] + int(BUDGET_SHARE * left / per_step)
-                    if affordable < total:
-                        log(
-                            f"{per_step * 1000:.1f} ms a step: the schedule is cut from {total} "
-                            f"to {affordable} steps to fit {budget_minutes} min"
-                        )
-                        total = affordable
             if state["step"] % 50 == 0 or state["step"] == total:
                 rate = window_pairs / max(1e-9, now - window_start)
                 eta = (total - state["step"]) * config.batch_size / max(rate, 1e-9) / 60
-                mean_loss = window_loss / window_pairs
+                mean_loss = float(window_loss) / window_pairs
                 state["losses"].append([state["step"], round(mean_loss, 4)])
                 log(
                     f"step {state['step']}/{total}  loss {mean_loss:.4f}  "
                     f"{rate:.1f} pairs/s  eta {eta:.0f} min"
                 )
-                window_loss, window_pairs, window_start = 0.0, 0, now
+                window_loss.zero_()
+                window_pairs, window_start = 0, now
             due = (
                 state["step"] % config.eval_steps == 0
                 if config.eval_steps
@@ -552,8 +561,8 @@ def same_run(saved: dict[str, Any], config: TrainConfig) -> bool:
     return same(old, current, defaults)
 
 
-BUDGET_SHARE = 0.85
-"""The share of a budget's remaining time given to training steps (the rest: evaluations)."""
+BUDGET_SHARE = 0.93
+"""The share of a budget the clock-run schedule spans (the rest: the last evaluation, saving)."""
 REWARM_STEPS = 200
 """A run resumed from a round (no optimizer moments) ramps its learning rate up over this."""
 ROUND_WEIGHTS = "weights.fp16.safetensors"
