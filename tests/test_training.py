@@ -175,6 +175,57 @@ def test_a_run_fitted_to_its_budget_ends_finished(
     assert state["state"]["finished"]
 
 
+def test_a_run_cut_by_its_clock_decays_and_ends_finished(
+    trained: tuple[Path, dict],
+    tmp_path: Path,
+    nli_root: Path,
+    smoke_config: TrainConfig,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A budget that allows about half the planned steps (on a clock that advances a second
+    each time it is read): the run ends in the middle, finished, with the learning rate
+    decayed to about zero, and running it again trains nothing more."""
+    import training.train as module
+
+    _, full = trained
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(module.time, "monotonic", lambda: float(next(ticks)))
+    rates: list[float] = []
+    real_step = module.torch.optim.AdamW.step
+
+    def step(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rates.append(self.param_groups[0]["lr"])
+        return real_step(self, *args, **kwargs)
+
+    monkeypatch.setattr(module.torch.optim.AdamW, "step", step)
+    budget = 2.0 * full["steps_total"] / 60  # about four clock reads a step
+    record, again = (
+        train(
+            smoke_config,
+            nli_root,
+            tmp_path / "out",
+            budget_minutes=budget,
+            finish_at_budget=True,
+            log=lambda *_: None,
+        )
+        for _ in range(2)
+    )
+    assert record["finished"]
+    assert 1 < record["step"] == record["steps_total"] < full["steps_total"]
+    assert rates[-1] < 0.2 * max(rates)  # the schedule ran to its end, not cut at the peak
+    assert again["step"] == record["step"]
+    assert len(rates) == record["step"]  # one optimizer step a training step; none again
+
+
+def test_an_export_without_a_manifest_beside_it_says_so_before_writing(tmp_path: Path) -> None:
+    trained = tmp_path / "final"
+    trained.mkdir()
+    (trained / "config.json").write_text("{}")
+    with pytest.raises(SystemExit, match=r"manifest\.json is missing"):
+        export(trained, tmp_path / "elsewhere" / "model", TrainConfig())
+    assert not (tmp_path / "elsewhere").exists()
+
+
 def test_export_registers_and_the_engine_scores(
     trained: tuple[Path, dict],
     tmp_path: Path,

@@ -64,6 +64,14 @@ def export(
 
     if not (trained / "config.json").is_file():
         raise SystemExit(f"{trained} holds no trained model: run the training to the end first")
+    manifest = manifest or model_dir.parent / "manifest.json"
+    for needed in (manifest, manifest.parent / TOKENIZER):
+        if not needed.is_file():
+            raise SystemExit(
+                f"{needed} is missing: the export registers its files in the manifest beside "
+                f"the model folder ({model_dir}), with the vendored tokenizer; export into "
+                "attribution/models or a copy of it (manifest.json and all-minilm-l6-v2/)"
+            )
     model_dir.mkdir(parents=True, exist_ok=True)
     # eager attention: the plainest graph (no fused-attention mask code to trace)
     model = AutoModelForSequenceClassification.from_pretrained(
@@ -118,7 +126,7 @@ def export(
         )
         + "\n"
     )
-    for dropped in _register(manifest or model_dir.parent / "manifest.json", model_dir, config):
+    for dropped in _register(manifest, model_dir, config):
         log(
             f"{dropped}: the file changed, so its calibrated threshold was dropped (0.5 until "
             "recalibrated): run `make calibrate-verifier`"

@@ -224,19 +224,16 @@ def _optimizer(
             body_plain.append(p)
         else:
             body_decay.append(p)
-    groups = [
-        {"params": body_decay, "weight_decay": config.weight_decay},
-        {"params": body_plain, "weight_decay": 0.0},
-        {"params": head, "weight_decay": 0.0, "lr": config.head_learning_rate},
-    ]
-    if device is not None and device.type == "cuda":
-        # one fused kernel per step on a GPU, where a small model's step is launch-bound; a
-        # lent machine's torch that lacks it must not cost the run
-        try:
-            return torch.optim.AdamW(groups, lr=config.learning_rate, fused=True)
-        except (RuntimeError, TypeError, ValueError) as exc:
-            print(f"fused AdamW unavailable ({exc}): the plain one instead")
-    return torch.optim.AdamW(groups, lr=config.learning_rate)
+    return torch.optim.AdamW(
+        [
+            {"params": body_decay, "weight_decay": config.weight_decay},
+            {"params": body_plain, "weight_decay": 0.0},
+            {"params": head, "weight_decay": 0.0, "lr": config.head_learning_rate},
+        ],
+        lr=config.learning_rate,
+        # one fused kernel per step on a GPU, where a small model's step is launch-bound
+        fused=device is not None and device.type == "cuda",
+    )
 
 
 def _lr_factor(step: int, total: int, warmup: int) -> float:
@@ -307,7 +304,12 @@ def train(
     started = time.monotonic()
     where = torch.device(device)
     if bf16 is None:
-        bf16 = torch.cuda.is_bf16_supported() if where.type == "cuda" else cpu_has_bf16()
+        # natively (Ampere and later): an older GPU's emulated bf16 is no gain
+        bf16 = (
+            torch.cuda.get_device_capability(where) >= (8, 0)
+            if where.type == "cuda"
+            else cpu_has_bf16()
+        )
     precision = "bfloat16 autocast (weights and optimizer in float32)" if bf16 else "float32"
     log(f"device: {where}; precision: {precision}")
     torch.manual_seed(config.seed)
@@ -369,6 +371,11 @@ def train(
         _load_trainable(model, start / ROUND_WEIGHTS)
         log(f"started from the weights of the round in {start}")
 
+    if state.get("finished"):
+        # ended by its budget or by early stopping: run again, it only rewrites its results
+        total = state["step"]
+        log(f"the run finished at step {total}: nothing left to train")
+
     def save() -> None:
         state["seconds"] += time.monotonic() - session_start
         state["since_eval"] = time.monotonic() - last_eval
@@ -415,7 +422,8 @@ def train(
     stopped_early = False
     clock_schedule = finish_at_budget and budget_minutes is not None
     deadline = started + (budget_minutes or 0.0) * 60 * BUDGET_SHARE
-    loop_start = time.monotonic()
+    first_step = state["step"]
+    clock_from: tuple[float, int] | None = None  # (time, step) where the clock starts to count
     handlers: dict[int, Any] = {}
     try:
         handlers.update(_catch_interrupts())  # inside the try: a signal from now on saves
@@ -425,15 +433,23 @@ def train(
             step = state["step"]
             batch = plan[step]
             at = step
-            if clock_schedule:
-                done = (time.monotonic() - loop_start) / max(1e-9, deadline - loop_start)
-                at = max(step, int(done * total))
-                if at >= total:
+            # the clock counts once warm-up is over and this session has taken a step (a slow
+            # first step must not skip the warm-up); it spreads the rest of the schedule over
+            # the time left
+            if clock_schedule and step >= warmup and step > first_step:
+                if clock_from is None:
+                    clock_from = (time.monotonic(), step)
+                since, from_step = clock_from
+                done = (time.monotonic() - since) / max(1e-9, deadline - since)
+                at = max(step, from_step + int(done * (total - from_step)))
+                if at >= total or time.monotonic() >= deadline:
                     log(
                         f"time budget of {budget_minutes} min reached at step {step} "
                         f"of {total}: finishing"
                     )
                     total = step
+                    if window_pairs:
+                        state["losses"].append([step, round(float(window_loss) / window_pairs, 4)])
                     if heldout and (not state["evals"] or state["evals"][-1]["step"] != step):
                         evaluate_now()
                     stopped_early = True
@@ -487,6 +503,7 @@ def train(
             if budget_minutes is not None and now - started > budget_minutes * 60:
                 log(f"time budget of {budget_minutes} min reached at step {state['step']}")
                 if finish_at_budget:
+                    total = state["step"]
                     last = state["evals"][-1]["step"] if state["evals"] else -1
                     if heldout and last != state["step"]:
                         evaluate_now()
@@ -504,8 +521,10 @@ def train(
         and (not state["evals"] or state["evals"][-1]["step"] != total)
     ):
         evaluate_now()
-    save()
     if state["step"] >= total or stopped_early:
+        state["finished"] = True
+    save()
+    if state.get("finished"):
         best = out / "best.safetensors"
         if best.is_file():
             _load_trainable(model, best)
