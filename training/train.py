@@ -437,12 +437,13 @@ def train(
             # first step must not skip the warm-up); it spreads the rest of the schedule over
             # the time left
             if clock_schedule and step >= warmup and step > first_step:
+                clock = time.monotonic()
                 if clock_from is None:
-                    clock_from = (time.monotonic(), step)
+                    clock_from = (clock, step)
                 since, from_step = clock_from
-                done = (time.monotonic() - since) / max(1e-9, deadline - since)
+                done = (clock - since) / max(1e-9, deadline - since)
                 at = max(step, from_step + int(done * (total - from_step)))
-                if at >= total or time.monotonic() >= deadline:
+                if at >= total or clock >= deadline:
                     log(
                         f"time budget of {budget_minutes} min reached at step {step} "
                         f"of {total}: finishing"
