@@ -148,6 +148,35 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
     folder = materialize_round(round_dir, smoke_config, tmp_path / "from-round")
     assert (folder / "config.json").is_file()
 
+    # a shallower judge starts from the round's lower layers and head
+    from training.train import _load_trainable, load_model
+
+    student_config = dataclasses.replace(next_stage, layers=2)
+    student = load_model(student_config)
+    _load_trainable(student, round_dir / ROUND_WEIGHTS, deeper=True)
+    weights = load_file(str(round_dir / ROUND_WEIGHTS))
+    params = dict(student.named_parameters())
+    assert len(student.base_model.encoder.layer) == 2
+    assert not any(".layer.2." in name for name in params)
+    for name in ("bert.encoder.layer.1.output.dense.weight", "classifier.weight"):
+        assert np.array_equal(params[name].detach().half().numpy(), weights[name])
+    lines.clear()
+    student_round = tmp_path / "student-round"
+    shallow = train(
+        student_config,
+        nli_root,
+        tmp_path / "e",
+        round_dir=student_round,
+        budget_minutes=0,
+        log=lines.append,
+    )
+    assert shallow["step"] == 1
+    assert any("started from the weights of the round" in line for line in lines)
+    exported = materialize_round(student_round, student_config, tmp_path / "student")
+    assert json.loads((exported / "config.json").read_text())["num_hidden_layers"] == 2
+    with pytest.raises(SystemExit, match="has 6 layers"):
+        load_model(dataclasses.replace(smoke_config, layers=7))
+
 
 def test_a_run_fitted_to_its_budget_ends_finished(
     trained: tuple[Path, dict], tmp_path: Path, nli_root: Path, smoke_config: TrainConfig

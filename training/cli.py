@@ -57,6 +57,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         "eval_steps": args.eval_steps,
         "eval_pairs": args.eval_pairs,
         "patience": args.patience,
+        "layers": args.layers,
     }
     return dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -145,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
         help="train only on sources whose licence allows commercial use",
     )
     parser.add_argument("--freeze-layers", type=int, default=0)
+    parser.add_argument(
+        "--layers",
+        type=int,
+        default=None,
+        help="keep only the lower this many transformer layers (a faster judge; default all)",
+    )
     parser.add_argument("--epochs", type=float, default=None)
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: all)")
     parser.add_argument("--budget-minutes", type=float, default=None)

@@ -151,6 +151,7 @@ def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> list
     folder = model_dir.relative_to(manifest_path.parent).as_posix()
     tokenizer_path = manifest_path.parent / TOKENIZER
     entries = []
+    depth = f" (its lower {config.layers} layers only)" if config.layers else ""
     for suffix, file, what in (
         ("int8", "model.int8.onnx", "dynamically quantised int8"),
         ("fp32", "model.onnx", "fp32"),
@@ -171,8 +172,8 @@ def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> list
                 "licence": "Apache-2.0 (weights); see "
                 "attribution/models/support-verifier/MODEL_CARD.md "
                 "for the training data's licences, some non-commercial",
-                "description": f"all-MiniLM-L6-v2 fine-tuned here as a 3-way support verifier "
-                f"(entailment = the passage fully supports the claim), {what} ONNX. "
+                "description": f"all-MiniLM-L6-v2{depth} fine-tuned here as a 3-way support "
+                f"verifier (entailment = the passage fully supports the claim), {what} ONNX. "
                 "Trained by training (make train-verifier); card in "
                 "attribution/models/support-verifier/MODEL_CARD.md.",
             }

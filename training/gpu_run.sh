@@ -7,7 +7,8 @@
 #   there: PACKS=.gpu bash training/gpu_run.sh      (OUT: where the results go)
 #
 # Each variant (VARIANTS: "full", the whole mix; "commercial", only data whose licence allows
-# commercial use) trains the generic stage, then the attribution stage from its best weights,
+# commercial use; "l3" (any number), the whole mix on the base's lower 3 layers, a faster judge)
+# trains the generic stage, then the attribution stage from its best weights,
 # all variants at once on the one GPU. The final rounds come back split under 16 MiB a file
 # (join them with cat), with every log and record in logs.tar.gz.
 set -uo pipefail
@@ -34,7 +35,10 @@ stage() {  # variant stage minutes extra-args...
 
 variant() {
     local name=$1 flag=""
-    [ "$name" = commercial ] && flag=--commercial-only
+    case "$name" in
+    commercial) flag=--commercial-only ;;
+    l[1-9]*) flag="--layers ${name#l}" ;;
+    esac
     # shellcheck disable=SC2086
     stage "$name" generic "$GENERIC_MINUTES" $GENERIC_ARGS $flag &&
         stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag \

@@ -67,6 +67,10 @@ class TrainConfig:
     epochs: float = 2.0
     freeze_layers: int = 0
     """Lower transformer layers (and the embeddings, when above 0) kept frozen."""
+    layers: int = 0
+    """Keep only the base's lower this many transformer layers (0: all of them): a shallower
+    judge costs proportionally less a pair. A run started from a deeper round
+    (``init_round``) takes that round's lower layers and head."""
     freeze_word_embeddings: bool = True
     """The word-embedding table (half the weights) stays the base model's: rounds stay small."""
     eval_minutes: float = 30.0
@@ -200,6 +204,12 @@ def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
         label2id={label: i for i, label in enumerate(LABELS)},
     )
     base = model.base_model
+    if config.layers:
+        depth = len(base.encoder.layer)
+        if not 0 < config.layers <= depth:
+            raise SystemExit(f"layers = {config.layers}: the base model has {depth} layers")
+        base.encoder.layer = base.encoder.layer[: config.layers]
+        model.config.num_hidden_layers = config.layers
     if config.freeze_word_embeddings:
         base.embeddings.word_embeddings.weight.requires_grad = False
     if config.freeze_layers:
@@ -368,7 +378,7 @@ def train(
         start = Path(config.init_round)
         if not (start / ROUND_WEIGHTS).is_file():
             raise SystemExit(f"init_round {start} has no {ROUND_WEIGHTS}")
-        _load_trainable(model, start / ROUND_WEIGHTS)
+        _load_trainable(model, start / ROUND_WEIGHTS, deeper=bool(config.layers))
         log(f"started from the weights of the round in {start}")
 
     if state.get("finished"):
@@ -602,11 +612,15 @@ def _save_trainable(model: Any, path: Path, dtype: torch.dtype = torch.float32) 
     tmp.replace(path)
 
 
-def _load_trainable(model: Any, path: Path) -> None:
+def _load_trainable(model: Any, path: Path, *, deeper: bool = False) -> None:
+    """Copy a round's weights into ``model``; with ``deeper``, tensors of layers the model
+    does not have (a round of a deeper model than ``TrainConfig.layers`` keeps) are left out."""
     from safetensors.torch import load_file
 
     tensors = load_file(str(path))
     params = dict(model.named_parameters())
+    if deeper:
+        tensors = {n: t for n, t in tensors.items() if n in params}
     missing = sorted(set(_trainable(model)) - set(tensors))
     if missing:
         raise SystemExit(f"{path} lacks {len(missing)} trained tensors, e.g. {missing[0]}")
