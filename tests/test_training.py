@@ -174,6 +174,8 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
     assert any("started from the weights of the round" in line for line in lines)
     exported = materialize_round(student_round, student_config, tmp_path / "student")
     assert json.loads((exported / "config.json").read_text())["num_hidden_layers"] == 2
+    with pytest.raises(SystemExit, match="export it with --layers 2"):
+        materialize_round(student_round, next_stage, tmp_path / "no")
     with pytest.raises(SystemExit, match="has 6 layers"):
         load_model(dataclasses.replace(smoke_config, layers=7))
 

@@ -674,6 +674,15 @@ def load_round(model: Any, round_dir: Path, config: TrainConfig) -> dict[str, An
 def materialize_round(round_dir: Path, config: TrainConfig, folder: Path) -> Path:
     """The model a round holds, written as a transformers folder (what export reads) for a
     machine that has the committed round but not the run's checkpoints."""
+    state = round_dir / ROUND_STATE
+    if state.is_file():
+        layers = json.loads(state.read_text())["config"].get("layers", 0)
+        if layers != config.layers:
+            hint = f"--layers {layers}" if layers else "no --layers"
+            raise SystemExit(
+                f"the round in {round_dir} was trained with {layers or 'every'} layers; "
+                f"export it with {hint}"
+            )
     model = load_model(config)
     _load_trainable(model, round_dir / ROUND_WEIGHTS)
     model.save_pretrained(folder)
