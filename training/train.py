@@ -613,8 +613,9 @@ def _save_trainable(model: Any, path: Path, dtype: torch.dtype = torch.float32) 
 
 
 def _load_trainable(model: Any, path: Path, *, deeper: bool = False) -> None:
-    """Copy a round's weights into ``model``; with ``deeper``, tensors of layers the model
-    does not have (a round of a deeper model than ``TrainConfig.layers`` keeps) are left out."""
+    """Copy a round's weights into ``model``; with ``deeper`` (a round of a deeper model than
+    ``TrainConfig.layers`` keeps), the round's tensors the model has no parameter for, its
+    upper layers', are left out. Every trained parameter of ``model`` must be in the round."""
     from safetensors.torch import load_file
 
     tensors = load_file(str(path))
@@ -678,10 +679,13 @@ def materialize_round(round_dir: Path, config: TrainConfig, folder: Path) -> Pat
     if state.is_file():
         layers = json.loads(state.read_text())["config"].get("layers", 0)
         if layers != config.layers:
-            hint = f"--layers {layers}" if layers else "no --layers"
+            trained, hint = (
+                (f"{layers} layers", f"--layers {layers}")
+                if layers
+                else ("every layer", "no --layers")
+            )
             raise SystemExit(
-                f"the round in {round_dir} was trained with {layers or 'every'} layers; "
-                f"export it with {hint}"
+                f"the round in {round_dir} was trained on {trained}; export it with {hint}"
             )
     model = load_model(config)
     _load_trainable(model, round_dir / ROUND_WEIGHTS)
