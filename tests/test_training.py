@@ -180,6 +180,130 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
         load_model(dataclasses.replace(smoke_config, layers=7))
 
 
+def test_distillation_loss_is_least_where_the_student_agrees_with_its_teacher() -> None:
+    import torch
+
+    from training.train import distill_loss
+
+    teacher = torch.tensor([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]])
+    agreeing = torch.log(teacher).clone().requires_grad_(True)
+    loss = distill_loss(agreeing, teacher)
+    loss.backward()
+    assert agreeing.grad is not None
+    assert float(agreeing.grad.abs().max()) < 1e-6  # the teacher's own distribution: a minimum
+    least = float(loss.detach())
+    assert least == pytest.approx(float(-(teacher * teacher.log()).sum(1).mean()))
+    assert float(distill_loss(torch.tensor([[0.0, 3.0, 0.0], [3.0, 0.0, 0.0]]), teacher)) > (
+        least + 0.5
+    )
+
+
+def test_a_student_learns_its_teachers_probabilities(
+    tmp_path: Path, nli_root: Path, smoke_config: TrainConfig
+) -> None:
+    import torch
+
+    from training.train import _from_data, distill_loss, load_model, teacher_probabilities
+
+    teacher = REPO / "attribution" / "models" / "support-verifier" / "model.int8.onnx"
+    # a small one-layer student, a few passes at fast rates: the point is where it moves
+    config = dataclasses.replace(
+        smoke_config,
+        mix=dataclasses.replace(smoke_config.mix, scale=0.002),
+        layers=1,
+        teacher=str(teacher),
+        teacher_weight=1.0,
+        epochs=4.0,
+        learning_rate=2e-4,
+        head_learning_rate=2e-3,
+    )
+    encodings, _, _, _ = _from_data(nli_root, config)
+    lines: list[str] = []
+    probs, sha = teacher_probabilities(teacher, encodings, tmp_path / "t.npz", log=lines.append)
+    assert sha == sha256(teacher)
+    assert probs.shape == (len(encodings), 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+    # the same pairs as the engine's judge scores them
+    judge = OnnxCrossEncoder.from_config(ModelConfig(verifier=f"{MODEL_NAME}-int8"))
+    examples, _ = build_mix(nli_root, config.mix)
+    whole = [i for i, e in enumerate(encodings) if len(e.ids) < config.max_length][:5]
+    assert len(whole) == 5  # pairs the smoke's shorter window does not cut
+    some = [(examples[i].passage, examples[i].claim) for i in whole]
+    # one at a time, as the engine's int8 judge scores them, the same probabilities (in
+    # batches they move a little: int8 quantises activations per batch)
+    alone, _ = teacher_probabilities(
+        teacher, [encodings[i] for i in whole], tmp_path / "5.npz", batch_size=1
+    )
+    np.testing.assert_allclose(judge.predict(some), alone, atol=1e-5)
+    np.testing.assert_allclose(alone, probs[whole], atol=0.15)
+    # scored once: a second call reads the cache; other pairs are scored again
+    lines.clear()
+    again, _ = teacher_probabilities(teacher, encodings, tmp_path / "t.npz", log=lines.append)
+    assert np.array_equal(again, probs)
+    assert any("from" in line for line in lines)
+    # the cache itself is a teacher elsewhere (a GPU machine gets it, not the model)
+    elsewhere, same = teacher_probabilities(tmp_path / "t.npz", encodings, tmp_path / "unused.npz")
+    assert np.array_equal(elsewhere, probs)
+    assert same == sha  # the model it came from, not the file's own
+    assert not (tmp_path / "unused.npz").exists()
+    with pytest.raises(SystemExit, match="probabilities for other pairs"):
+        teacher_probabilities(tmp_path / "t.npz", encodings[:7], tmp_path / "unused.npz")
+    lines.clear()
+    fewer, _ = teacher_probabilities(teacher, encodings[:7], tmp_path / "t.npz", log=lines.append)
+    assert fewer.shape == (7, 3)
+    assert not any("from" in line for line in lines)
+    with pytest.raises(SystemExit, match=r"teacher model .* does not exist"):
+        teacher_probabilities(tmp_path / "none.onnx", encodings, tmp_path / "n.npz")
+
+    def gap(model: object) -> float:
+        from training.train import collate
+
+        model.eval()  # type: ignore[attr-defined]
+        with torch.no_grad():
+            logits = torch.cat(
+                [
+                    model(**collate(encodings[i : i + 64])).logits  # type: ignore[operator]
+                    for i in range(0, len(encodings), 64)
+                ]
+            )
+        return float(distill_loss(logits, torch.from_numpy(probs)))
+
+    from transformers import AutoModelForSequenceClassification
+
+    before = gap(load_model(config))
+    record = train(config, nli_root, tmp_path / "taught", log=lambda *_: None)
+    assert record["finished"]
+    assert (tmp_path / "taught" / "teacher.npz").is_file()
+    taught = gap(AutoModelForSequenceClassification.from_pretrained(tmp_path / "taught" / "final"))
+    # the same student on the labels alone (no teacher) ends further from the teacher
+    labels_only = dataclasses.replace(config, teacher="", teacher_weight=0.5)
+    train(labels_only, nli_root, tmp_path / "labels", log=lambda *_: None)
+    assert not (tmp_path / "labels" / "teacher.npz").exists()
+    labelled = gap(
+        AutoModelForSequenceClassification.from_pretrained(tmp_path / "labels" / "final")
+    )
+    assert taught < before
+    assert taught < labelled - 0.02, (before, taught, labelled)
+
+    # a run is taught by one model: the same path holding another model's probabilities is
+    # refused on resume (a forged key stands for the other model)
+    forged = tmp_path / "forged.npz"
+    with np.load(tmp_path / "taught" / "teacher.npz") as cached:
+        pairs = str(cached["key"]).partition(":")[2]
+    np.savez(forged, key=np.array(f"{'a' * 64}:{pairs}"), probs=probs)
+    one_step = dataclasses.replace(config, teacher=str(forged))
+    train(one_step, nli_root, tmp_path / "f", budget_minutes=0, log=lambda *_: None)
+    np.savez(forged, key=np.array(f"{'b' * 64}:{pairs}"), probs=probs)
+    with pytest.raises(SystemExit, match="taught by a teacher of sha256 aaaa"):
+        train(one_step, nli_root, tmp_path / "f", log=lambda *_: None)
+    with pytest.raises(SystemExit, match="from 0 to 1"):
+        train(dataclasses.replace(config, teacher_weight=1.5), nli_root, tmp_path / "g")
+    from training.cli import main
+
+    with pytest.raises(SystemExit, match="--teacher-weight needs --teacher"):
+        main(["train", "--teacher-weight", "0.3", "--out", str(tmp_path / "h")])
+
+
 def test_a_run_fitted_to_its_budget_ends_finished(
     trained: tuple[Path, dict], tmp_path: Path, nli_root: Path, smoke_config: TrainConfig
 ) -> None:

@@ -30,6 +30,10 @@ def _data_root() -> Path:
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
+    if args.teacher_weight is not None and not args.teacher:
+        raise SystemExit(
+            "--teacher-weight needs --teacher (the model whose probabilities it weighs)"
+        )
     if args.stage == "attribution":
         mix = dataclasses.replace(
             attribution_stage(), scale=args.scale, commercial_only=args.commercial_only
@@ -58,6 +62,8 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         "eval_pairs": args.eval_pairs,
         "patience": args.patience,
         "layers": args.layers,
+        "teacher": str(args.teacher) if args.teacher else None,
+        "teacher_weight": args.teacher_weight,
     }
     return dataclasses.replace(config, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -151,6 +157,19 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="keep only the lower this many transformer layers (a faster judge; default all)",
+    )
+    parser.add_argument(
+        "--teacher",
+        type=Path,
+        default=None,
+        help="an exported judge's .onnx file whose probabilities the run also learns "
+        "(distillation, e.g. of a --layers student from the shipped model)",
+    )
+    parser.add_argument(
+        "--teacher-weight",
+        type=float,
+        default=None,
+        help="with --teacher: the share of the loss from the teacher's probabilities (0.5)",
     )
     parser.add_argument("--epochs", type=float, default=None)
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: all)")

@@ -7,7 +7,10 @@
 #   there: PACKS=.gpu bash training/gpu_run.sh      (OUT: where the results go)
 #
 # Each variant (VARIANTS: "full", the whole mix; "commercial", only data whose licence allows
-# commercial use; "l3" (any number), the whole mix on the base's lower 3 layers, a faster judge)
+# commercial use; "l3" (any number), the whole mix on the base's lower 3 layers, a faster judge;
+# "kd3", the same with its attribution stage also taught by the shipped judge's probabilities,
+# which travel as $PACKS/teacher.npz: the teacher.npz of a CPU run of that stage here with
+# --teacher attribution/models/support-verifier/model.int8.onnx)
 # trains the generic stage, then the attribution stage from its best weights,
 # all variants at once on the one GPU. The final rounds come back split under 16 MiB a file
 # (join them with cat), with every log and record in logs.tar.gz.
@@ -34,14 +37,19 @@ stage() {  # variant stage minutes extra-args...
 }
 
 variant() {
-    local name=$1 flag=""
+    local name=$1 flag="" teach=""
     case "$name" in
     commercial) flag=--commercial-only ;;
     l[1-9]*) flag="--layers ${name#l}" ;;
+    kd[1-9]*) flag="--layers ${name#kd}" teach="--teacher $PACKS/teacher.npz" ;;
     esac
+    if [ -n "$teach" ] && [ ! -f "$PACKS/teacher.npz" ]; then  # before the generic stage's minutes
+        echo "$name: no $PACKS/teacher.npz (the teacher's probabilities): not trained" >>"$WORK/$name.log"
+        return 1
+    fi
     # shellcheck disable=SC2086
     stage "$name" generic "$GENERIC_MINUTES" $GENERIC_ARGS $flag &&
-        stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag \
+        stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag $teach \
             --init-round "$WORK/$name/generic-round"
     echo "$name: exit $?" >>"$WORK/$name.log"
 }

@@ -42,11 +42,13 @@ from .data import MixConfig
 __all__ = [
     "TrainConfig",
     "base_model_dir",
+    "distill_loss",
     "encode",
     "load_round",
     "materialize_round",
     "same_run",
     "save_round",
+    "teacher_probabilities",
     "train",
 ]
 
@@ -95,6 +97,14 @@ class TrainConfig:
     seed: int = 13
     threads: int = 0
     """torch threads (0: torch's default, all cores)."""
+    teacher: str = ""
+    """An exported judge's ONNX file (e.g. ``attribution/models/support-verifier/
+    model.int8.onnx``) whose three-way probabilities the run also learns from (distillation):
+    a shallower student given its teacher's judgement of every pair, not only the pair's
+    label, keeps more of it. "" trains on the labels alone."""
+    teacher_weight: float = 0.5
+    """With a teacher: the share of the loss that is the cross-entropy against the teacher's
+    probabilities (the rest is :func:`support_loss` against the labels)."""
 
 
 def base_model_dir(base: str) -> Path:
@@ -190,6 +200,95 @@ def support_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     not_entailed = torch.logsumexp(logits[:, 1:], dim=-1)
     loss = torch.where(three, log_all - picked, log_all - not_entailed)
     return loss.mean()
+
+
+def distill_loss(logits: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy of the student's three-way distribution against the teacher's
+    probabilities (the KL divergence plus the teacher's entropy, a constant)."""
+    return -(teacher * torch.log_softmax(logits, dim=-1)).sum(dim=-1).mean()
+
+
+TEACHER_BATCH = 64
+
+
+def teacher_probabilities(
+    model_file: Path,
+    encodings: Sequence[Tokens],
+    cache: Path,
+    *,
+    threads: int = 0,
+    batch_size: int = TEACHER_BATCH,
+    log: Any = print,
+) -> tuple[NDArray[np.float32], str]:
+    """The teacher's P(entailment, neutral, contradiction) for every pair of the mix, and the
+    sha256 of the teacher's model file (what a resumed run checks it is taught by).
+
+    Scored once with onnxruntime on the very token ids the student trains on, in
+    length-sorted batches (an int8 teacher quantises its activations per batch, so a pair's
+    probabilities move by a few hundredths with its batch-mates: noise the student can take),
+    and kept in ``cache`` (an ``.npz`` keyed by the teacher file's
+    sha256 and the pairs' ids), so a resumed run does not score again; a fresh machine scores
+    again from the committed model (same file, same probabilities). ``model_file`` may also be
+    such a cache (``.npz``) written by a run of the same mix elsewhere: a lent GPU machine
+    gets the probabilities, not the model."""
+    import hashlib
+
+    if not model_file.is_file():
+        raise SystemExit(
+            f"the teacher model {model_file} does not exist (an exported .onnx file, or the "
+            "teacher.npz a run with that model wrote)"
+        )
+    pairs = hashlib.sha256()
+    for e in encodings:
+        pairs.update(np.asarray(e.ids, dtype=np.int32).tobytes())
+        pairs.update(b"|")
+    if model_file.suffix == ".npz":
+        # scored elsewhere (a lent GPU machine gets the probabilities, not the model)
+        with np.load(model_file) as saved:
+            if str(saved["key"]).rpartition(":")[2] != pairs.hexdigest():
+                raise SystemExit(
+                    f"{model_file} holds a teacher's probabilities for other pairs (another "
+                    "stage, scale or tokenizer): score this run's mix with the .onnx model"
+                )
+            log(f"teacher probabilities from {model_file}")
+            teacher = str(saved["key"]).partition(":")[0]
+            return np.asarray(saved["probs"], dtype=np.float32), teacher
+    digest = hashlib.sha256(model_file.read_bytes()).hexdigest()
+    key = f"{digest}:{pairs.hexdigest()}"
+    if cache.is_file():
+        with np.load(cache) as saved:
+            if str(saved["key"]) == key:
+                log(f"teacher probabilities from {cache}")
+                return np.asarray(saved["probs"], dtype=np.float32), digest
+    import onnxruntime as ort  # type: ignore[import-untyped]
+
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+    wanted = {i.name for i in session.get_inputs()}
+    order = np.argsort([len(e.ids) for e in encodings], kind="stable")
+    probs = np.zeros((len(encodings), len(LABELS)), dtype=np.float32)
+    started, told = time.monotonic(), 0.0
+    for start in range(0, len(order), batch_size):
+        chosen = order[start : start + batch_size]
+        inputs = collate([encodings[i] for i in chosen])
+        feed = {k: v.numpy() for k, v in inputs.items() if k in wanted}
+        logits = session.run(None, feed)[0].astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        probs[chosen] = exp / exp.sum(axis=1, keepdims=True)
+        now = time.monotonic()
+        if now - told > 60:
+            told = now
+            done = start + len(chosen)
+            log(f"teacher: {done}/{len(order)} pairs scored ({done / (now - started):.0f} pairs/s)")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_name(cache.name + ".tmp.npz")
+    np.savez(tmp, key=np.array(key), probs=probs)
+    tmp.replace(cache)
+    log(f"teacher probabilities of {len(order)} pairs in {time.monotonic() - started:.0f} s")
+    return probs, digest
 
 
 def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
@@ -331,6 +430,17 @@ def train(
     else:
         encodings, label_list, manifest, heldout = _from_data(data_root, config)
     labels = torch.tensor(label_list).to(where)
+    soft: torch.Tensor | None = None
+    teacher = ""
+    if not 0.0 <= config.teacher_weight <= 1.0:
+        raise SystemExit(
+            f"teacher_weight is a share of the loss, from 0 to 1: not {config.teacher_weight}"
+        )
+    if config.teacher:
+        probs, teacher = teacher_probabilities(
+            Path(config.teacher), encodings, out / "teacher.npz", threads=config.threads, log=log
+        )
+        soft = torch.from_numpy(probs).to(where)
     lengths = [len(e.ids) for e in encodings]
     epochs = max(1, math.ceil(config.epochs))
     plan = [b for epoch in range(epochs) for b in batches(lengths, config, epoch)]
@@ -381,6 +491,15 @@ def train(
         _load_trainable(model, start / ROUND_WEIGHTS, deeper=bool(config.layers))
         log(f"started from the weights of the round in {start}")
 
+    if teacher:
+        # the path is in the configuration; the model behind it must be the same one too
+        if state.get("teacher_sha256", teacher) != teacher:
+            raise SystemExit(
+                f"this run was taught by a teacher of sha256 {state['teacher_sha256'][:12]}..., "
+                f"and {config.teacher} is another model ({teacher[:12]}...); use another --out "
+                "and --round to start a new run"
+            )
+        state["teacher_sha256"] = teacher
     if state.get("finished"):
         # ended by its budget or by early stopping: run again, it only rewrites its results
         total = state["step"]
@@ -474,6 +593,10 @@ def train(
             with torch.autocast(where.type, dtype=torch.bfloat16, enabled=bf16):
                 logits = model(**inputs).logits
             loss = support_loss(logits.float(), labels[batch])
+            if soft is not None:
+                loss = (1 - config.teacher_weight) * loss + config.teacher_weight * distill_loss(
+                    logits.float(), soft[batch]
+                )
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
@@ -650,6 +773,7 @@ def save_round(
                 "stale",
                 "since_eval",
                 "finished",
+                "teacher_sha256",
             )
             if k in state
         },
