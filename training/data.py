@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import csv
 import dataclasses
+import functools
 import json
 import random
 import re
@@ -400,6 +401,15 @@ def _fever_buried(rows: list[_FeverRow], n: int, rng: random.Random) -> list[Exa
 
 
 def _vitaminc(root: Path, heldout: int, seed: int) -> tuple[list[Example], list[Example]]:
+    out = list(_vitaminc_examples(root))
+    random.Random(seed).shuffle(out)
+    return out[:-heldout], out[-heldout:]
+
+
+@functools.lru_cache(maxsize=1)
+def _vitaminc_examples(root: Path) -> tuple[Example, ...]:
+    """VitaminC's pairs in file order, parsed once a process (the mix and the held-out sets
+    both read them: a second parse of the 1.3-second file is the smoke tests' largest cost)."""
     data = json.loads(
         "".join(open_text(root / "vitaminc" / "vitaminc_fact_verification__task.json.gz"))
     )
@@ -415,8 +425,7 @@ def _vitaminc(root: Path, heldout: int, seed: int) -> tuple[list[Example], list[
         label = {"True": 0, "False": 2, "Neither": 1}[verdict]
         passage = f"{title}: {body}" if body else evidence
         out.append(Example(passage.replace("\ufffd", " "), claim, label, "vitaminc"))
-    random.Random(seed).shuffle(out)
-    return out[:-heldout], out[-heldout:]
+    return tuple(out)
 
 
 def _docnli(folder: Path, source: str, n: int, rng: random.Random) -> list[Example]:

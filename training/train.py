@@ -411,6 +411,10 @@ def train(
     no local checkpoint resumes from it.
     """
     started = time.monotonic()
+    if not 0.0 <= config.teacher_weight <= 1.0:
+        raise SystemExit(
+            f"teacher_weight is a share of the loss, from 0 to 1: not {config.teacher_weight}"
+        )
     where = torch.device(device)
     if bf16 is None:
         # natively (Ampere and later): an older GPU's emulated bf16 is no gain
@@ -432,10 +436,6 @@ def train(
     labels = torch.tensor(label_list).to(where)
     soft: torch.Tensor | None = None
     teacher = ""
-    if not 0.0 <= config.teacher_weight <= 1.0:
-        raise SystemExit(
-            f"teacher_weight is a share of the loss, from 0 to 1: not {config.teacher_weight}"
-        )
     if config.teacher:
         probs, teacher = teacher_probabilities(
             Path(config.teacher), encodings, out / "teacher.npz", threads=config.threads, log=log
