@@ -253,6 +253,12 @@ def test_a_student_learns_its_teachers_probabilities(
     fewer, _ = teacher_probabilities(teacher, encodings[:7], tmp_path / "t.npz", log=lines.append)
     assert fewer.shape == (7, 3)
     assert not any("from" in line for line in lines)
+    (tmp_path / "broken.npz").write_bytes(b"not a zip")
+    with pytest.raises(SystemExit, match="is not a teacher's probabilities"):
+        teacher_probabilities(tmp_path / "broken.npz", encodings, tmp_path / "unused.npz")
+    (tmp_path / "t.npz").write_bytes(b"cut short")  # a broken cache is scored again
+    rescored, _ = teacher_probabilities(teacher, encodings[:7], tmp_path / "t.npz")
+    assert np.array_equal(rescored, fewer)
     with pytest.raises(SystemExit, match=r"teacher model .* does not exist"):
         teacher_probabilities(tmp_path / "none.onnx", encodings, tmp_path / "n.npz")
 

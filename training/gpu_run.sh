@@ -9,8 +9,8 @@
 # Each variant (VARIANTS: "full", the whole mix; "commercial", only data whose licence allows
 # commercial use; "l3" (any number), the whole mix on the base's lower 3 layers, a faster judge;
 # "kd3", the same with its attribution stage also taught by the shipped judge's probabilities,
-# which travel as $PACKS/teacher.npz: the teacher.npz of a CPU run of that stage here with
-# --teacher attribution/models/support-verifier/model.int8.onnx)
+# which travel as $PACKS/teacher.npz: training/teachers/support-verifier-attribution.npz, or
+# after a change to the mix, the teacher.npz of a CPU run of that stage here with --teacher)
 # trains the generic stage, then the attribution stage from its best weights,
 # all variants at once on the one GPU. The final rounds come back split under 16 MiB a file
 # (join them with cat), with every log and record in logs.tar.gz.

@@ -244,22 +244,22 @@ def teacher_probabilities(
         pairs.update(b"|")
     if model_file.suffix == ".npz":
         # scored elsewhere (a lent GPU machine gets the probabilities, not the model)
-        with np.load(model_file) as saved:
-            if str(saved["key"]).rpartition(":")[2] != pairs.hexdigest():
-                raise SystemExit(
-                    f"{model_file} holds a teacher's probabilities for other pairs (another "
-                    "stage, scale or tokenizer): score this run's mix with the .onnx model"
-                )
-            log(f"teacher probabilities from {model_file}")
-            teacher = str(saved["key"]).partition(":")[0]
-            return np.asarray(saved["probs"], dtype=np.float32), teacher
+        saved = _read_probabilities(model_file)
+        if saved is None:
+            raise SystemExit(f"{model_file} is not a teacher's probabilities (key and probs)")
+        if saved[0].rpartition(":")[2] != pairs.hexdigest():
+            raise SystemExit(
+                f"{model_file} holds a teacher's probabilities for other pairs (another "
+                "stage, scale or tokenizer): score this run's mix with the .onnx model"
+            )
+        log(f"teacher probabilities from {model_file}")
+        return saved[1], saved[0].partition(":")[0]
     digest = hashlib.sha256(model_file.read_bytes()).hexdigest()
     key = f"{digest}:{pairs.hexdigest()}"
-    if cache.is_file():
-        with np.load(cache) as saved:
-            if str(saved["key"]) == key:
-                log(f"teacher probabilities from {cache}")
-                return np.asarray(saved["probs"], dtype=np.float32), digest
+    cached = _read_probabilities(cache) if cache.is_file() else None
+    if cached is not None and cached[0] == key:  # an unreadable cache is scored again
+        log(f"teacher probabilities from {cache}")
+        return cached[1], digest
     import onnxruntime as ort  # type: ignore[import-untyped]
 
     options = ort.SessionOptions()
@@ -289,6 +289,18 @@ def teacher_probabilities(
     tmp.replace(cache)
     log(f"teacher probabilities of {len(order)} pairs in {time.monotonic() - started:.0f} s")
     return probs, digest
+
+
+def _read_probabilities(path: Path) -> tuple[str, NDArray[np.float32]] | None:
+    """A teacher.npz's key and probabilities, or None when it is not one."""
+    import zipfile
+
+    try:
+        with np.load(path) as saved:
+            key, probs = str(saved["key"]), np.asarray(saved["probs"], dtype=np.float32)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return None
+    return (key, probs) if probs.ndim == 2 and probs.shape[1] == len(LABELS) else None
 
 
 def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
