@@ -12,8 +12,9 @@
 # which travel as $PACKS/teacher.npz: training/teachers/support-verifier-attribution.npz, or
 # after a change to the mix, the teacher.npz of a CPU run of that stage here with --teacher)
 # trains the generic stage, then the attribution stage from its best weights,
-# all variants at once on the one GPU. The final rounds come back split under 16 MiB a file
-# (join them with cat), with every log and record in logs.tar.gz.
+# all variants at once on the one GPU (a kdN named beside lN shares lN's generic stage). The
+# final rounds come back split under 16 MiB a file (join them with cat), with every log and
+# record in logs.tar.gz.
 set -uo pipefail
 PACKS=${PACKS:-.gpu}
 OUT=${OUT:-build/gpu-out}
@@ -26,6 +27,7 @@ SCALE=${SCALE:-1}  # the packs' --scale (a smoke run packs a small mix)
 GENERIC_ARGS=${GENERIC_ARGS:-"--batch-size 128 --learning-rate 8e-5 --head-learning-rate 4e-4 --warmup-fraction 0.04 --epochs 3 --eval-steps 500 --eval-pairs 2000 --threads 4"}
 ATTRIBUTION_ARGS=${ATTRIBUTION_ARGS:-"--batch-size 64 --learning-rate 3e-5 --epochs 2 --eval-steps 200 --eval-pairs 2000 --threads 4"}
 mkdir -p "$OUT" "$WORK"
+OUT=$(cd "$OUT" && pwd)  # the logs are packed from inside $WORK
 
 stage() {  # variant stage minutes extra-args...
     local name=$1 stage=$2 minutes=$3
@@ -47,14 +49,30 @@ variant() {
         echo "$name: no $PACKS/teacher.npz (the teacher's probabilities): not trained" >>"$WORK/$name.log"
         return 1
     fi
+    local generic="$WORK/$name/generic-round"
+    if [ -n "$teach" ] && [[ " $VARIANTS " == *" l${name#kd} "* ]]; then
+        # kdN beside lN: the two differ only in their attribution stage, so kdN waits for lN's
+        # generic stage (the GPU's whole time for one run) and starts from its weights
+        generic="$WORK/l${name#kd}/generic-round"
+        while [ ! -e "$WORK/l${name#kd}/generic.done" ]; do sleep 5; done
+        if [ "$(cat "$WORK/l${name#kd}/generic.done")" != 0 ]; then
+            echo "$name: l${name#kd}'s generic stage failed: not trained" >>"$WORK/$name.log"
+            return 1
+        fi
+    else
+        mkdir -p "$WORK/$name"
+        # shellcheck disable=SC2086
+        stage "$name" generic "$GENERIC_MINUTES" $GENERIC_ARGS $flag
+        echo $? >"$WORK/$name/generic.done"
+        [ "$(cat "$WORK/$name/generic.done")" = 0 ] || { echo "$name: generic stage failed" >>"$WORK/$name.log"; return 1; }
+    fi
     # shellcheck disable=SC2086
-    stage "$name" generic "$GENERIC_MINUTES" $GENERIC_ARGS $flag &&
-        stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag $teach \
-            --init-round "$WORK/$name/generic-round"
+    stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag $teach --init-round "$generic"
     echo "$name: exit $?" >>"$WORK/$name.log"
 }
 
 nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv >"$WORK/gpu.txt" 2>&1
+for name in $VARIANTS; do rm -f "$WORK/$name/generic.done"; done  # none left by an earlier run
 for name in $VARIANTS; do variant "$name" & done
 wait
 for name in $VARIANTS; do
