@@ -48,7 +48,8 @@ def nli_root() -> Path:
 @pytest.fixture(scope="module")
 def smoke_config() -> TrainConfig:
     mix = MixConfig(scale=0.006, sources=SMOKE_SOURCES)
-    return TrainConfig(mix=mix, max_length=128, checkpoint_minutes=60.0, eval_pairs=40)
+    # one pass: the tests check the mechanics (resume, budgets, export), not what is learned
+    return TrainConfig(mix=mix, max_length=128, checkpoint_minutes=60.0, eval_pairs=40, epochs=1.0)
 
 
 @pytest.fixture(scope="module")
@@ -534,6 +535,7 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
         "train",
         *("--data", str(nli_root), "--out", str(out), "--round", str(round_dir)),
         *("--scale", "0.002", "--threads", "1", "--heldout-limit", "20"),
+        *("--sources", ",".join(SMOKE_SOURCES)),  # the whole mix's reading takes about 20 s
     ]
     for stop in (signal.SIGINT, signal.SIGTERM):
         run = subprocess.Popen(
@@ -577,6 +579,14 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
         assert "run the same command again to resume" in rest, rest[-2000:]
         assert (round_dir / "round.json").is_file()
     assert "resumed at step" in "".join(seen)  # the second run went on from the first
+    mix = json.loads((round_dir / "round.json").read_text())["config"]["mix"]
+    assert mix["sources"] == list(SMOKE_SOURCES)
+    from training.cli import main
+
+    with pytest.raises(SystemExit, match=r"--sources: unknown fevr; the sources are anli_dev, "):
+        main(["train", "--sources", "vitaminc,fevr", "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit, match="--sources is for a run from the data"):
+        main(["pack", "--sources", "vitaminc", "--pack", str(tmp_path / "x.pack")])
 
 
 def test_a_set_with_not_entailment_labels_has_no_three_way_accuracy() -> None:

@@ -29,14 +29,34 @@ def _data_root() -> Path:
     return here.parent / "shared" / "data" / "nli"
 
 
+def _sources(text: str | None) -> tuple[str, ...]:
+    """``--sources a,b``: the mix's sources to keep, each checked against the known ones."""
+    if not text:
+        return ()
+    from .generic import LICENCES
+
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in LICENCES]
+    if unknown or not names:
+        raise SystemExit(
+            f"--sources: unknown {', '.join(unknown) or '(none given)'}; "
+            f"the sources are {', '.join(sorted(LICENCES))}"
+        )
+    return names
+
+
 def _config(args: argparse.Namespace) -> TrainConfig:
     if args.teacher_weight is not None and not args.teacher:
         raise SystemExit(
             "--teacher-weight needs --teacher (the model whose probabilities it weighs)"
         )
+    sources = _sources(args.sources)
     if args.stage == "attribution":
         mix = dataclasses.replace(
-            attribution_stage(), scale=args.scale, commercial_only=args.commercial_only
+            attribution_stage(),
+            scale=args.scale,
+            commercial_only=args.commercial_only,
+            sources=sources,
         )
         config = TrainConfig(
             mix=mix,
@@ -49,7 +69,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
             eval_minutes=15.0,
         )
     else:
-        mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only)
+        mix = MixConfig(scale=args.scale, commercial_only=args.commercial_only, sources=sources)
         config = TrainConfig(mix=mix, freeze_layers=args.freeze_layers)
     overrides = {
         "epochs": args.epochs,
@@ -76,8 +96,11 @@ def _pack(args: argparse.Namespace, data: Path, config: TrainConfig) -> None:
     from .pack import pack_mix_name, write_pack
     from .train import base_model_dir, encode
 
-    if config.mix.commercial_only:
-        raise SystemExit("pack the whole mix: --commercial-only filters a pack when training")
+    if config.mix.commercial_only or config.mix.sources:
+        raise SystemExit(
+            "pack the whole mix: --commercial-only filters a pack when training "
+            "(and --sources is for a run from the data)"
+        )
     tokenizer = Tokenizer.from_file(str(base_model_dir(config.base) / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
@@ -150,6 +173,13 @@ def main(argv: list[str] | None = None) -> int:
         "--commercial-only",
         action="store_true",
         help="train only on sources whose licence allows commercial use",
+    )
+    parser.add_argument(
+        "--sources",
+        default=None,
+        metavar="A,B",
+        help="only these sources of the stage's mix (comma-separated; default all; names as in "
+        "the mix's manifest)",
     )
     parser.add_argument("--freeze-layers", type=int, default=0)
     parser.add_argument(
