@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 import torch
@@ -445,6 +445,8 @@ def train(
         encodings, label_list, manifest, heldout = _from_pack(pack, config, log)
     else:
         encodings, label_list, manifest, heldout = _from_data(data_root, config)
+    if not encodings:
+        _no_pairs(config)
     labels = torch.tensor(label_list).to(where)
     soft: torch.Tensor | None = None
     teacher = ""
@@ -832,6 +834,16 @@ def materialize_round(round_dir: Path, config: TrainConfig, folder: Path) -> Pat
 Heldout = dict[str, tuple[list[Tokens], np.ndarray]]
 
 
+def _no_pairs(config: TrainConfig) -> NoReturn:
+    mix = config.mix
+    raise SystemExit(
+        "the mix has no pairs: "
+        + (f"sources {', '.join(mix.sources)} " if mix.sources else "")
+        + ("with commercial licences only " if mix.commercial_only else "")
+        + f"at scale {mix.scale} of this stage (a source this stage does not use?)"
+    )
+
+
 def _from_data(
     data_root: Path, config: TrainConfig
 ) -> tuple[list[Tokens], list[int], dict[str, Any], Heldout]:
@@ -839,6 +851,8 @@ def _from_data(
     from .data import build_mix
 
     examples, manifest = build_mix(data_root, config.mix)
+    if not examples:
+        _no_pairs(config)  # before the held-out sets are read
     tokenizer = Tokenizer.from_file(str(base_model_dir(config.base) / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
