@@ -586,7 +586,18 @@ def test_a_background_run_saves_a_checkpoint_when_stopped(tmp_path: Path, nli_ro
     with pytest.raises(SystemExit, match=r"--sources: unknown fevr; the sources are anli_dev, "):
         main(["train", "--sources", "vitaminc,fevr", "--out", str(tmp_path / "x")])
     with pytest.raises(SystemExit, match="the mix has no pairs: sources negation at scale"):
-        main(["train", "--sources", "negation", "--out", str(tmp_path / "y")])  # not generic
+        # a source the generic stage does not use; its own round folder, never the committed one
+        main(
+            [
+                "train",
+                "--sources",
+                "negation",
+                "--out",
+                str(tmp_path / "y"),
+                "--round",
+                str(tmp_path / "y-round"),
+            ]
+        )
     with pytest.raises(SystemExit, match="--sources is for a run from the data"):
         main(["pack", "--sources", "vitaminc", "--pack", str(tmp_path / "x.pack")])
 
