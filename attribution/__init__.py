@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from attribution._attributor import Attributor, PreparedSources
 from attribution._config import (
+    PRESETS,
     AttributionConfig,
     MatchConfig,
     ModelConfig,
@@ -32,6 +33,7 @@ from attribution._config import (
     SegmentConfig,
     VerifyConfig,
     load_config,
+    preset,
 )
 from attribution._errors import (
     AttributionError,
@@ -104,6 +106,7 @@ from attribution.verify import (
 
 __all__ = [
     "MARKER_STYLES",
+    "PRESETS",
     "SOURCE_TYPES",
     "AttributionConfig",
     "AttributionError",
@@ -167,6 +170,7 @@ __all__ = [
     "load_config",
     "make_source_key",
     "normalize_markers",
+    "preset",
     "render_retrieved_context",
     "renumber_markers",
     "source_key",

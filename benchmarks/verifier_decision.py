@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
         help="VerifyConfig.first_round_passages (0: every candidate scored in one round)",
     )
     parser.add_argument(
+        "--passages-per-claim",
+        type=int,
+        default=None,
+        help="VerifyConfig.passages_per_claim (candidates the judge may read for a claim)",
+    )
+    parser.add_argument(
         "--embedder",
         metavar="NAME",
         help="the matcher's embedder for every variant (a manifest name; default: the engine's)",
@@ -98,10 +104,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"=== {name}", file=sys.stderr)
         # the same embeddings: only the verifier differs
         config = AttributionConfig(model=model)
-        if args.first_round_passages is not None:
-            verify = msgspec.structs.replace(
-                config.verify, first_round_passages=args.first_round_passages
+        verify_options = {
+            k: v
+            for k, v in (
+                ("first_round_passages", args.first_round_passages),
+                ("passages_per_claim", args.passages_per_claim),
             )
+            if v is not None
+        }
+        if verify_options:
+            verify = msgspec.structs.replace(config.verify, **verify_options)
             config = msgspec.structs.replace(config, verify=verify)
         engine = Attributor(config, cache=shared.cache if shared is not None else None)
         shared = shared or engine

@@ -28,7 +28,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from attribution import AttributionConfig, Attributor, ModelConfig, __version__
+from attribution import Attributor, __version__
 
 from ._conversations import ConversationController
 from ._errors import handle_exception
@@ -57,14 +57,7 @@ async def _lifespan(app: Litestar) -> AsyncIterator[None]:
     state = app.state
     settings: Settings = state.settings
     threads = settings.model_threads or os.cpu_count() or 1
-    config = AttributionConfig(
-        model=ModelConfig(
-            models_dir=settings.models_dir,
-            intra_op_threads=settings.onnx_threads(),
-            busy_intra_op_threads=settings.busy_onnx_threads(),
-        )
-    )
-    attributor = Attributor(config)
+    attributor = Attributor(settings.engine_config())
     # Opened first: a store that cannot open fails the start before any thread is started.
     # PostgreSQL does not need to answer yet: /readyz says so until it does.
     state.store = await asyncio.to_thread(

@@ -29,12 +29,10 @@ import msgspec
 import structlog
 
 from attribution import (
-    AttributionConfig,
     Attributor,
     CitationSource,
     InputError,
     MissingDependencyError,
-    ModelConfig,
     RegistryEntry,
     ToolOutput,
     __version__,
@@ -130,15 +128,7 @@ async def open_resources(settings: Settings) -> AsyncIterator[McpResources]:
     admission = Admission(settings.max_queue)
     metrics = Metrics(lambda: admission.depth, settings.max_queue)
     try:
-        attributor = Attributor(
-            AttributionConfig(
-                model=ModelConfig(
-                    models_dir=settings.models_dir,
-                    intra_op_threads=settings.onnx_threads(),
-                    busy_intra_op_threads=settings.busy_onnx_threads(),
-                )
-            )
-        )
+        attributor = Attributor(settings.engine_config())
         await asyncio.get_running_loop().run_in_executor(
             pool, functools.partial(attributor.warm_up, freeze_gc=True)
         )

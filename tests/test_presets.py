@@ -1,0 +1,156 @@
+"""Configuration presets: the library, the CLI and the service run the ``fast`` one by name.
+
+``fast`` trades accuracy for latency (the static embedder's shortlist, two candidates a claim for
+the judge; figures in docs/benchmarks.md, "the fast preset"). These tests check that each entry
+point really runs it, with the real models, a real litestar app and the real CLI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from attribution import (
+    PRESETS,
+    AttributionConfig,
+    Attributor,
+    CitationSource,
+    ConfigError,
+    FeatureVerifier,
+    preset,
+)
+from attribution._cli import main
+from attribution.service import Settings, create_app
+
+SOURCES = [
+    CitationSource(
+        id="tower",
+        type="web",
+        full_content="The Eiffel Tower is 330 metres tall. It was completed in 1889 in Paris.",
+    ),
+    CitationSource(
+        id="river",
+        type="web",
+        full_content="The Seine flows through Paris before reaching the English Channel.",
+    ),
+]
+ANSWER = "The Eiffel Tower was completed in 1889. The tower is painted bright green every spring."
+
+
+def test_the_fast_preset_is_the_static_shortlist_with_two_candidates_a_claim() -> None:
+    fast = preset("fast")
+    assert fast.model.embedder == "minilm-static-256"
+    assert fast.verify.passages_per_claim == 2
+    assert preset("default") == AttributionConfig()
+    assert set(PRESETS) == {"default", "fast"}
+    with pytest.raises(TypeError):
+        PRESETS["mine"] = AttributionConfig()  # type: ignore[index]
+
+
+def test_an_unknown_preset_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match=r"no configuration preset 'quick'.*default, fast"):
+        preset("quick")
+
+
+def test_the_fast_preset_judges_with_the_static_embedder_and_its_own_combination() -> None:
+    engine = Attributor(preset("fast"))
+    result = engine.attribute(ANSWER, SOURCES)
+    supported, unsupported = result.claims
+    assert supported.verdict == "supported", (supported.verdict, supported.score)
+    assert unsupported.verdict in ("unsupported", "contradicted"), unsupported.verdict
+    assert result.answer.startswith("The Eiffel Tower was completed in 1889 [1].")
+    assert type(engine.embedder).__name__ == "StaticEmbedder"
+    assert isinstance(engine.verifier, FeatureVerifier)
+    # the combination fitted with the static embedder's cosines, not MiniLM's
+    assert engine.verifier.weights.embedder == "minilm-static-256"
+
+
+def test_the_cli_runs_a_preset_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sources = tmp_path / "sources.json"
+    sources.write_text(
+        json.dumps([{"id": s.id, "type": s.type, "fullContent": s.full_content} for s in SOURCES]),
+        encoding="utf-8",
+    )
+    answer = tmp_path / "answer.md"
+    answer.write_text(ANSWER + "\n", encoding="utf-8")
+    argv = ["attribute", "--answer", str(answer), "--sources", str(sources), "--json", "-"]
+    assert main([*argv, "--config", "fast"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [c["verdict"] for c in result["claims"]][:1] == ["supported"]
+    assert result["answer"].startswith("The Eiffel Tower was completed in 1889 [1].")
+    assert main([*argv, "--config", "quick"]) == 2
+    assert "--config quick: no such file (nor a preset: default, fast)" in capsys.readouterr().err
+
+
+def test_a_service_setting_names_the_preset_or_a_file(tmp_path: Path) -> None:
+    settings = Settings.from_env({"ATTRIBUTION_CONFIG": "fast", "ATTRIBUTION_MODEL_THREADS": "1"})
+    config = settings.engine_config()
+    assert config.model.embedder == "minilm-static-256"
+    assert config.verify.passages_per_claim == 2
+    assert config.model.intra_op_threads == 1  # the service's threads on top of the preset
+    unset = Settings().engine_config()  # the defaults, with the service's threads
+    assert unset.model.embedder == AttributionConfig().model.embedder
+    assert unset.verify == AttributionConfig().verify
+
+    own = tmp_path / "engine.json"
+    own.write_text('{"verify": {"passages_per_claim": 3}}', encoding="utf-8")
+    assert Settings(config=str(own)).engine_config().verify.passages_per_claim == 3
+
+    with pytest.raises(ConfigError, match=r"neither a preset \(default, fast\) nor a readable"):
+        Settings(config="quick")
+    own.write_text('{"verify": {"passages_per_claim": 0}}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="passages_per_claim = 0 is out of bounds"):
+        Settings(config=str(own))
+    own.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigError, match="malformed JSON"):
+        Settings(config=str(own))
+
+
+def test_the_service_refuses_to_start_on_a_bad_config_setting() -> None:
+    env = {**os.environ, "ATTRIBUTION_CONFIG": "quick"}
+    done = subprocess.run(
+        [sys.executable, "-m", "attribution.service"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "setting config = 'quick': neither a preset" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_the_service_runs_the_fast_preset(tmp_path: Path, anyio_backend: str) -> None:
+    settings = Settings(database_path=str(tmp_path / "c.sqlite3"), config="fast")
+    app = create_app(settings)
+    async with AsyncTestClient(app=app, base_url="http://127.0.0.1") as client:
+        for _ in range(600):
+            if (await client.get("/readyz")).status_code == 200:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail("the models did not load within 60 s")
+        engine: Attributor = app.state.attributor
+        assert engine.config.model.embedder == "minilm-static-256"
+        assert engine.config.verify.passages_per_claim == 2
+        body = {
+            "answer": ANSWER,
+            "sources": [
+                {"id": s.id, "type": s.type, "fullContent": s.full_content} for s in SOURCES
+            ],
+        }
+        response = await client.post("/v1/attributions", json=body)
+        assert response.status_code == 200, response.text
+        claims = response.json()["claims"]
+        assert claims[0]["verdict"] == "supported"
+        assert claims[1]["verdict"] in ("unsupported", "contradicted")
