@@ -338,8 +338,8 @@ def make_parser() -> argparse.ArgumentParser:
     attribute.add_argument(
         "--config",
         metavar="CONFIG.json|PRESET",
-        help="an AttributionConfig file, or a preset: fast (about 3x faster cold, less "
-        "accurate) or default",
+        help="an AttributionConfig file, or a preset: fast (about 3x faster cold; ranks "
+        "claims less well) or default",
     )
     attribute.add_argument(
         "--json", metavar="OUT.json", help="write the result as JSON (- for stdout)"

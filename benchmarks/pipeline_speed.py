@@ -47,7 +47,7 @@ from typing import Any
 
 import msgspec
 
-from attribution import AttributionConfig, Attributor, ModelConfig
+from attribution import PRESETS, Attributor
 from attribution.match import EmbeddingCache, LexicalIndex, Matcher
 from attribution.verify import Pair, Verifier, VerifierOutput
 from benchmarks._logs import quiet_logs
@@ -133,6 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-baseline", action="store_true", help="skip the embedding-threshold baseline"
     )
+    parser.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="default",
+        help="the configuration the other options change (attribution.PRESETS)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
     quiet_logs()
@@ -148,14 +154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as exc:
         raise SystemExit(str(exc)) from exc
     answer, sources = workload.answer, list(workload.sources)
-    model = ModelConfig(
+    config = PRESETS[args.preset]
+    model = msgspec.structs.replace(
+        config.model,
         **{
             k: v
             for k, v in (("intra_op_threads", args.threads), ("embedder", args.embedder))
             if v is not None
-        }
+        },
     )
-    config = AttributionConfig(model=model)
+    config = msgspec.structs.replace(config, model=model)
     verify_options = {
         k: v
         for k, v in (
@@ -185,7 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_claims = first.summary.claims
     print(
         f"commit {commit()} · {platform.machine()}, {os.cpu_count()} cores · Python "
-        f"{platform.python_version()} · embedder {config.model.embedder} · passages per "
+        f"{platform.python_version()} · preset {args.preset} · embedder "
+        f"{config.model.embedder} · lexical weight {config.match.lexical_weight} · passages per "
         f"claim {config.verify.passages_per_claim} (first round "
         f"{config.verify.first_round_passages}; out of reach skipped: "
         f"{config.verify.skip_out_of_reach}) · verifier "
@@ -197,7 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     scoped = _reset_peak_rss()
     figures: dict[str, Any] = {
         "commit": commit(),
+        "preset": args.preset,
         "embedder": config.model.embedder,
+        "lexical_weight": config.match.lexical_weight,
         "passages_per_claim": config.verify.passages_per_claim,
         "first_round_passages": config.verify.first_round_passages,
         "skip_out_of_reach": config.verify.skip_out_of_reach,

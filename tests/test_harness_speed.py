@@ -121,17 +121,27 @@ def test_a_supported_workload_takes_only_claims_wice_labels_supported() -> None:
     assert len({s.full_content for s in held.sources}) == 10
 
 
-@pytest.mark.parametrize("embedder", ["all-minilm-l6-v2-int8", "minilm-static-256"])
+@pytest.mark.parametrize(
+    ("options", "embedder"),
+    [
+        (["--embedder", "all-minilm-l6-v2-int8"], "all-minilm-l6-v2-int8"),
+        (["--embedder", "minilm-static-256"], "minilm-static-256"),
+        (["--preset", "fast"], "minilm-static-256"),
+    ],
+)
 def test_pipeline_speed_reports_stages_pairs_memory_and_the_baseline(
-    embedder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    options: list[str], embedder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from benchmarks import pipeline_speed
 
     out = tmp_path / "speed.json"
     argv = ["--repeat", "2", "--claims", "3", "--sources", "3", "--words", "200"]
-    assert pipeline_speed.main([*argv, "--embedder", embedder, "--json", str(out)]) == 0
+    assert pipeline_speed.main([*argv, *options, "--json", str(out)]) == 0
     figures = json.loads(out.read_text())
     assert figures["embedder"] == embedder
+    preset = options[1] if options[0] == "--preset" else "default"
+    assert figures["preset"] == preset
+    assert figures["passages_per_claim"] == (2 if preset == "fast" else 5)
     assert figures["claims"] == 3
     cold, cached = figures["modes"]["cold sources"], figures["modes"]["cached sources"]
     for row in (cold, cached):

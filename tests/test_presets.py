@@ -48,6 +48,7 @@ def test_the_fast_preset_is_the_static_shortlist_with_two_candidates_a_claim() -
     fast = preset("fast")
     assert fast.model.embedder == "minilm-static-256"
     assert fast.verify.passages_per_claim == 2
+    assert fast.match.lexical_weight == 0.5
     assert preset("default") == AttributionConfig()
     assert set(PRESETS) == {"default", "fast"}
     with pytest.raises(TypeError):
