@@ -297,9 +297,9 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
   instead of 0.35), and at most two candidates a claim for the judge. About three times
   faster on sources never seen before (10 claims against 20 sources of 800 words on two
   cores: 0.37-0.42 s against 1.2 s; 100 sources of 2,000 words: 0.95 s against 1.7 s), with
-  the same balanced accuracy and a worse ranking (mean balanced accuracy 0.704 against 0.700,
-  mean AUC 0.775 against 0.788 on the validation data; LFQA -0.016; docs/benchmarks.md,
-  "the fast preset")."""
+  a balanced accuracy as good and a worse ranking (mean balanced accuracy 0.704 against
+  0.697, mean AUC 0.775 against 0.787 on the validation data; LFQA -0.007;
+  docs/benchmarks.md, "the fast preset")."""
 
 
 def preset(name: str) -> AttributionConfig:
