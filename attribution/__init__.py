@@ -34,6 +34,7 @@ from attribution._config import (
     VerifyConfig,
     load_config,
     preset,
+    read_config,
 )
 from attribution._errors import (
     AttributionError,
@@ -171,6 +172,7 @@ __all__ = [
     "make_source_key",
     "normalize_markers",
     "preset",
+    "read_config",
     "render_retrieved_context",
     "renumber_markers",
     "source_key",

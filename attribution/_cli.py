@@ -17,8 +17,8 @@ from pathlib import Path
 import msgspec
 import structlog
 
-from attribution._config import PRESETS, AttributionConfig, load_config
-from attribution._errors import AttributionError, InputError
+from attribution._config import AttributionConfig, load_config, read_config
+from attribution._errors import AttributionError, ConfigError, InputError
 from attribution._wire import CitationSource, ToolOutput, decode_json, encode_json
 from attribution.sources import CitationRegistry, extract_sources, source_key
 from attribution.text import MARKER_STYLES, find_markers, normalize_markers
@@ -41,14 +41,13 @@ def _read(path: str) -> bytes:
 
 
 def _config_arg(value: str) -> AttributionConfig:
-    """``--config``: a preset's name (``fast``, ``default``), else an AttributionConfig file."""
-    if value in PRESETS:
-        return PRESETS[value]
+    """``--config``: a preset's name (``fast``, ``default``), a file, or ``-`` (standard input)."""
+    if value == "-":
+        return load_config(_read(value))
     try:
-        data = _read(value)
-    except InputError as exc:
-        raise InputError(f"--config {exc} (nor a preset: {', '.join(sorted(PRESETS))})") from exc
-    return load_config(data)
+        return read_config(value)
+    except ConfigError as exc:
+        raise ConfigError(f"--config {value}: {exc}") from exc
 
 
 def _read_text(path: str) -> str:

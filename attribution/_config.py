@@ -9,6 +9,7 @@ decode from JSON or a dict with :func:`load_config`; :data:`PRESETS` names ready
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -27,6 +28,7 @@ __all__ = [
     "VerifyConfig",
     "load_config",
     "preset",
+    "read_config",
 ]
 
 
@@ -314,6 +316,26 @@ def preset(name: str) -> AttributionConfig:
         raise ConfigError(
             f"no configuration preset {name!r}; the presets are {', '.join(sorted(PRESETS))}"
         ) from None
+
+
+def read_config(name_or_path: str) -> AttributionConfig:
+    """A preset by name (:data:`PRESETS`), else the JSON ``AttributionConfig`` file at that path
+    (what the CLI's ``--config`` and the service's ``ATTRIBUTION_CONFIG`` take).
+
+    Raises:
+        ConfigError: neither a preset nor a readable file, or not a valid configuration; the
+            message does not repeat ``name_or_path`` (the caller says where it came from).
+    """
+    if name_or_path in PRESETS:
+        return PRESETS[name_or_path]
+    try:
+        data = Path(name_or_path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(
+            f"neither a preset ({', '.join(sorted(PRESETS))}) nor a readable file "
+            f"({exc.strerror or exc})"
+        ) from exc
+    return load_config(data)
 
 
 def load_config(data: bytes | str | dict[str, Any]) -> AttributionConfig:

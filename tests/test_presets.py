@@ -25,6 +25,7 @@ from attribution import (
     ConfigError,
     FeatureVerifier,
     preset,
+    read_config,
 )
 from attribution._cli import main
 from attribution.service import Settings, create_app
@@ -60,6 +61,20 @@ def test_an_unknown_preset_is_refused_naming_the_known_ones() -> None:
         preset("quick")
 
 
+def test_a_configuration_is_read_by_preset_name_or_from_a_file(tmp_path: Path) -> None:
+    assert read_config("fast") is PRESETS["fast"]
+    own = tmp_path / "engine.json"
+    own.write_text('{"match": {"top_k": 7}}', encoding="utf-8")
+    assert read_config(str(own)).match.top_k == 7
+    with pytest.raises(ConfigError, match=r"neither a preset \(default, fast\) nor a readable"):
+        read_config(str(tmp_path / "missing.json"))
+    with pytest.raises(ConfigError, match="neither a preset"):
+        read_config(str(tmp_path))  # a folder
+    own.write_bytes(b"\xff\xfe{")
+    with pytest.raises(ConfigError, match="malformed JSON"):
+        read_config(str(own))
+
+
 def test_the_fast_preset_judges_with_the_static_embedder_and_its_own_combination() -> None:
     engine = Attributor(preset("fast"))
     result = engine.attribute(ANSWER, SOURCES)
@@ -87,7 +102,9 @@ def test_the_cli_runs_a_preset_by_name(tmp_path: Path, capsys: pytest.CaptureFix
     assert [c["verdict"] for c in result["claims"]][:1] == ["supported"]
     assert result["answer"].startswith("The Eiffel Tower was completed in 1889 [1].")
     assert main([*argv, "--config", "quick"]) == 2
-    assert "--config quick: no such file (nor a preset: default, fast)" in capsys.readouterr().err
+    assert "--config quick: neither a preset (default, fast) nor a readable file" in (
+        capsys.readouterr().err
+    )
 
 
 def test_a_service_setting_names_the_preset_or_a_file(tmp_path: Path) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
 import msgspec
 
-from attribution import PRESETS, AttributionConfig, ConfigError, load_config
+from attribution import AttributionConfig, ConfigError, read_config
 
 __all__ = ["Settings"]
 
@@ -151,22 +150,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         """
         base = AttributionConfig()
         if self.config is not None:
-            if self.config in PRESETS:
-                base = PRESETS[self.config]
-            else:
-                path = Path(self.config)
-                try:
-                    data = path.read_bytes()
-                except OSError as exc:
-                    raise ConfigError(
-                        f"setting config = {self.config!r}: neither a preset "
-                        f"({', '.join(sorted(PRESETS))}) nor a readable file "
-                        f"({exc.strerror or exc})"
-                    ) from exc
-                try:
-                    base = load_config(data)
-                except ConfigError as exc:
-                    raise ConfigError(f"setting config = {self.config!r}: {exc}") from exc
+            try:
+                base = read_config(self.config)
+            except ConfigError as exc:
+                raise ConfigError(f"setting config = {self.config!r}: {exc}") from exc
         model = msgspec.structs.replace(
             base.model,
             models_dir=self.models_dir or base.model.models_dir,
