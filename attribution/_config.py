@@ -183,10 +183,11 @@ class VerifyConfig(_Section, frozen=True):
     often reads as contradicted (a passage on Curie's 1911 chemistry prize alone: 0.80 for "won
     physics in 1903 and chemistry in 1911"). 0.9 is the shipped combination's veto level. At
     this level a passage also makes a claim nothing supports even in part "contradicted"."""
-    passages_per_claim: int = 5
+    passages_per_claim: int = 2
     """The matcher's best candidates per claim that the verifier scores (at most
-    ``MatchConfig.top_k`` of them). Fewer is faster: 3 costs a little accuracy with today's
-    verifier (docs/benchmarks.md)."""
+    ``MatchConfig.top_k`` of them). Fewer is faster: with today's judge two are as accurate as
+    five on the harness (mean balanced accuracy / AUC 0.697 / 0.787 both) and about 15% faster
+    on sources never seen (docs/benchmarks.md, "two candidates a claim")."""
     passages_per_cited_source: int = 1
     """Best passages scored in each source a claim's markers cite (when not among the above)."""
     first_round_passages: int = 1
@@ -292,14 +293,14 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
 """Named configurations, for the CLI's ``--config NAME`` and the service's
 ``ATTRIBUTION_CONFIG=NAME``:
 
-- ``default``: the most accurate (the MiniLM bi-encoder's shortlist; the judge may read five
-  candidates a claim);
-- ``fast``: the static embedder's shortlist (no transformer pass to find candidates), the
+- ``default``: the most accurate (the MiniLM bi-encoder's shortlist; the judge reads at most
+  two candidates a claim, besides a cited source's best passage);
+- ``fast``: the static embedder's shortlist (no transformer pass to find candidates) and the
   lexical score given more weight beside its weaker cosine (``match.lexical_weight`` 0.5
-  instead of 0.35), and at most two candidates a claim for the judge. About three times
-  faster on sources never seen before (10 claims against 20 sources of 800 words on two
-  cores: 0.37-0.42 s against 1.2 s; 100 sources of 2,000 words: 0.95 s against 1.7 s), with
-  a balanced accuracy as good and a worse ranking (mean balanced accuracy 0.704 against
+  instead of 0.35); the judge reads as many candidates as in the default. Two to three
+  times faster on sources never seen before (10 claims against 20 sources of 800 words on two
+  cores: 0.37-0.42 s against 1.1-1.4 s; 100 sources of 2,000 words: 0.95 s against 1.5 s),
+  with a balanced accuracy as good and a worse ranking (mean balanced accuracy 0.704 against
   0.697, mean AUC 0.775 against 0.787 on the validation data; LFQA -0.007;
   docs/benchmarks.md, "the fast preset")."""
 

@@ -74,6 +74,12 @@ DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
 DEFAULT_OUT = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
 DEFAULT_MANIFEST = REPO / "attribution" / "models" / "manifest.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa")
+CANDIDATES_PER_CLAIM = 5
+"""Candidates of each example the combination learns from (the matcher's best, then the best
+two joined). Not ``VerifyConfig.passages_per_claim``: the engine's judge reads two by default,
+but the shipped weights were fitted on five (more weak candidates to learn "unsupported" from),
+and a runtime setting should not change what a refit learns (docs/benchmarks.md, "two
+candidates a claim")."""
 # AttributionBench repeats ExpertQA and LFQA rows (with other labels for some); fitting on them
 # twice would also make the leave-one-dataset-out figures for those two not held out.
 SKIP_GROUPS = {"attributionbench": frozenset({"ExpertQA", "LFQA"})}
@@ -371,7 +377,7 @@ def build_examples(
                 continue
             match = matcher.match([claim], passages)
             cands = (
-                match.candidates[0][: config.verify.passages_per_claim]
+                match.candidates[0][:CANDIDATES_PER_CLAIM]
                 or [c for p in range(len(passages)) if (c := match.candidate(0, p)) is not None][:1]
             )
             if not cands:

@@ -141,7 +141,7 @@ def test_pipeline_speed_reports_stages_pairs_memory_and_the_baseline(
     assert figures["embedder"] == embedder
     preset = options[1] if options[0] == "--preset" else "default"
     assert figures["preset"] == preset
-    assert figures["passages_per_claim"] == (2 if preset == "fast" else 5)
+    assert figures["passages_per_claim"] == 2  # the default reads two as the fast preset does
     assert figures["claims"] == 3
     cold, cached = figures["modes"]["cold sources"], figures["modes"]["cached sources"]
     for row in (cold, cached):
