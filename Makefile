@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run serve demo test lint typecheck unit clean fit-verifier fit-verifier-combined fit-verifier-combined-static bench train-verifier calibrate-verifier
+.PHONY: run serve demo test lint typecheck unit clean fit-verifier fit-verifier-combined fit-verifier-combined-static fit-verifier-combined-dynamic bench train-verifier calibrate-verifier
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,13 @@ fit-verifier-combined-static: $(VENV)/.installed-run
 		--cross-encoder support-verifier-minilm-l6-int8 --constrain --gate \
 		--embedder minilm-static-256 \
 		--out attribution/models/feature-verifier/weights-combined-static.json
+
+# The same combination fitted with the bi-encoder multiplying in int8 (training/embedder.py).
+fit-verifier-combined-dynamic: $(VENV)/.installed-run
+	$(BIN)/python -m benchmarks.fit_feature_verifier \
+		--cross-encoder support-verifier-minilm-l6-int8 --constrain --gate \
+		--embedder all-minilm-l6-v2-int8-dynamic \
+		--out attribution/models/feature-verifier/weights-combined-dynamic.json
 
 # Each shipped cross-encoder's own support threshold (its best candidate's P(support), fitted on
 # the validation part of the attribution data), written into its manifest entry.

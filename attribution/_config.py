@@ -48,19 +48,21 @@ class ModelConfig(_Section, frozen=True):
 
     models_dir: str | None = None
     """Folder holding ``manifest.json``; None: $ATTRIBUTION_MODELS_DIR, else attribution/models/."""
-    embedder: str = "all-minilm-l6-v2-int8"
+    embedder: str = "all-minilm-l6-v2-int8-dynamic"
     """Sentence embedder of the matcher: a manifest name, or a path to an ``.onnx`` encoder or
-    a static model's ``.npy`` table. ``minilm-static-256`` is a static model distilled from
-    all-MiniLM-L6-v2 (no layers to run: a 10-claim answer over 20 new sources in 40% less
-    time), with the combination fitted for it chosen automatically; it costs some accuracy
-    (mean balanced accuracy 0.700 -> 0.694 and AUC 0.787 -> 0.774 on the harness, ExpertQA's
-    AUC 0.735 -> 0.671: docs/benchmarks.md), so it is not the default."""
+    a static model's ``.npy`` table. The default is all-MiniLM-L6-v2 multiplying in int8
+    (``training/embedder.py``); ``all-minilm-l6-v2-int8``, the packaged model it was made from,
+    stores int8 weights but multiplies in float32: vectors within a cosine of 0.99, half the
+    speed (docs/benchmarks.md, "the embedder in int8 arithmetic"). ``minilm-static-256`` is a
+    static model distilled from all-MiniLM-L6-v2 (no layers to run), with the combination
+    fitted for it chosen automatically; the ``fast`` preset uses it (:data:`PRESETS`)."""
     verifier: str | None = None
     """NLI / support cross-encoder: a manifest name or ``.onnx`` path; None: feature verifier."""
     feature_weights: str | None = None
     """Weights of the feature verifier: a manifest name or a path to its JSON file; None: the
     combination fitted with the configured embedder (its manifest entry's ``feature_weights``:
     ``feature-verifier-combined-static`` for ``minilm-static-256``,
+    ``feature-verifier-combined-dynamic`` for ``all-minilm-l6-v2-int8-dynamic``,
     ``feature-verifier-combined`` for ``all-minilm-l6-v2-int8``), which combines the trained
     cross-encoder its weights name. ``feature-verifier`` needs no cross-encoder (faster, less
     accurate: docs/benchmarks.md)."""
@@ -299,10 +301,10 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
   lexical score given more weight beside its weaker cosine (``match.lexical_weight`` 0.5
   instead of 0.35); the judge reads as many candidates as in the default. Two to three
   times faster on sources never seen before (10 claims against 20 sources of 800 words on two
-  cores: 0.37-0.42 s against 1.1-1.4 s; 100 sources of 2,000 words: 0.95 s against 1.5 s),
-  with a balanced accuracy as good and a worse ranking (mean balanced accuracy 0.704 against
-  0.697, mean AUC 0.775 against 0.787 on the validation data; LFQA -0.007;
-  docs/benchmarks.md, "the fast preset")."""
+  cores: 0.37-0.42 s against 0.7-1.1 s; 100 sources of 2,000 words: 0.95 s against 1.1 s),
+  a little less accurate (mean balanced accuracy 0.704 against 0.708, mean AUC 0.775 against
+  0.790 on the validation data; docs/benchmarks.md, "the fast preset" and "the embedder in
+  int8 arithmetic")."""
 
 
 def preset(name: str) -> AttributionConfig:

@@ -77,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         help="VerifyConfig.passages_per_claim (candidates the judge may read for a claim)",
     )
     parser.add_argument(
+        "--prefilter-per-claim",
+        type=int,
+        default=None,
+        help="MatchConfig.prefilter_per_claim (passages a claim has embedded by a transformer "
+        "when a request is large)",
+    )
+    parser.add_argument(
         "--embedder",
         metavar="NAME",
         help="the matcher's embedder for every variant (a manifest name; default: the engine's)",
@@ -115,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         if verify_options:
             verify = msgspec.structs.replace(config.verify, **verify_options)
             config = msgspec.structs.replace(config, verify=verify)
+        if args.prefilter_per_claim is not None:
+            match = msgspec.structs.replace(
+                config.match, prefilter_per_claim=args.prefilter_per_claim
+            )
+            config = msgspec.structs.replace(config, match=match)
         engine = Attributor(config, cache=shared.cache if shared is not None else None)
         shared = shared or engine
         accuracy = run_harness(

@@ -371,7 +371,9 @@ def test_load_verifier_without_feature_weights_fails_clearly(
     (directory / "manifest.json").write_bytes(
         (REPO / "attribution" / "models" / "manifest.json").read_bytes()
     )
-    with pytest.raises(ModelLoadError, match=r"feature-verifier/weights-combined\.json not found"):
+    with pytest.raises(
+        ModelLoadError, match=r"feature-verifier/weights-combined-dynamic\.json not found"
+    ):
         load_verifier(ModelConfig(models_dir=str(directory)))
 
 

