@@ -228,6 +228,7 @@ def test_unset_weights_are_the_ones_fitted_with_the_embedder(
     shipped = {
         "minilm-static-256": "feature-verifier-combined-static",
         "all-minilm-l6-v2-int8": "feature-verifier-combined",
+        "all-minilm-l6-v2-int8-dynamic": "feature-verifier-combined-dynamic",
     }
     for embedder, weights in shipped.items():
         config = ModelConfig(embedder=embedder)
@@ -362,10 +363,13 @@ def test_packaged_manifest_describes_the_trained_cross_encoder() -> None:
     # the int8 file is committed and its hash matches; the default weights combine it
     resolved = resolve_model("support-verifier-minilm-l6-int8", "cross_encoder")
     assert resolved.path == REPO / "attribution" / "models" / "support-verifier" / "model.int8.onnx"
-    combined = manifest.get("feature-verifier-combined")
-    assert combined.file.path == "feature-verifier/weights-combined.json"
+    combined = manifest.get("feature-verifier-combined-dynamic")
+    assert combined.file.path == "feature-verifier/weights-combined-dynamic.json"
     assert ModelConfig().feature_weights is None  # the embedder's own: for the default, these
-    assert resolve_model(None, "feature_weights").spec.name == "feature-verifier-combined"
+    assert resolve_model(None, "feature_weights").spec.name == "feature-verifier-combined-dynamic"
+    for name in ("feature-verifier-combined", "feature-verifier-combined-dynamic"):
+        weights = json.loads(resolve_model(name, "feature_weights").path.read_bytes())
+        assert weights["cross_encoder"] == "support-verifier-minilm-l6-int8"
 
 
 def test_unknown_name_lists_the_known_ones() -> None:
@@ -373,7 +377,7 @@ def test_unknown_name_lists_the_known_ones() -> None:
         resolve_model("no-such-model", "embedder")
     message = str(caught.value)
     assert "unknown model 'no-such-model'" in message
-    assert "all-minilm-l6-v2-int8, minilm-static-256, feature-verifier" in message
+    assert "all-minilm-l6-v2-int8, all-minilm-l6-v2-int8-dynamic, minilm-static-256," in message
 
 
 def test_model_of_another_kind() -> None:

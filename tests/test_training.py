@@ -395,15 +395,11 @@ def test_export_registers_and_the_engine_scores(
 ) -> None:
     out, _ = trained
     models = tmp_path / "models"
-    (models / "all-minilm-l6-v2").mkdir(parents=True)
+    models.mkdir()
     shutil.copy(REPO / "attribution" / "models" / "manifest.json", models / "manifest.json")
-    shutil.copy(
-        REPO / "attribution" / "models" / "all-minilm-l6-v2" / "tokenizer.json",
-        models / "all-minilm-l6-v2" / "tokenizer.json",
-    )
-    shutil.copytree(
-        REPO / "attribution" / "models" / "feature-verifier", models / "feature-verifier"
-    )
+    # the tokenizer and the default embedder; the feature verifier's weights
+    for folder in ("all-minilm-l6-v2", "feature-verifier"):
+        shutil.copytree(REPO / "attribution" / "models" / folder, models / folder)
     said: list[str] = []
     record = export(out / "final", models / "support-verifier", smoke_config, log=said.append)
     # the shipped entries' calibrated thresholds were for other files: dropped, and said so
