@@ -337,8 +337,8 @@ def make_parser() -> argparse.ArgumentParser:
     attribute.add_argument(
         "--config",
         metavar="CONFIG.json|PRESET",
-        help="an AttributionConfig file, or a preset: fast (about 3x faster cold; ranks "
-        "claims less well) or default",
+        help="an AttributionConfig file, or a preset: fast (2-3x faster cold; a little less "
+        "accurate) or default",
     )
     attribute.add_argument(
         "--json", metavar="OUT.json", help="write the result as JSON (- for stdout)"

@@ -288,7 +288,6 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
         "fast": AttributionConfig(
             model=ModelConfig(embedder="minilm-static-256"),
             match=MatchConfig(lexical_weight=0.5),
-            verify=VerifyConfig(passages_per_claim=2),
         ),
     }
 )

@@ -7,7 +7,6 @@ point really runs it, with the real models, a real litestar app and the real CLI
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -29,6 +28,7 @@ from attribution import (
 )
 from attribution._cli import main
 from attribution.service import Settings, create_app
+from tests._service import wait_until_ready
 
 SOURCES = [
     CitationSource(
@@ -152,12 +152,7 @@ async def test_the_service_runs_the_fast_preset(tmp_path: Path, anyio_backend: s
     settings = Settings(database_path=str(tmp_path / "c.sqlite3"), config="fast")
     app = create_app(settings)
     async with AsyncTestClient(app=app, base_url="http://127.0.0.1") as client:
-        for _ in range(600):
-            if (await client.get("/readyz")).status_code == 200:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            pytest.fail("the models did not load within 60 s")
+        await wait_until_ready(client)
         engine: Attributor = app.state.attributor
         assert engine.config.model.embedder == "minilm-static-256"
         assert engine.config.verify.passages_per_claim == 2

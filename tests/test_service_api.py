@@ -21,6 +21,7 @@ from litestar.testing import AsyncTestClient
 from attribution.service import Settings, create_app
 from attribution.service._errors import Overloaded, WorkTimeout
 from attribution.service._work import Admission, ModelRunner
+from tests._service import wait_until_ready
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
 ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
@@ -53,12 +54,7 @@ async def client(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clie
     db = tmp_path_factory.mktemp("service") / "conversations.sqlite3"
     app = create_app(Settings(database_path=str(db), **SETTINGS))  # type: ignore[arg-type]
     async with AsyncTestClient(app=app, base_url="http://127.0.0.1") as c:
-        for _ in range(600):
-            if (await c.get("/readyz")).status_code == 200:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            pytest.fail("the models did not load within 60 s")
+        await wait_until_ready(c)
         yield c
 
 

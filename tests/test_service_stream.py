@@ -18,6 +18,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from attribution.service import Settings, create_app
+from tests._service import wait_until_ready
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
 ANSWER = (EXAMPLES / "answer.md").read_text(encoding="utf-8")
@@ -53,12 +54,7 @@ async def client(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Clie
         model_threads=2,
     )
     async with AsyncTestClient(app=create_app(settings), base_url="http://127.0.0.1") as c:
-        for _ in range(600):
-            if (await c.get("/readyz")).status_code == 200:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            pytest.fail("the models did not load within 60 s")
+        await wait_until_ready(c)
         yield c
 
 
