@@ -167,6 +167,47 @@ def test_an_index_built_from_groups_scores_as_one_built_whole(
         )
 
 
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["tower", "red", "paint", "1907", "bridge", "river"]), max_size=8),
+        min_size=1,
+        max_size=8,
+    ),
+    st.lists(st.sampled_from(["tower", "red", "1907", "bridge", "sea"]), max_size=4),
+    st.integers(1, 3),
+    st.booleans(),
+)
+def test_bm25_and_idf_are_the_textbook_formulas(
+    docs: list[list[str]], query: list[str], group: int, gather_first: bool
+) -> None:
+    import math
+    from collections import Counter
+
+    from attribution.match._lexical import LexicalIndex
+    from attribution.text import content_terms
+
+    texts = [" ".join(words) for words in docs]
+    sizes = [min(group, len(texts) - k) for k in range(0, len(texts), group)]
+    index = LexicalIndex(texts, groups=sizes)
+    terms = content_terms(" ".join(query))
+    if gather_first:  # postings gathered for many queries at once, or as each query asks
+        index.gather([*terms, "river", "paint"])
+    n = len(texts)
+    read = [content_terms(t) for t in texts]
+    avg = sum(map(len, read)) / n or 1.0
+    expected: dict[int, float] = {}
+    for term in set(terms):
+        df = sum(term in r for r in read)
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        assert index.idf(term) == pytest.approx(idf)
+        for k, r in enumerate(read):
+            tf = Counter(r)[term]
+            if tf:
+                norm = tf + 1.2 * (1.0 - 0.75 + 0.75 * len(r) / avg)
+                expected[k] = expected.get(k, 0.0) + idf * tf * 2.2 / norm
+    assert index.bm25(terms) == pytest.approx(expected)
+
+
 def test_group_statistics_are_reused_across_requests_and_sizes_are_checked() -> None:
     from attribution.match._lexical import LexicalIndex
 

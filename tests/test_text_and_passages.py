@@ -11,6 +11,10 @@ from attribution._config import MatchConfig
 from attribution.match._lexical import LexicalIndex
 from attribution.match._passages import make_passages, source_text
 from attribution.text._terms import (
+    _ASCII_WORD_SPLIT,
+    _SENTENCE_END,
+    _WORD_SPLIT,
+    _sentence_ends,
     _word_numbers,
     _Words,
     content_terms,
@@ -60,6 +64,25 @@ def test_sentence_spans_are_exact_ordered_and_trimmed(text: str) -> None:
         assert text[a:b] == text[a:b].strip()
     for (_, b), (c, _) in itertools.pairwise(spans):
         assert b <= c
+
+
+_ends = st.sampled_from(
+    [*"ab A3 .!?:;\n\t\"')]”’[#*->|•。！？", "[12]", "Dr.", "e.g.", "\n\n", "。\n", "1. "]
+)
+
+
+@given(st.lists(_ends, max_size=40).map("".join))
+def test_sentence_ends_are_found_where_the_whole_pattern_finds_them(text: str) -> None:
+    # the fast scan tries the pattern only after end punctuation and at line breaks
+    def spans(matches):  # type: ignore[no-untyped-def]
+        return [(m.start(), m.end(), m.group("tail")) for m in matches]
+
+    assert spans(_sentence_ends(text)) == spans(_SENTENCE_END.finditer(text))
+
+
+@given(st.text(st.characters(max_codepoint=127), max_size=60))
+def test_the_ascii_word_pattern_splits_ascii_text_as_the_unicode_one_does(text: str) -> None:
+    assert _ASCII_WORD_SPLIT.split(text.lower()) == _WORD_SPLIT.split(text.lower())
 
 
 _ascii_words = st.sampled_from(

@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from attribution.text import content_terms
 
@@ -34,41 +33,52 @@ def passage_terms(text: str) -> tuple[str, ...]:
 PART_CACHE_PASSAGES = 16_384
 """Passages whose group's term statistics (a source's passages, as the pipeline builds the
 index) are kept between requests, oldest group forgotten first; a group with more passages is
-not kept. About 5 MB per 1,000 passages: a later request over the same sources builds its index
-in under a millisecond instead of counting every passage's terms again (about 60 ms for 100
-sources of 2,000 words on two cores). Groups are found by a digest of their texts, which are
-not held."""
+not kept. About 2 MB per 1,000 passages: a later request over the same sources builds its index
+in a few milliseconds instead of reading every passage's terms again. Groups are found by a
+digest of their texts, which are not held."""
 
 
-class _Part(NamedTuple):
-    """Term statistics of one group of passages, with postings local to the group."""
+class _Part:
+    """Term statistics of one group of passages. A term's postings (the passages that hold
+    it, and how often) are gathered when a query first asks for it, and kept. A request asks
+    for its claims' terms only, a few hundred of a vocabulary of thousands: counting every term
+    of every passage up front cost about 100 ms for 100 sources of 2,000 words on two cores
+    (half of it the garbage collector walking the counts), one pass over the passages' term
+    sets for a request's claims' terms about 17 ms."""
 
-    terms: list[tuple[str, ...]]
-    term_sets: list[frozenset[str]]
-    tf: list[Counter[str]]
-    lengths: list[int]
-    df: Counter[str]
-    postings: dict[str, tuple[int, ...]]
+    __slots__ = ("_postings", "lengths", "term_sets", "terms")
+
+    def __init__(self, terms: list[tuple[str, ...]]) -> None:
+        self.terms = terms
+        self.term_sets = [frozenset(t) for t in terms]
+        self.lengths = [len(t) for t in terms]
+        self._postings: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def postings(self, term: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The passages (indices in the group) that hold ``term``, and its count in each."""
+        found = self._postings.get(term)
+        if found is None:
+            self.gather((term,))
+            found = self._postings[term]
+        return found
+
+    def gather(self, terms: Iterable[str]) -> None:
+        """Gather the postings of ``terms`` not gathered yet, in one pass over the passages."""
+        todo = {t for t in terms if t not in self._postings}
+        if not todo:
+            return
+        ids: dict[str, list[int]] = {t: [] for t in todo}
+        for i, present in enumerate(self.term_sets):
+            for term in todo & present:
+                ids[term].append(i)
+        for term, found in ids.items():
+            # the same value whichever thread stores it
+            self._postings[term] = (tuple(found), tuple([self.terms[i].count(term) for i in found]))
 
 
 def _count(texts: Sequence[str]) -> _Part:
-    """Count the term statistics of ``texts``."""
-    terms = [passage_terms(t) for t in texts]
-    term_sets = [frozenset(t) for t in terms]
-    df: Counter[str] = Counter()
-    postings: dict[str, list[int]] = {}
-    for i, distinct in enumerate(term_sets):
-        df.update(distinct)
-        for term in distinct:
-            postings.setdefault(term, []).append(i)
-    return _Part(
-        terms=terms,
-        term_sets=term_sets,
-        tf=[Counter(t) for t in terms],
-        lengths=[len(t) for t in terms],
-        df=df,
-        postings={term: tuple(ids) for term, ids in postings.items()},
-    )
+    """The term statistics of ``texts``."""
+    return _Part([passage_terms(t) for t in texts])
 
 
 _parts: OrderedDict[bytes, _Part] = OrderedDict()
@@ -143,7 +153,6 @@ class LexicalIndex:
         self._parts: list[tuple[int, _Part]] = []
         self.terms: list[tuple[str, ...]] = []
         self.term_sets: list[frozenset[str]] = []
-        self._tf: list[Counter[str]] = []
         self._lengths: list[int] = []
         at = 0
         for n in sizes:
@@ -153,24 +162,36 @@ class LexicalIndex:
             self._parts.append((at, part))
             self.terms.extend(part.terms)
             self.term_sets.extend(part.term_sets)
-            self._tf.extend(part.tf)
             self._lengths.extend(part.lengths)
             at += n
         self.size = len(texts)
         self._avg_length = (sum(self._lengths) / self.size) if self.size else 1.0
-        self._df: dict[str, int] = {}
+        self._found: dict[str, tuple[list[int], list[int]]] = {}
+
+    def gather(self, terms: Iterable[str]) -> None:
+        """Find the texts that hold each of ``terms`` in one pass over them: what a query
+        does for its own terms, done for many queries' terms at once (a request's claims)."""
+        todo = {t for t in terms if t not in self._found}
+        for _, part in self._parts:
+            part.gather(todo)
+
+    def _postings(self, term: str) -> tuple[list[int], list[int]]:
+        """The texts that hold ``term`` (indices over all groups), and its count in each."""
+        found = self._found.get(term)
+        if found is None:
+            ids: list[int] = []
+            counts: list[int] = []
+            for at, part in self._parts:
+                local, tf = part.postings(term)
+                if local:
+                    ids.extend([at + i for i in local] if at else local)
+                    counts.extend(tf)
+            found = (ids, counts)
+            self._found[term] = found
+        return found
 
     def _document_frequency(self, term: str) -> int:
-        df = self._df.get(term)
-        if df is None:
-            df = sum(part.df.get(term, 0) for _, part in self._parts)
-            self._df[term] = df
-        return df
-
-    def _postings(self, term: str) -> Sequence[int]:
-        if len(self._parts) == 1:
-            return self._parts[0][1].postings.get(term, ())
-        return [at + i for at, part in self._parts for i in part.postings.get(term, ())]
+        return len(self._postings(term)[0])
 
     def idf(self, term: str) -> float:
         """Smoothed inverse document frequency; a term seen nowhere gets the highest value."""
@@ -182,12 +203,11 @@ class LexicalIndex:
         scores: dict[int, float] = {}
         avg = self._avg_length or 1.0
         for term in set(query):
-            postings = self._postings(term)
+            postings, counts = self._postings(term)
             if not postings:
                 continue
             idf = self.idf(term)
-            for i in postings:
-                tf = self._tf[i][term]
+            for i, tf in zip(postings, counts, strict=True):
                 norm = tf + self.k1 * (1.0 - self.b + self.b * self._lengths[i] / avg)
                 scores[i] = scores.get(i, 0.0) + idf * tf * (self.k1 + 1.0) / norm
         return scores

@@ -239,6 +239,7 @@ class Matcher:
         if lexical is None:
             lexical = LexicalIndex([p.text for p in passages])
         claim_terms = [content_terms(c) for c in claims]
+        lexical.gather({t for terms in claim_terms for t in terms})
         embed_ids = self._to_embed(passages, lexical, claim_terms, cited or {})
         claim_vectors = self.embed(list(claims))
         vectors = self.embed([passages[i].text for i in embed_ids])
