@@ -35,8 +35,8 @@ from attribution.text import content_terms
 from benchmarks.candidate_recall import gold_spans, wice_claims
 from benchmarks.datasets import default_data_root
 
-KS = (1, 3, 5)
-PREFILTERS = (3, 4, 5, 8)
+KS = (1, 2, 3, 5)
+PREFILTERS = (2, 3, 4, 5, 8)
 STATIC_PREFILTERS = (16, 32, 64)
 
 Scores = NDArray[np.float64]
