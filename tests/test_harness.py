@@ -54,3 +54,19 @@ def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--datasets", "nope"])
     assert info.value.code == 2
     assert "unknown dataset nope" in capsys.readouterr().err
+
+
+def test_the_embedding_baselines_keep_their_model_whatever_the_engine_embeds_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from attribution import Attributor
+    from benchmarks.harness._context import BASELINE_EMBEDDER, baseline_embedder
+
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", "minilm-static-256")
+    attributor = Attributor()
+    assert attributor.embedder.spec.name == "minilm-static-256"  # type: ignore[attr-defined]
+    baseline = baseline_embedder(attributor)
+    assert baseline.spec.name == BASELINE_EMBEDDER  # type: ignore[attr-defined]
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", BASELINE_EMBEDDER)
+    same = Attributor()
+    assert baseline_embedder(same) is same.embedder  # the engine's own, not a second copy

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from attribution import Attributor, ModelConfig
+from attribution import Attributor
 from attribution.match import Matcher
-from attribution.runtime import Embedder, load_embedder
+from attribution.runtime import Embedder, OnnxEmbedder, resolve_model
 from benchmarks.datasets import SplitFilter, SplitName
 
 __all__ = ["BASELINE_EMBEDDER", "DATASET_NAMES", "HarnessContext", "baseline_embedder", "progress"]
@@ -66,17 +66,18 @@ def progress(items: Iterable[T], desc: str, total: int | None = None) -> Iterato
 
 def baseline_embedder(attributor: Attributor) -> Embedder:
     """The MiniLM transformer (:data:`BASELINE_EMBEDDER`): the engine's own embedder when it
-    is that model, else loaded with the engine's model settings."""
+    is that model, else loaded with the engine's model settings. Named explicitly, so that
+    ``$ATTRIBUTION_EMBEDDER``, which chooses the engine's embedder, leaves the baselines'
+    alone (their figures stay comparable across runs)."""
+    engine = attributor.embedder
+    if getattr(getattr(engine, "spec", None), "name", None) == BASELINE_EMBEDDER:
+        return engine
     config = attributor.config.model
-    if config.embedder == BASELINE_EMBEDDER:
-        return attributor.embedder
-    return load_embedder(
-        ModelConfig(
-            models_dir=config.models_dir,
-            embedder=BASELINE_EMBEDDER,
-            intra_op_threads=config.intra_op_threads,
-            batch_size=config.batch_size,
-        )
+    return OnnxEmbedder(
+        resolve_model(BASELINE_EMBEDDER, "embedder", config),
+        threads=config.intra_op_threads,
+        batch_size=config.batch_size,
+        busy_threads=config.busy_intra_op_threads,
     )
 
 
