@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -m benchmarks.pipeline_speed [--repeat 20] [--claims 10 --sources 20
 --words 800] [--supported] [--embedder NAME] [--passages-per-claim N] [--prefilter-per-claim N]
-[--threads N] [--no-skip-out-of-reach] [--no-baseline] [--json FILE]``.
+[--threads N] [--lanes N] [--no-skip-out-of-reach] [--no-baseline] [--json FILE]``.
 
 The workload is real text: WiCE's Wikipedia-cited web articles, each cut (or joined) to about
 ``--words`` words, and an answer made of WiCE claims about the first of them, with a ``[n]``
@@ -109,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="claims WiCE labels supported: an answer that mostly holds up",
     )
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
+    parser.add_argument(
+        "--lanes", type=int, default=None, help="ModelConfig.lanes (sessions side by side)"
+    )
     parser.add_argument("--embedder", default=None, help="the matcher's embedder (a model name)")
     parser.add_argument(
         "--passages-per-claim", type=int, default=None, help="VerifyConfig.passages_per_claim"
@@ -159,7 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         config.model,
         **{
             k: v
-            for k, v in (("intra_op_threads", args.threads), ("embedder", args.embedder))
+            for k, v in (
+                ("intra_op_threads", args.threads),
+                ("embedder", args.embedder),
+                ("lanes", args.lanes),
+            )
             if v is not None
         },
     )

@@ -531,3 +531,57 @@ def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
     with capture_logs() as logs:
         load_verifier(ModelConfig(), embedder=by_path)
     assert [e for e in logs if e["log_level"] == "warning"] == []
+
+
+def test_a_call_alone_runs_in_lanes_and_scores_the_same() -> None:
+    import threading
+
+    from attribution.runtime import resolve_model
+
+    resolved = resolve_model("support-verifier-minilm-l6-int8", "cross_encoder", ModelConfig())
+    model = OnnxCrossEncoder(resolved, threads=2, lanes=2)
+    reference = OnnxCrossEncoder(resolved, threads=2)  # one session, one thread of calls
+
+    def pairs(k: int, n: int = 5) -> list[tuple[str, str]]:  # new pairs: no cached score
+        return [
+            (f"The tower is {330 + i} m tall ({k}).", "The Eiffel Tower is 330 metres tall.")
+            for i in range(n)
+        ]
+
+    assert np.array_equal(model.predict(pairs(0)), reference.predict(pairs(0)))
+    assert model.lane_calls == 1
+    assert reference.lane_calls == 0
+    model.predict(pairs(1, n=1))  # one batch: nothing to run side by side
+    assert model.lane_calls == 1
+    assert reference._pool is None
+    assert model._pool is not None
+
+    barrier = threading.Barrier(4)
+    results: dict[int, NDArray[np.float32]] = {}
+
+    def call(first: int) -> None:
+        barrier.wait()
+        for k in range(first, first + 10):
+            results[k] = model.predict(pairs(k))
+
+    threads = [threading.Thread(target=call, args=(10 + 10 * t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 40
+    assert model.lane_calls < 41  # calls made while another ran went one batch at a time
+    for k, got in results.items():
+        assert np.array_equal(got, reference.predict(pairs(k)))
+    with pytest.raises(Exception, match="lanes"):
+        OnnxCrossEncoder(resolved, lanes=0)
+
+
+def test_lanes_by_default_on_two_threads_or_more() -> None:
+    from attribution.runtime import default_lanes
+
+    assert default_lanes(ModelConfig(intra_op_threads=4)) == 2
+    assert default_lanes(ModelConfig(intra_op_threads=1)) == 1
+    assert default_lanes(ModelConfig(intra_op_threads=1, lanes=3)) == 3
+    with pytest.raises(Exception, match="lanes"):
+        ModelConfig(lanes=0)

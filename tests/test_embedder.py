@@ -117,6 +117,10 @@ def test_batch_order_and_size_do_not_change_vectors(embedder: OnnxEmbedder) -> N
     one_by_one = np.vstack([embedder.encode([text]) for text in TEXTS])
     reversed_back = embedder.encode(TEXTS[::-1])[::-1]
     small_batches = OnnxEmbedder(embedder.resolved, threads=1, batch_size=2).encode(TEXTS)
+    lanes = OnnxEmbedder(embedder.resolved, threads=2, lanes=2)
+    in_lanes = lanes.encode(TEXTS)
+    assert lanes.lane_calls == 1
+    assert np.array_equal(together, in_lanes)  # the lanes' passes are the same passes
     for other in (one_by_one, reversed_back, small_batches):
         assert np.allclose(together, other, atol=1e-5)
 

@@ -47,7 +47,7 @@ from attribution.runtime._manifest import (
     models_dir,
     resolve_model,
 )
-from attribution.runtime._onnx import default_threads, make_session
+from attribution.runtime._onnx import default_lanes, default_threads, make_session
 from attribution.runtime._static import StaticEmbedder
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "ResolvedModel",
     "StaticEmbedder",
     "Vectors",
+    "default_lanes",
     "default_threads",
     "encode_pairs",
     "encode_windows",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from attribution._config import ModelConfig
 from attribution.runtime._embedder import OnnxEmbedder
 from attribution.runtime._manifest import resolve_model
+from attribution.runtime._onnx import default_lanes
 from attribution.runtime._static import StaticEmbedder
 
 if TYPE_CHECKING:
@@ -41,4 +42,5 @@ def load_embedder(config: ModelConfig | None = None) -> Embedder:
         threads=config.intra_op_threads,
         batch_size=config.batch_size,
         busy_threads=config.busy_intra_op_threads,
+        lanes=default_lanes(config),
     )

@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
@@ -34,6 +35,7 @@ __all__ = [
     "Runtime",
     "Session",
     "check_texts",
+    "default_lanes",
     "default_threads",
     "load_tokenizer",
     "make_session",
@@ -108,6 +110,14 @@ def make_session(path: Path, threads: int | None = None) -> Session:
     except Exception as exc:  # onnxruntime raises its own untyped exception classes
         raise ModelLoadError(f"ONNX model {path} cannot be loaded: {exc}") from exc
     return session
+
+
+def default_lanes(config: ModelConfig) -> int:
+    """``config.lanes``, else 2 when the sessions get at least two threads, else 1."""
+    if config.lanes is not None:
+        return config.lanes
+    threads = config.intra_op_threads or default_threads()
+    return 2 if threads >= 2 else 1
 
 
 def load_tokenizer(path: Path) -> tuple[Tokenizer, int]:
@@ -186,27 +196,36 @@ class OnnxModel:
         threads: int | None = None,
         batch_size: int = 1,
         busy_threads: int | None = None,
+        lanes: int = 1,
     ) -> None:
         """Describe the model; nothing is loaded until the first call that needs it.
 
         Args:
             resolved: the model's spec and files (see :func:`resolve_model`).
-            threads: intra-op threads of the session; None: the number of cores.
+            threads: intra-op threads a call may use; None: the number of cores.
             batch_size: sequences per inference batch.
             busy_threads: intra-op threads of a call made while another call of this model
-                runs (a second session); None: every call uses ``threads``.
+                runs (a second session); None: the session's.
+            lanes: above 1, the session gets ``threads // lanes`` intra-op threads, and a call
+                made alone with several batches runs them in this many lanes side by side
+                (threads calling the one session at once, sharing its weights); a call made
+                while another runs, or of one batch, runs them one after the other.
 
         Raises:
-            ConfigError: ``threads``, ``busy_threads`` or ``batch_size`` is below 1.
+            ConfigError: ``threads``, ``busy_threads``, ``batch_size`` or ``lanes`` is below 1.
             ModelLoadError: the model has no tokenizer or no maximum length, or its spec does
                 not suit the adapter (a cross-encoder without a support label).
         """
         if resolved.tokenizer_path is None or resolved.spec.max_length is None:
             raise ModelLoadError(f"model {resolved.spec.name!r} needs a tokenizer and max_length")
-        if batch_size < 1 or any(t is not None and t < 1 for t in (threads, busy_threads)):
+        if (
+            batch_size < 1
+            or lanes < 1
+            or any(t is not None and t < 1 for t in (threads, busy_threads))
+        ):
             raise ConfigError(
-                f"batch_size = {batch_size}, threads = {threads} and busy_threads = "
-                f"{busy_threads} must be >= 1"
+                f"batch_size = {batch_size}, lanes = {lanes}, threads = {threads} and "
+                f"busy_threads = {busy_threads} must be >= 1"
             )
         self.resolved = resolved
         self._tokenizer_path: Path = resolved.tokenizer_path
@@ -215,10 +234,14 @@ class OnnxModel:
         self.threads = threads
         self.busy_threads = busy_threads
         self.batch_size = batch_size
+        self.lanes = lanes
+        self._pool: ThreadPoolExecutor | None = None  # the lanes' threads, made at load
         self._calls_lock = threading.Lock()
         self._calls = 0  # calls running now
         self.busy_calls = 0
         """Calls that ran on the busy session (another call of this model was running)."""
+        self.lane_calls = 0
+        """Calls that ran in lanes (made alone, with several batches)."""
         self._load_lock = threading.Lock()
         self._loaded: Runtime | None = None
         if resolved.spec.format != "onnx":
@@ -254,6 +277,7 @@ class OnnxModel:
             threads=config.intra_op_threads,
             batch_size=config.batch_size,
             busy_threads=config.busy_intra_op_threads,
+            lanes=default_lanes(config),
         )
 
     def __repr__(self) -> str:
@@ -272,11 +296,14 @@ class OnnxModel:
         started = time.perf_counter()
         tokenizer, pad_id = load_tokenizer(self._tokenizer_path)
         self._configure(tokenizer)
-        session = make_session(self.resolved.path, self.threads)
+        threads = self.threads if self.threads is not None else default_threads()
+        if self.lanes > 1:
+            # one session of fewer threads: a call alone runs its lanes on it side by side
+            threads = max(1, threads // self.lanes)
+            self._pool = ThreadPoolExecutor(self.lanes, thread_name_prefix="onnx-lane")
+        session = make_session(self.resolved.path, threads)
         busy = None
-        if self.busy_threads is not None and self.busy_threads != (
-            self.threads if self.threads is not None else default_threads()
-        ):
+        if self.busy_threads is not None and self.busy_threads != threads:
             busy = make_session(self.resolved.path, self.busy_threads)
         runtime = Runtime(
             session=session,
@@ -340,22 +367,44 @@ class OnnxModel:
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.intp, count=len(encodings))
         order = np.argsort(lengths, kind="stable")
         with self._calls_lock:
-            busy = bool(self._calls) and runtime.busy_session is not None
+            alone = not self._calls
+            busy = not alone and runtime.busy_session is not None
             self._calls += 1
             self.busy_calls += busy
         # a call alone gets every thread; one made while another runs gets the busy session
         session = runtime.busy_session if busy and runtime.busy_session else runtime.session
+        batches = [order[a : a + self.batch_size] for a in range(0, len(order), self.batch_size)]
+
+        def run(on: Session, rows: NDArray[np.intp]) -> Batch:
+            feed = _pad([encodings[i] for i in rows], int(lengths[rows].max()), runtime.pad_id)
+            (output,) = on.run([runtime.output.name], {name: feed[name] for name in runtime.inputs})
+            return rows, output.astype(np.float32, copy=False), feed["attention_mask"]
+
+        lanes = min(self.lanes if alone else 1, len(batches))
+        if lanes > 1:
+            with self._calls_lock:
+                self.lane_calls += 1
+
+        def run_lane(k: int) -> list[Batch]:
+            # lane k runs batches k, k + lanes, ... (the lengths are sorted: the lanes even out);
+            # ONNX Runtime runs concurrent calls of one session on their callers' threads
+            return [run(session, rows) for rows in batches[k::lanes]]
+
         try:
-            for start in range(0, len(order), self.batch_size):
-                rows = order[start : start + self.batch_size]
-                feed = _pad([encodings[i] for i in rows], int(lengths[rows].max()), runtime.pad_id)
-                (output,) = session.run(
-                    [runtime.output.name], {name: feed[name] for name in runtime.inputs}
-                )
-                yield rows, output.astype(np.float32, copy=False), feed["attention_mask"]
+            if lanes > 1 and self._pool is not None:
+                futures = [self._pool.submit(run_lane, k) for k in range(lanes)]
+                for future in futures:
+                    yield from future.result()
+            else:
+                for rows in batches:
+                    yield run(session, rows)
         finally:
             with self._calls_lock:
                 self._calls -= 1
+
+
+Batch = tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.int64]]
+"""A batch's rows (positions in the call's encodings), graph output and attention mask."""
 
 
 def _pad(batch: Sequence[Encoding], width: int, pad_id: int) -> dict[str, NDArray[np.int64]]:

@@ -12,7 +12,7 @@ from typing import Protocol, TypeVar
 
 from attribution import Attributor
 from attribution.match import Matcher
-from attribution.runtime import Embedder, OnnxEmbedder, resolve_model
+from attribution.runtime import Embedder, OnnxEmbedder, default_lanes, resolve_model
 from benchmarks.datasets import SplitFilter, SplitName
 
 __all__ = ["BASELINE_EMBEDDER", "DATASET_NAMES", "HarnessContext", "baseline_embedder", "progress"]
@@ -78,6 +78,7 @@ def baseline_embedder(attributor: Attributor) -> Embedder:
         threads=config.intra_op_threads,
         batch_size=config.batch_size,
         busy_threads=config.busy_intra_op_threads,
+        lanes=default_lanes(config),
     )
 
 
