@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -454,8 +454,30 @@ def test_the_shipped_int8_model_scores_a_pair_the_same_whatever_else_is_in_the_r
     assert np.array_equal(model.predict(pairs[::-1])[2], alone)
 
 
-def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
+def _four_threads_at_once(
+    model: OnnxCrossEncoder, pairs: Callable[[int], list[tuple[str, str]]], first: int
+) -> dict[int, NDArray[np.float32]]:
+    """Ten calls from each of four threads started together: ``pairs(k)`` for k from ``first``."""
     import threading
+
+    barrier = threading.Barrier(4)
+    results: dict[int, NDArray[np.float32]] = {}
+
+    def call(start: int) -> None:
+        barrier.wait()
+        for k in range(start, start + 10):
+            results[k] = model.predict(pairs(k))
+
+    threads = [threading.Thread(target=call, args=(first + 10 * t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 40
+    return results
+
+
+def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
 
     from attribution.runtime import resolve_model
 
@@ -473,20 +495,7 @@ def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
     model.predict(pairs(-1))
     assert model.busy_calls == 0  # alone: the session with every thread
     assert model._runtime.busy_session is not None
-    barrier = threading.Barrier(4)
-    results: dict[int, NDArray[np.float32]] = {}
-
-    def call(first: int) -> None:
-        barrier.wait()
-        for k in range(first, first + 10):
-            results[k] = model.predict(pairs(k))
-
-    threads = [threading.Thread(target=call, args=(10 * t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == 40
+    results = _four_threads_at_once(model, pairs, first=0)
     assert model.busy_calls > 0  # calls overlapped and took the one-thread session
     for k, got in results.items():  # the thread count does not change a score
         assert np.allclose(got, reference.predict(pairs(k)), atol=1e-5)
@@ -534,7 +543,6 @@ def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
 
 
 def test_a_call_alone_runs_in_lanes_and_scores_the_same() -> None:
-    import threading
 
     from attribution.runtime import resolve_model
 
@@ -556,20 +564,7 @@ def test_a_call_alone_runs_in_lanes_and_scores_the_same() -> None:
     assert reference._pool is None
     assert model._pool is not None
 
-    barrier = threading.Barrier(4)
-    results: dict[int, NDArray[np.float32]] = {}
-
-    def call(first: int) -> None:
-        barrier.wait()
-        for k in range(first, first + 10):
-            results[k] = model.predict(pairs(k))
-
-    threads = [threading.Thread(target=call, args=(10 + 10 * t,)) for t in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(results) == 40
+    results = _four_threads_at_once(model, pairs, first=10)
     assert model.lane_calls < 41  # calls made while another ran went one batch at a time
     for k, got in results.items():
         assert np.array_equal(got, reference.predict(pairs(k)))
