@@ -38,10 +38,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """Threads doing model work (and ONNX Runtime intra-op threads); None: the cores."""
     intra_op_threads: int | None = None
     """ONNX Runtime threads every model call uses (ATTRIBUTION_INTRA_OP_THREADS). None (the
-    default): adaptive, a call alone uses model_threads threads (every core) and a call made
-    while another runs uses cores / model_threads (a second session per model), so a lone
-    request is as fast as it can be and concurrent ones do not oversubscribe the cores. 1 runs
-    every call on its model thread only."""
+    default): adaptive, a call alone uses model_threads threads (every core; in two lanes of
+    half of them, ``ModelConfig.lanes``) and a call made while another runs uses cores /
+    model_threads (on two cores the lanes' one-thread session, else a second session per
+    model), so a lone request is as fast as it can be and concurrent ones do not oversubscribe
+    the cores. 1 runs every call on its model thread only."""
     models_dir: str | None = None
     """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
     config: str | None = None
