@@ -179,13 +179,20 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         f"{s.unsupported} unsupported, {s.contradicted} contradicted; markers: "
         f"{s.markers_checked} checked, {s.markers_wrong} wrong source, {s.markers_unknown} "
         f"unknown, {s.markers_unsupported} unsupported, {s.markers_added} added"
-        f"\nverifier {result.verifier}; models loaded in {load_ms:.0f} ms, "
+        f"\nembedder {_model_name(attributor.embedder)}, verifier {result.verifier}; "
+        f"models loaded in {load_ms:.0f} ms, "
         f"attributed in {sum(result.timings_ms.values()):.0f} ms",
         file=out,
     )
     for w in result.warnings:
         print(f"warning: {w.tool_name}: {w.reason}", file=sys.stderr)
     return 0
+
+
+def _model_name(model: object) -> str:
+    """The manifest name (or file name) of a loaded model: the configuration may not say it,
+    when ``$ATTRIBUTION_EMBEDDER`` and the like choose."""
+    return str(getattr(getattr(model, "spec", None), "name", type(model).__name__))
 
 
 def _cmd_markers(args: argparse.Namespace) -> int:

@@ -178,6 +178,7 @@ def test_attribute_prints_verdicts_and_writes_json(
     assert "[citation:1]" in printed
     assert "wrong_source -> try [2]" in printed
     assert "unknown_number" in printed
+    assert "embedder all-minilm-l6-v2-int8-dynamic, verifier " in printed  # the models in use
     result = json.loads(out.read_text(encoding="utf-8"))
     assert "[citation:9]" not in result["answer"], "an unknown number is dropped by default"
     assert result["summary"]["claims"] == 8
