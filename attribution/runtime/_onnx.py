@@ -3,7 +3,8 @@
 :func:`make_session` opens a model on the CPU provider with explicit thread counts;
 :class:`OnnxModel` is the base of the adapters: it loads its session and tokenizer on first use
 (once, under a lock), and runs token sequences through the graph in length-sorted batches so
-that padding is small, handing back each batch's rows with their original positions.
+that padding is small, handing back each batch's rows with their original positions; a call
+made alone runs its batches in lanes (threads calling the one session at once).
 """
 
 from __future__ import annotations
@@ -157,6 +158,10 @@ def _pad_id(tokenizer: Tokenizer) -> int:
         if token_id is not None:
             return token_id
     return 0
+
+
+Batch = tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.int64]]
+"""A batch's rows (positions in the call's encodings), graph output and attention mask."""
 
 
 class Runtime(msgspec.Struct, frozen=True, kw_only=True):
@@ -354,10 +359,9 @@ class OnnxModel:
             f"{[node.name for node in outputs]}; kind {self.spec.kind} reads {self._output!r}"
         )
 
-    def _run_batches(
-        self, encodings: Sequence[Encoding]
-    ) -> Iterator[tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.int64]]]:
-        """Run encodings through the graph, shortest first, ``batch_size`` at a time.
+    def _run_batches(self, encodings: Sequence[Encoding]) -> Iterator[Batch]:
+        """Run encodings through the graph, shortest first, ``batch_size`` at a time; in
+        ``lanes`` side by side when no other call of this model is running.
 
         Yields:
             Per batch: the positions of its rows in ``encodings``, the graph output, and the
@@ -371,7 +375,7 @@ class OnnxModel:
             busy = not alone and runtime.busy_session is not None
             self._calls += 1
             self.busy_calls += busy
-        # a call alone gets every thread; one made while another runs gets the busy session
+        # a call alone gets every lane; one made while another runs, the busy session if any
         session = runtime.busy_session if busy and runtime.busy_session else runtime.session
         batches = [order[a : a + self.batch_size] for a in range(0, len(order), self.batch_size)]
 
@@ -401,10 +405,6 @@ class OnnxModel:
         finally:
             with self._calls_lock:
                 self._calls -= 1
-
-
-Batch = tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.int64]]
-"""A batch's rows (positions in the call's encodings), graph output and attention mask."""
 
 
 def _pad(batch: Sequence[Encoding], width: int, pad_id: int) -> dict[str, NDArray[np.int64]]:
