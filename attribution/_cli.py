@@ -344,7 +344,7 @@ def make_parser() -> argparse.ArgumentParser:
     attribute.add_argument(
         "--config",
         metavar="CONFIG.json|PRESET",
-        help="an AttributionConfig file, or a preset: fast (2-3x faster cold; a little less "
+        help="an AttributionConfig file, or a preset: fast (about 1.6x faster cold; a little less "
         "accurate) or default",
     )
     attribute.add_argument(

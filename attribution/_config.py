@@ -307,12 +307,12 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
   two candidates a claim, besides a cited source's best passage);
 - ``fast``: the static embedder's shortlist (no transformer pass to find candidates) and the
   lexical score given more weight beside its weaker cosine (``match.lexical_weight`` 0.5
-  instead of 0.35); the judge reads as many candidates as in the default. Two to three
-  times faster on sources never seen before (10 claims against 20 sources of 800 words on two
-  cores: 0.37-0.42 s against 0.7-1.1 s; 100 sources of 2,000 words: 0.95 s against 1.1 s),
+  instead of 0.35); the judge reads as many candidates as in the default. About 1.6 times
+  faster on sources never seen before (10 claims against 20 sources of 800 words on two
+  cores: 0.37-0.40 s against 0.59-0.66 s; 100 sources of 2,000 words: 0.65 s against 0.87 s),
   a little less accurate (mean balanced accuracy 0.704 against 0.708, mean AUC 0.775 against
-  0.790 on the validation data; docs/benchmarks.md, "the fast preset" and "the embedder in
-  int8 arithmetic")."""
+  0.790 on the validation data; docs/benchmarks.md, "the fast preset", "the embedder in
+  int8 arithmetic" and "two lanes")."""
 
 
 def preset(name: str) -> AttributionConfig:

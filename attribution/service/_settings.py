@@ -46,10 +46,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     models_dir: str | None = None
     """Folder of the model manifest; None: the packaged default (ATTRIBUTION_MODELS_DIR)."""
     config: str | None = None
-    """The engine's configuration (ATTRIBUTION_CONFIG): a preset's name, ``fast`` (2-3x
-    faster on sources never seen; a little less accurate) or ``default``, else the path of a JSON
-    ``AttributionConfig`` file. The thread and models-folder settings above apply on top of
-    it. Unset: the defaults."""
+    """The engine's configuration (ATTRIBUTION_CONFIG): a preset's name, ``fast`` (about
+    1.6x faster on sources never seen; a little less accurate) or ``default``, else the path of
+    a JSON ``AttributionConfig`` file. The thread and models-folder settings above apply on top
+    of it. Unset: the defaults."""
     database_path: str = "attribution.sqlite3"
     """SQLite file of the conversation registries (ATTRIBUTION_DATABASE_PATH)."""
     database_url: str | None = None
