@@ -76,12 +76,13 @@ class ModelConfig(_Section, frozen=True):
     there are cores (docs/benchmarks.md, "ONNX threads per call")."""
     lanes: int | None = None
     """A model call made alone (no other call of the model running) with several sequences
-    runs them on this many ONNX sessions side by side, each with ``intra_op_threads // lanes``
-    threads; 1: on one session with every thread. Small matrices (one sequence of about 100
-    tokens) keep two threads of one pass only partly busy: on two cores, two one-thread
-    sessions run the embedder's and the judge's passes about 12% faster than one two-thread
-    session (docs/benchmarks.md, "two lanes"). Each lane is a session of its own (about 27 MB
-    a model). None: 2 on a machine of at least two cores, else 1."""
+    runs them in this many lanes side by side: threads calling the model's one session, which
+    has ``intra_op_threads // lanes`` threads (its weights shared, not copied); 1: one pass
+    after another on a session of every thread. A pass over one sequence of about 100 tokens
+    keeps two threads of one session only partly busy, and a pool of threads spins while it
+    waits: on two cores the lanes make a cold call about 15% faster alone and the service 60-78%
+    faster under load (docs/benchmarks.md, "two lanes"); a call of one sequence runs on one
+    thread. None: 2 when the models get at least two threads, else 1."""
     batch_size: int = 1
     """Sequences per inference batch (texts for a transformer embedder, pairs for a
     cross-encoder). 1, the default, makes every score independent of the rest of the request:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from attribution._config import ModelConfig
 from attribution.runtime._embedder import OnnxEmbedder
 from attribution.runtime._manifest import resolve_model
-from attribution.runtime._onnx import default_lanes
 from attribution.runtime._static import StaticEmbedder
 
 if TYPE_CHECKING:
@@ -37,10 +36,4 @@ def load_embedder(config: ModelConfig | None = None) -> Embedder:
     resolved = resolve_model(None, "embedder", config)
     if resolved.spec.format == "static":
         return StaticEmbedder(resolved)
-    return OnnxEmbedder(
-        resolved,
-        threads=config.intra_op_threads,
-        batch_size=config.batch_size,
-        busy_threads=config.busy_intra_op_threads,
-        lanes=default_lanes(config),
-    )
+    return OnnxEmbedder.from_resolved(resolved, config)

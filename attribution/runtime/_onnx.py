@@ -276,7 +276,12 @@ class OnnxModel:
                 wrong sha256, or the spec does not suit the adapter.
         """
         config = config if config is not None else ModelConfig()
-        resolved = resolve_model(name_or_path, cls._kind, config)
+        return cls.from_resolved(resolve_model(name_or_path, cls._kind, config), config)
+
+    @classmethod
+    def from_resolved(cls, resolved: ResolvedModel, config: ModelConfig) -> Self:
+        """The adapter of a model already found, run as ``config`` says (threads, busy
+        threads, batch size, lanes)."""
         return cls(
             resolved,
             threads=config.intra_op_threads,

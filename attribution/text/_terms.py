@@ -89,17 +89,18 @@ _ABBREVIATIONS = frozenset(
 )
 # A sentence ends at . ! ? (or their CJK forms) followed by space and what can start a sentence,
 # or at a line break that ends a line with such punctuation, or at a blank line.
-_SENTENCE_END = re.compile(
+_END_THEN_SPACE = (
     r"""(?<=[.!?。！？])(?P<tail>["'”’)\]]*(?:\[\d+\])*)\s+"""
     r"""(?=["'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0400-\u04FF#*>-])"""
-    r"""|(?<=[。！？])"""
+)
+_LINE_ENDS = (
     r"""|\n[ \t]*\n\s*"""
     r"""|(?<=[.!?:;])[ \t]*\n\s*"""
     r"""|\n(?=[ \t]*(?:[-*+•]|\d+[.)]|\#{1,6}\s|\|))"""
 )
-_SENTENCE_END_NONEMPTY = re.compile(
-    _SENTENCE_END.pattern.replace("|(?<=[。！？])", "", 1), re.UNICODE
-)
+_SENTENCE_END = re.compile(_END_THEN_SPACE + r"""|(?<=[。！？])""" + _LINE_ENDS)
+_SENTENCE_END_NONEMPTY = re.compile(_END_THEN_SPACE + _LINE_ENDS)
+"""``_SENTENCE_END`` without its one empty match (right after a CJK full stop)."""
 _SENTENCE_END_AT = re.compile(r"[.!?。！？:;\n]")
 """Where a match of ``_SENTENCE_END`` can start: after one of these, or at a line break."""
 

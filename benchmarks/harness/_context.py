@@ -12,7 +12,7 @@ from typing import Protocol, TypeVar
 
 from attribution import Attributor
 from attribution.match import Matcher
-from attribution.runtime import Embedder, OnnxEmbedder, default_lanes, resolve_model
+from attribution.runtime import Embedder, OnnxEmbedder
 from benchmarks.datasets import SplitFilter, SplitName
 
 __all__ = ["BASELINE_EMBEDDER", "DATASET_NAMES", "HarnessContext", "baseline_embedder", "progress"]
@@ -72,14 +72,7 @@ def baseline_embedder(attributor: Attributor) -> Embedder:
     engine = attributor.embedder
     if getattr(getattr(engine, "spec", None), "name", None) == BASELINE_EMBEDDER:
         return engine
-    config = attributor.config.model
-    return OnnxEmbedder(
-        resolve_model(BASELINE_EMBEDDER, "embedder", config),
-        threads=config.intra_op_threads,
-        batch_size=config.batch_size,
-        busy_threads=config.busy_intra_op_threads,
-        lanes=default_lanes(config),
-    )
+    return OnnxEmbedder.from_config(attributor.config.model, BASELINE_EMBEDDER)
 
 
 @dataclass
