@@ -127,6 +127,19 @@ def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
     assert glued.text == "so and [citation:1] x [citation:1]."
 
 
+def test_a_run_of_unknown_markers_goes_with_the_blank_before_it() -> None:
+    def dropped(text: str) -> str:
+        return normalize_markers(text, style="bracket", known={1}, drop_unknown=True).text
+
+    assert dropped("appeared in 2023 [7][8].") == "appeared in 2023."
+    assert dropped("appeared in 2023 [7][8][9] and more") == "appeared in 2023 and more"
+    # the blank stays for a marker of the run that stays, wherever it is in the run
+    assert dropped("appeared in 2023 [7][8][1].") == "appeared in 2023 [1]."
+    assert dropped("appeared in 2023 [7][1][8].") == "appeared in 2023 [1]."
+    assert dropped("appeared in 2023 [1][7][8].") == "appeared in 2023 [1]."
+    assert dropped("see [7][a link](https://example.com)") == "see [a link](https://example.com)"
+
+
 def test_renumber() -> None:
     text = "A [1, 2]. B[^2]. C [citation:3]. D【2】 E [4]"
     out = renumber_markers(text, {2: 7, 3: 1})

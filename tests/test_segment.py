@@ -240,6 +240,15 @@ def test_markers_in_code_are_not_markers_and_markers_after_code_are() -> None:
     assert [m.text for m in sentence.markers] == ["[3]"]
 
 
+def test_a_paragraph_over_a_million_characters_is_segmented() -> None:
+    # spaCy's own limit (1,000,000 characters a text) is for parsers; the sentencizer has none
+    filler = "word " * 220_000
+    answer = f"The tower was completed in 1889 [1]. {filler.strip()}. It is 330 metres tall."
+    texts = _texts(answer)
+    assert texts[0] == "The tower was completed in 1889 [1]."
+    assert texts[-1] == "It is 330 metres tall."
+
+
 def test_markers_only_paragraph() -> None:
     seg = _segments("A claim in its own paragraph.\n\n[3][4]")[1]
     assert (seg.text, seg.skip_reason) == ("[3][4]", "too_short")

@@ -8,7 +8,14 @@ from bisect import bisect_left
 from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from attribution.text import Marker, MarkerStyle, format_marker, protected_spans, removal_span
+from attribution.text import (
+    Marker,
+    MarkerStyle,
+    format_marker,
+    gone_runs,
+    protected_spans,
+    removal_span,
+)
 
 __all__ = ["Edit", "EditedText", "apply_edits", "insertion_edit", "marker_edits"]
 
@@ -86,10 +93,13 @@ def marker_edits(
 ) -> list[Edit]:
     """Edits that rewrite markers in ``style`` and drop unknown numbers when asked."""
     edits: list[Edit] = []
-    for m in markers:
-        numbers = tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers
+    kept = [
+        tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers for m in markers
+    ]
+    gone = gone_runs((m.start, m.end, not n) for m, n in zip(markers, kept, strict=True))
+    for m, numbers in zip(markers, kept, strict=True):
         if not numbers:
-            a, b = removal_span(text, m.start, m.end)
+            a, b = removal_span(text, m.start, m.end, next_goes=m.end in gone)
             edits.append(Edit(a, b, ""))
         elif style is not None or numbers != m.numbers:
             new = format_marker(numbers, style or m.style)

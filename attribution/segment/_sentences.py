@@ -77,6 +77,9 @@ def make_pipeline() -> Language:
         raise MissingDependencyError("spacy", purpose="sentence segmentation") from exc
 
     nlp = spacy.blank("en")
+    # spaCy refuses texts over a million characters to spare a parser's memory; the rule
+    # sentencizer has no such cost, and a long answer (or a long unit of one) is not an error
+    nlp.max_length = 2**62
     punct = sorted(set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS))
     nlp.add_pipe("sentencizer", config={"punct_chars": punct})
     # The tokenizer glues 。 to the word before it, so the sentencizer would never see it.

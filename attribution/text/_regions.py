@@ -15,6 +15,7 @@ __all__ = [
     "URL",
     "ProtectedRegions",
     "fenced_code",
+    "gone_runs",
     "inline_code",
     "link_destinations",
     "merge_spans",
@@ -140,11 +141,29 @@ class ProtectedRegions:
         return k >= 0 and index < self.spans[k][1]
 
 
-def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
+def gone_runs(markers: Iterable[tuple[int, int, bool]]) -> frozenset[int]:
+    """The starts of the markers that go together with every marker written right after them.
+
+    ``markers`` are ``(start, end, goes)``; the answer is what :func:`removal_span`'s
+    ``next_goes`` asks of the offset where a marker ends: ``[7][8][1]`` with 7 and 8 going keeps
+    the blank before ``[7]`` for ``[1]``; ``[7][8].`` takes it.
+    """
+    goes = {start: (end, gone) for start, end, gone in markers}
+    runs: set[int] = set()
+    for start in sorted(goes, reverse=True):
+        end, gone = goes[start]
+        if gone and (end not in goes or end in runs):
+            runs.add(start)
+    return frozenset(runs)
+
+
+def removal_span(text: str, start: int, end: int, *, next_goes: bool = False) -> tuple[int, int]:
     """The span to delete when a marker goes: the marker and the blank that set it off.
 
     ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
-    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it).
+    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it);
+    with ``next_goes`` (the marker right after this one is removed too) ``claim [9][8].`` →
+    ``claim.``.
     """
     left = start
     while left > 0 and text[left - 1] in " \t":
@@ -154,6 +173,6 @@ def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
         while right < len(text) and text[right] in " \t":
             right += 1
         return start, right
-    if text[end : end + 1] in ("[", "【"):
+    if text[end : end + 1] in ("[", "【") and not next_goes:
         return start, end
     return left, end
