@@ -7,6 +7,7 @@ together; each stage lives in its own module and can be tested alone.
 from __future__ import annotations
 
 import gc
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +55,7 @@ from attribution.sources import (
     CitationRegistry,
     ExtractionWarning,
     extract_sources,
+    merge_sightings,
     source_key,
 )
 from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
@@ -78,6 +80,38 @@ _Skipped: TypeAlias = list[list[tuple[Pair, tuple[int, tuple[int, ...]], float]]
 
 _REACH_MARGIN = 1e-9
 """A pair is out of reach when its ceiling is below the threshold by more than this."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_text(text: str, what: str) -> None:
+    """Raise :class:`InputError` when ``text`` holds a surrogate code point (half of a UTF-16
+    pair, as ``"\\ud800"`` or bytes decoded with ``surrogateescape`` give): it is no character,
+    cannot be written as UTF-8, and would fail deep inside the pipeline."""
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        raise InputError(
+            f"{what}: a lone surrogate U+{ord(bad[0]):04X} at character {bad.start()} is not "
+            "text (valid Unicode only)"
+        )
+
+
+def _valid_sources(
+    sources: Sequence[CitationSource], what: str, *, extracted: bool = False
+) -> None:
+    """:func:`_valid_text` for every text field of every source (given, or ``extracted`` from
+    tool outputs: named by their ids)."""
+    for i, source in enumerate(sources):
+        name = f"{what}: the source extracted as {source.id!r}" if extracted else f"{what}[{i}]"
+        for field, value in (
+            ("id", source.id),
+            ("title", source.title),
+            ("uri", source.uri),
+            ("snippet", source.snippet),
+            ("fullContent", source.full_content),
+        ):
+            if value:
+                _valid_text(value, f"{name}.{field}")
 
 
 class PreparedSources(NamedTuple):
@@ -267,17 +301,37 @@ class Attributor:
         items = sources_or_tool_outputs(given, what=what)
         if all(isinstance(i, ToolOutput) for i in items):
             extracted = extract_sources(items)  # type: ignore[arg-type]
+            _valid_sources(extracted.sources, what, extracted=True)
             return list(extracted.sources), extracted.warnings
         if not all(isinstance(i, CitationSource) for i in items):
             kinds = sorted({type(i).__name__ for i in items})
             raise InputError(
                 f"sources must be all CitationSource or all ToolOutput, got {', '.join(kinds)}"
             )
+        # one source per key, as extraction does: a later sighting fills the gaps and brings
+        # a longer text (a page given as a search result and as a scrape); a warning says so,
+        # since the sources are numbered after the merge and only the longer text is kept
+        given = [i for i in items if isinstance(i, CitationSource)]
+        _valid_sources(given, what)
         merged: dict[str, CitationSource] = {}
-        for source in items:
-            key = source_key(source)  # type: ignore[arg-type]
-            merged.setdefault(key, source)  # type: ignore[arg-type]
-        return list(merged.values()), ()
+        warnings: list[ExtractionWarning] = []
+        for position, source in enumerate(given):
+            key = source_key(source)
+            first = merged.get(key)
+            if first is None:
+                merged[key] = source
+                continue
+            texts = (first.full_content or "", source.full_content or "")
+            kept = "; the longer text was kept" if all(texts) and texts[0] != texts[1] else ""
+            warnings.append(
+                ExtractionWarning(
+                    tool_name=what,
+                    reason=f"item {position} ({source.id!r}) has the source key of "
+                    f"{first.id!r} ({key!r}): they were merged into one source{kept}",
+                )
+            )
+            merged[key] = merge_sightings(first, source)
+        return list(merged.values()), tuple(warnings)
 
     def attribute(
         self,
@@ -306,6 +360,7 @@ class Attributor:
         """
         if not isinstance(answer, str):
             raise InputError(f"answer must be a string, got {type(answer).__name__}")
+        _valid_text(answer, "answer")
         timings: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -387,6 +442,8 @@ class Attributor:
             ``index`` counts these claims from 0, and ``output_start`` / ``output_end`` equal
             ``start`` / ``end`` (the edits of the whole answer are not known yet).
         """
+        for s in segments:
+            _valid_text(s.text, f"segment {s.index}")
         replace = msgspec.structs.replace
 
         def shifted(s: Segment) -> Segment:
@@ -473,6 +530,12 @@ class Attributor:
         """
         from attribution.segment import Segment
 
+        if isinstance(claims, str) or not isinstance(claims, Sequence):
+            raise InputError(f"claims must be a list of strings, got {type(claims).__name__}")
+        for i, text in enumerate(claims):
+            if not isinstance(text, str):
+                raise InputError(f"claims[{i}] must be a string, got {type(text).__name__}")
+            _valid_text(text, f"claims[{i}]")
         sources, _ = self._sources(sources, "sources")
         segments = [
             Segment(
@@ -792,7 +855,9 @@ class Attributor:
             if (
                 cfg.reconcile.fill_missing
                 and decision.verdict == "supported"
-                and not claim.cited_numbers
+                # a claim whose every number is unknown to the registry cites nothing
+                # (those numbers resolve to no source, and are dropped by default)
+                and not any(n in numbering.known for n in claim.cited_numbers)
                 and claim.segment.is_claim
             ):
                 chosen = decision.supporting[: cfg.reconcile.max_sources_per_claim]

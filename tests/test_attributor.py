@@ -335,6 +335,61 @@ def test_unknown_numbers_are_dropped_by_default_and_kept_on_request(
     assert {m.number: m.verdict for m in kept.markers} == reported
 
 
+def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(
+    attributor: Attributor,
+) -> None:
+    # the unknown numbers resolve to no source and are dropped: the claim cites nothing
+    for answer in (
+        "The Eiffel Tower was completed in 1889 [9].",
+        "The Eiffel Tower was completed in 1889 [7][8].",
+    ):
+        result = attributor.attribute(answer, SOURCES)
+        assert result.answer == "The Eiffel Tower was completed in 1889 [1].", answer
+        assert result.claims[0].added == (1,)
+        assert all(m.verdict == "unknown_number" for m in result.markers)
+    # a known number the request brings no text for is a citation all the same: no filling
+    registry = CitationRegistry()
+    registry.register_source(SOURCES[0])
+    registry.register_source(CitationSource(id="kept", type="web", title="elsewhere"))
+    result = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [2].", SOURCES[:1], registry
+    )
+    assert result.answer == "The Eiffel Tower was completed in 1889 [2]."
+    assert result.markers[0].verdict == "unverifiable"
+
+
+def test_two_sightings_of_one_source_are_merged_and_its_text_kept(
+    attributor: Attributor,
+) -> None:
+    eiffel = "The Eiffel Tower was completed in 1889 by Gustave Eiffel."
+    result = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [1].",
+        [
+            CitationSource(id="s1", type="web_result", uri="https://ex.com/p", snippet="Towers."),
+            CitationSource(
+                id="s2", type="web", uri="https://ex.com/p?utm_source=x", full_content=eiffel
+            ),
+        ],
+    )
+    (source,) = result.citations.sources
+    assert source.full_content == eiffel, "the scrape's text is not lost"
+    assert result.claims[0].verdict == "supported"
+    (warning,) = result.warnings
+    assert "'s2'" in warning.reason
+    assert "merged" in warning.reason
+    # one id given twice with two texts: one source, the longer text, and a warning saying so
+    result = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [1].",
+        [
+            CitationSource(id="s1", type="web", full_content="Towers are tall."),
+            CitationSource(id="s1", type="web", full_content=eiffel),
+        ],
+    )
+    assert [s.full_content for s in result.citations.sources] == [eiffel]
+    assert result.markers[0].verdict == "supported"
+    assert "longer text was kept" in result.warnings[0].reason
+
+
 def test_registry_numbers_are_used(attributor: Attributor) -> None:
     registry = CitationRegistry()
     for s in reversed(SOURCES):  # numbered in another order than given
@@ -373,6 +428,32 @@ def test_bad_input(attributor: Attributor) -> None:
         attributor.attribute("x", [SOURCES[0], ToolOutput(tool_name="t", output="x")])  # type: ignore[list-item]
     with pytest.raises(InputError, match="answer must be a string"):
         attributor.attribute(None, SOURCES)  # type: ignore[arg-type]
+    # a lone surrogate (no character; cannot be written as UTF-8), wherever it is, is named
+    with pytest.raises(InputError, match=r"answer: a lone surrogate U\+D800 at character 10"):
+        attributor.attribute("The tower \ud800 [1].", SOURCES)
+    bad = CitationSource(id="b", type="web", full_content="x \udc00 y")
+    with pytest.raises(InputError, match=r"sources_or_tool_outputs\[1\]\.fullContent"):
+        attributor.attribute("The tower [1].", [SOURCES[0], bad])
+    scraped = ToolOutput(
+        tool_name="web_search", output={"results": [{"url": "https://a.b", "content": "\ud800"}]}
+    )
+    with pytest.raises(InputError, match=r"the source extracted as .*snippet: a lone surrogate"):
+        attributor.attribute("The tower [1].", [scraped])
+    with pytest.raises(InputError, match=r"claims\[1\]: a lone surrogate"):
+        attributor.check_claims(["fine", "x \ud800"], SOURCES)
+    with pytest.raises(InputError, match=r"sources\[0\]\.title"):
+        attributor.check_claims(["fine"], [CitationSource(id="t", type="web", title="\udfff")])
+
+
+def test_check_claims_takes_a_list_of_strings(attributor: Attributor) -> None:
+    claim = "The Eiffel Tower was completed in 1889."
+    with pytest.raises(InputError, match="claims must be a list of strings, got str"):
+        attributor.check_claims(claim, SOURCES)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"claims\[1\] must be a string, got NoneType"):
+        attributor.check_claims([claim, None], SOURCES)  # type: ignore[list-item]
+    with pytest.raises(InputError, match=r"claims\[0\] must be a string, got int"):
+        attributor.check_claims([3], SOURCES)  # type: ignore[list-item]
+    assert [r.verdict for r in attributor.check_claims((claim,), SOURCES)] == ["supported"]
 
 
 def test_no_sources_means_nothing_is_supported(attributor: Attributor) -> None:

@@ -19,6 +19,7 @@ from attribution.sources._extractors import (
     Warn,
     default_extractors,
     extract_sources,
+    merge_sightings,
 )
 from attribution.sources._keys import content_key, is_web_url, make_source_key, source_key
 from attribution.sources._numbering import (
@@ -48,6 +49,7 @@ __all__ = [
     "extract_sources",
     "is_web_url",
     "make_source_key",
+    "merge_sightings",
     "render_retrieved_context",
     "source_key",
 ]

@@ -26,6 +26,7 @@ from attribution.sources._extractors._framework import (
     ExtractorFn,
     ExtractorRegistry,
     Warn,
+    merge_sightings,
     unsafe_scheme,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "Warn",
     "default_extractors",
     "extract_sources",
+    "merge_sightings",
     "unsafe_scheme",
 ]
 

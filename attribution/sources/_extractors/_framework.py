@@ -21,6 +21,7 @@ __all__ = [
     "ExtractorFn",
     "ExtractorRegistry",
     "Warn",
+    "merge_sightings",
     "unsafe_scheme",
 ]
 
@@ -66,7 +67,7 @@ class Extractor:
     """The function that does the work."""
 
 
-def _merge(first: CitationSource, later: CitationSource) -> CitationSource:
+def merge_sightings(first: CitationSource, later: CitationSource) -> CitationSource:
     """One source from two sightings of the same one: the first wins, gaps are filled.
 
     A later sighting with longer ``fullContent`` (a scrape of a page first seen as a search
@@ -302,5 +303,5 @@ class ExtractorRegistry:
                     continue
                 key = source_key(safe)
                 source = safe
-                merged[key] = _merge(merged[key], source) if key in merged else source
+                merged[key] = merge_sightings(merged[key], source) if key in merged else source
         return ExtractionResult(sources=tuple(merged.values()), warnings=tuple(warnings))
