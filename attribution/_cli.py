@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -26,8 +27,19 @@ from attribution.text import MARKER_STYLES, find_markers, normalize_markers
 __all__ = ["main"]
 
 
+_stdin_read = False
+"""Whether an argument of this run has read standard input (it can be read once)."""
+
+
 def _read(path: str) -> bytes:
+    global _stdin_read
     if path == "-":
+        if _stdin_read:
+            raise InputError(
+                "-: standard input was already read for another argument; give only one of "
+                "them as -, the others as files"
+            )
+        _stdin_read = True
         return sys.stdin.buffer.read()
     file = Path(path)
     try:
@@ -38,6 +50,27 @@ def _read(path: str) -> bytes:
         raise InputError(f"{path}: is a directory, not a file") from exc
     except OSError as exc:
         raise InputError(f"{path}: cannot be read: {exc.strerror}") from exc
+
+
+def _writable(path: str, option: str) -> Path:
+    """The file ``option`` names to write, checked before any work is done: an existing
+    directory, a missing folder or a folder that cannot be written is an InputError."""
+    file = Path(path)
+    folder = file.parent
+    if file.is_dir():
+        raise InputError(f"{option} {path}: is a directory, not a file")
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(file if file.exists() else folder, os.W_OK):
+        raise InputError(f"{option} {path}: cannot be written (permission denied)")
+    return file
+
+
+def _write(file: Path, data: bytes, option: str) -> None:
+    try:
+        file.write_bytes(data)
+    except OSError as exc:
+        raise InputError(f"{option} {file}: cannot be written: {exc.strerror}") from exc
 
 
 def _config_arg(value: str) -> AttributionConfig:
@@ -87,6 +120,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _cmd_register(args: argparse.Namespace) -> int:
+    out = _writable(args.out, "--out") if args.out else None
     calls = decode_json(_read(args.tool_outputs), list[ToolOutput], what=args.tool_outputs)
     registry = (
         CitationRegistry.from_json(_read(args.registry), what=args.registry)
@@ -103,8 +137,8 @@ def _cmd_register(args: argparse.Namespace) -> int:
         print(f"[{n:>2}]  {new:<3}  {source.type:<14} {title:<40} {source_key(source)}")
     for w in result.warnings:
         print(f"warning: {w.tool_name}: {w.reason}", file=sys.stderr)
-    if args.out:
-        Path(args.out).write_bytes(registry.to_json())
+    if out is not None:
+        _write(out, registry.to_json(), "--out")
         print(f"registry of {len(registry)} sources written to {args.out}", file=sys.stderr)
     return 0
 
@@ -120,6 +154,7 @@ _VERDICT_MARK = {
 def _cmd_attribute(args: argparse.Namespace) -> int:
     from attribution._attributor import Attributor
 
+    json_out = _writable(args.json, "--json") if args.json and args.json != "-" else None
     answer = _read_text(args.answer)
     items: list[CitationSource] | list[ToolOutput]
     if args.tool_outputs:
@@ -150,7 +185,8 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         if args.json == "-":
             sys.stdout.write(data.decode() + "\n")
             return 0
-        Path(args.json).write_bytes(data + b"\n")
+        if json_out is not None:
+            _write(json_out, data + b"\n", "--json")
     out = sys.stdout
     print(result.answer.rstrip("\n"), file=out)
     print("\n--- claims", file=out)
@@ -456,6 +492,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
         logger_factory=_stderr_logger,
     )
+    global _stdin_read
+    _stdin_read = False
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # whatever options follow were the harness's
         return _cmd_bench(argparse.Namespace())

@@ -8,6 +8,7 @@ Decoding is strict: an unknown field or a wrong type is an :class:`InputError` n
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeVar, get_args
 
@@ -150,21 +151,40 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
     try:
         return msgspec.json.decode(data, type=type_)
     except msgspec.ValidationError as exc:
+        # the typed decoder checks types as it reads, so "{bad" is "expected an array": say
+        # what is wrong with text that is not JSON at all
+        try:
+            msgspec.json.decode(data)
+        except msgspec.DecodeError as malformed:
+            raise InputError(f"{what}: malformed JSON: {_malformed(data, malformed)}") from exc
+        except (RecursionError, UnicodeDecodeError):
+            pass
         raise InputError(f"{what}: {exc}") from exc
     except msgspec.DecodeError as exc:
-        lone = _LONE_SURROGATE.search(
-            data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
-        )
-        at = f"; a lone surrogate escape {lone[0].decode()} at byte {lone.start()}" if lone else ""
-        raise InputError(f"{what}: malformed JSON: {exc}{at}") from exc
+        raise InputError(f"{what}: malformed JSON: {_malformed(data, exc)}") from exc
     except UnicodeDecodeError as exc:
         raise InputError(f"{what}: not UTF-8 text: {_bad_utf8(data, exc)}") from exc
     except RecursionError as exc:
-        where = _too_deep_at(data)
-        at = f" (level {_MAX_NESTING + 1} opens at byte {where})" if where is not None else ""
+        depth, where = _deepest(data)
         raise InputError(
-            f"{what}: JSON nested deeper than any tool output{at}; the input was not read"
+            f"{what}: JSON nested deeper than any tool output: {depth:,} levels (the deepest "
+            f"opens at byte {where}; the decoder stops near {sys.getrecursionlimit():,}, "
+            "Python's recursion limit); the input was not read"
         ) from exc
+
+
+def _malformed(data: bytes | str, exc: msgspec.DecodeError) -> str:
+    """What is wrong with JSON that does not decode: a lone surrogate escape where there is
+    one (the decoder's own message, "truncated", misleads there), else the decoder's message."""
+    lone = _LONE_SURROGATE.search(
+        data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+    )
+    if lone is None:
+        return str(exc).removeprefix("JSON is malformed: ")
+    return (
+        f"a lone surrogate escape {lone[0].decode()} at byte {lone.start()} (half of a UTF-16 "
+        "pair, no character)"
+    )
 
 
 def _bad_utf8(data: bytes | str, exc: UnicodeDecodeError) -> str:
@@ -184,15 +204,13 @@ _LONE_SURROGATE = re.compile(
     rb"|(?<![0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
 
-_MAX_NESTING = 256
-"""Where :func:`_too_deep_at` reports: well below the depth at which decoding fails."""
 
-
-def _too_deep_at(data: bytes | str) -> int | None:
-    """The byte offset where JSON nesting first goes past :data:`_MAX_NESTING` (strings
-    skipped), or None. Only run after decoding failed for depth, so its speed matters little."""
+def _deepest(data: bytes | str) -> tuple[int, int]:
+    """How deep JSON nests (strings skipped), and the byte offset where its deepest level
+    first opens. Only run after decoding failed for depth, so its speed matters little."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    depth, in_string, escaped = 0, False, False
+    depth, deepest, where = 0, 0, 0
+    in_string, escaped = False, False
     for offset, byte in enumerate(raw):
         if in_string:
             if escaped:
@@ -205,11 +223,11 @@ def _too_deep_at(data: bytes | str) -> int | None:
             in_string = True
         elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
-            if depth > _MAX_NESTING:
-                return offset
+            if depth > deepest:
+                deepest, where = depth, offset
         elif byte in (0x5D, 0x7D):
             depth -= 1
-    return None
+    return deepest, where
 
 
 def sources_or_tool_outputs(

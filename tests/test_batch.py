@@ -118,3 +118,22 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "0 records attributed (0 failed, 1 already in" in capsys.readouterr().err
     assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_bad_arguments_and_paths_are_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "records.jsonl"
+    records.write_text(RECORDS[1] + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    for args, said in (
+        ([str(records), str(tmp_path)], "is a directory, not a file"),
+        ([str(tmp_path), str(out)], "is a directory, not a file"),
+        ([str(records), str(tmp_path / "no" / "out.jsonl")], "no such directory"),
+        ([str(records), str(out), "--workers", "0"], "workers must be at least 1, got 0"),
+        ([str(records), str(out), "--batch-size", "0"], "batch_size must be at least 1"),
+        ([str(records), str(out), "--limit", "-1"], "limit must be 0 or more, got -1"),
+    ):
+        assert main(["batch", *args]) == 2, args
+        assert said in capsys.readouterr().err, args
+    assert not out.exists(), "nothing was attributed"

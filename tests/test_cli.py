@@ -232,15 +232,17 @@ _PREFIX = b'[{"toolName": "web_search", "output": '
         (_PREFIX + b'"caf\xe9"}]', ("not UTF-8", "0xe9", f"byte {len(_PREFIX) + 4}")),
         (
             _PREFIX + b"[" * 5_000 + b"]" * 5_000 + b"}]",
-            # [ and { are levels 1 and 2: level 257 is the output's 255th bracket
-            ("nested deeper than any tool output", f"byte {len(_PREFIX) + 254}"),
+            # [ and { are levels 1 and 2: the output's 5,000th bracket is the deepest
+            ("nested deeper than any tool output", "5,002 levels", f"byte {len(_PREFIX) + 4_999}"),
         ),
         (
             _PREFIX + b'"\\ud800"}]',
             ("malformed JSON", f"lone surrogate escape \\ud800 at byte {len(_PREFIX) + 1}"),
         ),
+        # "{bad" is not JSON at all: said so, not "expected an array, got an object"
+        (b"{bad", ("malformed JSON", "object keys must be strings (byte 1)")),
     ],
-    ids=["invalid utf-8", "deep nesting", "lone surrogate"],
+    ids=["invalid utf-8", "deep nesting", "lone surrogate", "not json"],
 )
 def test_an_unreadable_file_is_a_clear_error_naming_the_file(
     content: bytes, words: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -327,3 +329,35 @@ def test_attribute_shows_what_the_closest_source_says_of_an_unsupported_claim(
     lines = capsys.readouterr().out.splitlines()
     claim = next(k for k, x in enumerate(lines) if "Ming" in x and "UNSUPPORTED" in x)
     assert lines[claim + 1].strip().startswith("closest [1]: 'The Great Wall of China")
+
+
+def test_output_paths_are_checked_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outputs = str(EXAMPLES / "tool_outputs.json")
+    answer = str(EXAMPLES / "answer.md")
+    missing = str(tmp_path / "no" / "such.json")
+    for args, said in (
+        (["register", outputs, "--out", missing], "--out " + missing + ": no such directory"),
+        (["register", outputs, "--out", str(tmp_path)], "is a directory, not a file"),
+        (
+            ["attribute", "--answer", answer, "--tool-outputs", outputs, "--json", missing],
+            "--json " + missing + ": no such directory",
+        ),
+    ):
+        assert main(args) == 2, args
+        captured = capsys.readouterr()
+        assert said in captured.err, args
+        assert "Traceback" not in captured.err
+        assert captured.out == "", "nothing was printed before the error"
+
+
+def test_standard_input_is_read_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO((EXAMPLES / "answer.md").read_bytes()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["attribute", "--answer", "-", "--tool-outputs", "-"]) == 2
+    assert "standard input was already read for another argument" in capsys.readouterr().err

@@ -32,6 +32,19 @@ def test_import_does_no_heavy_work() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_library_writes_nothing_on_the_callers_standard_output() -> None:
+    # structlog left unconfigured prints on stdout: the library logs only where an application
+    # configured it (the service and the command line do)
+    code = (
+        "from attribution import Attributor; "
+        "source = {'id': 'a', 'type': 'web', 'fullContent': 'The Eiffel Tower is in Paris.'}; "
+        "result = Attributor().attribute('The Eiffel Tower is in Paris.', [source]); "
+        "print(result.claims[0].verdict)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "supported\n"
+
+
 def test_error_tree() -> None:
     assert issubclass(attribution.ConfigError, ValueError)
     assert issubclass(attribution.InputError, ValueError)

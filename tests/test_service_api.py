@@ -448,7 +448,7 @@ BAD_BODIES: list[tuple[str, bytes, int, str, tuple[str, ...]]] = [
         + b"}]}",
         400,
         "invalid_request",
-        ("nested deeper", "level 257"),
+        ("nested deeper", "5,003 levels"),
     ),
     (
         "answer too long",

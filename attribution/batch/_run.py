@@ -135,6 +135,10 @@ def _read_records(in_path: Path) -> list[tuple[str, str]]:
         text = in_path.read_bytes().decode("utf-8")
     except FileNotFoundError as exc:
         raise InputError(f"{in_path}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise InputError(f"{in_path}: is a directory, not a file") from exc
+    except OSError as exc:
+        raise InputError(f"{in_path}: cannot be read: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise InputError(f"{in_path}: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
     records: list[tuple[str, str]] = []
@@ -172,10 +176,20 @@ def run_batch(
         progress: where progress lines go (None: nowhere).
 
     Raises:
-        InputError: the input cannot be read, or an id is used twice.
+        InputError: the input cannot be read, the output cannot be written, an id is used
+            twice, or ``workers``, ``batch_size`` or ``limit`` is out of range.
     """
     started = time.perf_counter()
+    for name, value, least in (("workers", workers, 1), ("batch_size", batch_size, 1)):
+        if value < least:
+            raise InputError(f"{name} must be at least {least}, got {value}")
+    if limit is not None and limit < 0:
+        raise InputError(f"limit must be 0 or more, got {limit}")
     source, target = Path(in_path), Path(out_path)
+    if target.is_dir():
+        raise InputError(f"{target}: is a directory, not a file")
+    if not target.parent.is_dir():
+        raise InputError(f"{target}: no such directory {str(target.parent)!r}")
     records = _read_records(source)
     done = _done_ids(target)
     todo = [r for r in records if r[0] not in done]

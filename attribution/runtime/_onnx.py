@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from attribution._config import ModelConfig
 from attribution._errors import ConfigError, InputError, MissingDependencyError, ModelLoadError
+from attribution._log import library_log
 from attribution.runtime._manifest import ModelKind, ModelSpec, ResolvedModel, resolve_model
 
 if TYPE_CHECKING:
@@ -324,7 +325,9 @@ class OnnxModel:
             output=self._graph_output(session),
         )
         self._check(runtime)
-        log.info(
+        library_log(
+            log,
+            "info",
             "model_loaded",
             model=self.spec.name,
             kind=self.spec.kind,

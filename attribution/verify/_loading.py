@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import structlog
 
 from attribution._config import ModelConfig
+from attribution._log import library_log
 from attribution.verify._feature_verifier import FeatureVerifier, FeatureWeights
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Verifier
@@ -55,7 +56,9 @@ def load_verifier(
     fitted_with = weights.embedder or FALLBACK_EMBEDDER  # older files: the transformer's
     if isinstance(in_use, str) and not is_model_path(in_use) and fitted_with != in_use:
         # another embedder's cosines are on another scale: the combination is off calibration
-        log.warning(
+        library_log(
+            log,
+            "warning",
             "feature_weights_fitted_with_another_embedder",
             weights=str(resolved.path),
             fitted_with=fitted_with,
