@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from attribution import Attributor, CitationSource
 from attribution.segment import Segment, Segmenter, SegmentStream
+from attribution.segment._stream import EAGER_CHARS
 from tests.test_segment import _answer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples"
@@ -141,3 +142,19 @@ def test_streaming_segments_each_character_a_bounded_number_of_times() -> None:
     assert [comparable(s) for s in found] == [comparable(s) for s in SEGMENTER.segment(text)]
     # bounded by the longest run without a cut (a list, a code block), not by the answer
     assert stream.segmented_chars <= 40 * len(text)
+
+
+def test_a_long_table_code_block_or_run_of_punctuation_is_not_segmented_again_and_again() -> None:
+    """No cut falls inside a table or a code block: their tail is segmented again only as it
+    grows (each character a bounded number of times), not on every delta (the square)."""
+    table = "| name | value | note |\n| --- | --- | --- |\n" + "".join(
+        f"| row {i} is here | {i * 3} metres | the tower is tall |\n" for i in range(200)
+    )
+    code = "Intro.\n\n```python\n" + "".join(f"x_{i} = f({i})\n" for i in range(300)) + "```\n"
+    for text in (table, code, ". " * 5_000, "A sentence, then. " + "| a | b |\n" * 3_000):
+        deltas = [text[i : i + 4] for i in range(0, len(text), 4)]
+        stream, found = streamed(deltas)
+        assert [comparable(s) for s in found] == [comparable(s) for s in SEGMENTER.segment(text)]
+        # the tail's growth by a quarter at a time: about 5x; the first EAGER_CHARS are
+        # segmented on every delta (4 characters): their triangle, a constant
+        assert stream.segmented_chars <= 6 * len(text) + EAGER_CHARS**2 // 8, text[:40]

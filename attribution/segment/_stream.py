@@ -11,6 +11,10 @@ nested (both close whatever came before). The tail is segmented by the same :cla
 (``continued=True`` when it starts inside a paragraph), so a segment found in the tail is the
 segment the whole answer has, its offsets shifted.
 
+A tail that no cut shortens (a long table, code block or list) is segmented again only as it
+grows by a quarter (:data:`GROWTH`) once it is over :data:`EAGER_CHARS`: its finished segments
+come a little later, and every character is still segmented a bounded number of times.
+
 A segment is *finished* once another segment follows it in the tail, except while what follows
 may still become part of it: the start of a marker (``Sentence. [1``), or lines starting like
 reference entries (``[1] ...``) at the end, which may turn out to be the answer's trailing
@@ -33,6 +37,12 @@ __all__ = ["SegmentStream"]
 
 # Segmenting again only pays off once a delta could have ended a sentence or a line.
 _BOUNDARY_CHARS = frozenset(" \t\n\r.!?;:\u3002\uff01\uff1f\uff61")
+EAGER_CHARS = 500
+"""A tail up to this long is segmented again on every delta that may finish a segment; a
+longer one (a table, a code block, a list: no cut inside them) only once it has grown by a
+:data:`GROWTH` part since it was last segmented, so the work stays linear in the answer."""
+GROWTH = 4
+"""A long tail is segmented again once it has grown by 1/GROWTH of its length."""
 _REFERENCE_LIKE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?[\[【]")
 _OPENERS = "\"'“‘«¿¡*_("
 # The syntax before the text of an ATX heading, and of a list item that is not nested.
@@ -97,6 +107,7 @@ class SegmentStream:
         """Characters segmented so far: about the answer's length, not its square."""
         self.window: tuple[int, str] = (0, "")
         """The answer's text spanning the segments last returned, and where it starts."""
+        self._due = 0  # a tail longer than EAGER_CHARS is segmented again from this length
 
     @property
     def text(self) -> str:
@@ -113,6 +124,8 @@ class SegmentStream:
         self._tail += delta
         if not self.may_finish(delta):
             return []
+        if len(self._tail) > EAGER_CHARS and len(self._tail) < self._due:
+            return []  # segmented again once it has grown: each character a bounded number
         return self._advance(final=False)
 
     def finish(self) -> list[Segment]:
@@ -156,6 +169,7 @@ class SegmentStream:
             self.window = (out[0].start, tail[first : out[-1].end - self._base])
         if not final and len(segments) >= 2 and len(done) == len(segments) - 1:
             self._cut(seg)
+        self._due = len(self._tail) + len(self._tail) // GROWTH
         return out
 
     def _cut(self, seg: Segmentation) -> None:
