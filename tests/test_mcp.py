@@ -45,6 +45,8 @@ def _server_env(database: Path) -> dict[str, str]:
         "ATTRIBUTION_DATABASE_PATH": str(database),
         "ATTRIBUTION_MAX_SOURCES": "12",  # small enough for a test to go over it
         "ATTRIBUTION_MODEL_THREADS": "1",
+        "ATTRIBUTION_BODY_TIMEOUT_S": "3",
+        "ATTRIBUTION_MAX_BODY_BYTES": "65536",
     }
 
 
@@ -205,13 +207,33 @@ async def test_every_tool_over_streamable_http(tmp_path: Path, mode: str) -> Non
         url = f"http://127.0.0.1:{port}/mcp"
         async with Client(url, mode=mode, read_timeout_seconds=120) as client:
             numbers = await _call_every_tool(client, f"agent-run-{mode}")
-        # a page on another origin cannot reach a loopback install (DNS rebinding)
+        # a page on another origin cannot reach a loopback install (DNS rebinding): the
+        # service's own Host check (allowed_hosts), whatever address the server is bound to
         foreign = httpx.post(
             url,
             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
             headers={"Host": "evil.example", "Origin": "http://evil.example"},
         )
-        assert foreign.status_code == 421, foreign.text
+        assert foreign.status_code == 400, foreign.text
+        assert foreign.json()["error"]["type"] == "invalid_host"
+        if mode == "auto":
+            # the HTTP service's body limits hold here too: a body that stops coming is a 408
+            # within body_timeout_s (3 s here), not a connection held for ever
+            head = (
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+            )
+            started = time.monotonic()
+            with socket.create_connection(("127.0.0.1", port), timeout=15) as raw:
+                raw.sendall(head.encode())
+                received = raw.recv(4096)
+            assert received.startswith(b"HTTP/1.1 408 "), received[:200]
+            assert b"body_timeout_s" in received
+            assert time.monotonic() - started < 10
+            json_type = {"content-type": "application/json"}
+            big = httpx.post(url, content=b"x" * 70_000, headers=json_type)
+            assert big.status_code == 413, big.text
+            assert "max_body_bytes" in big.json()["error"]["message"]
     finally:
         process.terminate()
         process.wait(timeout=30)

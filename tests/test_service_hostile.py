@@ -462,6 +462,25 @@ def test_the_body_must_arrive_within_the_body_timeout(server: Server) -> None:
     assert "body_timeout_s" in body["error"]["message"]
 
 
+def test_a_stream_whose_first_line_never_comes_ends_within_the_body_timeout(
+    server: Server,
+) -> None:
+    # an NDJSON stream's later lines are bounded by stream_timeout_s; its first line, read
+    # before the response starts, by body_timeout_s (it held the connection for ever)
+    head = (
+        f"POST /v1/attributions:stream HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        "Content-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        raw.sendall(head.encode() + b'5\r\n{"ans\r\n')  # part of a first line, then nothing
+        received, waited = _read_all(raw, BODY_TIMEOUT_S + 10)
+    assert waited < BODY_TIMEOUT_S + 5
+    status, _, rest = received.partition(b"\r\n")
+    assert status.startswith(b"HTTP/1.1 408 "), received[:300]
+    assert b"first line did not arrive" in rest
+    assert b"body_timeout_s" in rest
+
+
 def test_thread_settings() -> None:
     from attribution import ConfigError
     from attribution.service import Settings

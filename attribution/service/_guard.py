@@ -20,17 +20,26 @@ exists until its headers have arrived.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from typing import Any
+from typing import Any, cast
 
 import h11
 from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from litestar.types import (
+    ASGIApp,
+    HTTPResponseBodyEvent,
+    HTTPResponseStartEvent,
+    Receive,
+    ReceiveMessage,
+    Scope,
+    Send,
+)
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from ._errors import ServiceError
+from ._errors import LimitExceeded, ServiceError
 from ._settings import Settings
 
 __all__ = [
@@ -38,6 +47,7 @@ __all__ = [
     "InvalidHost",
     "RequestTimeout",
     "UnsupportedMediaType",
+    "plain_guard",
     "request_guard",
 ]
 
@@ -159,14 +169,7 @@ def request_guard(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         settings: Settings = scope["app"].state.settings
-        allowed = settings.allowed_host_names()
-        host = _header(scope, b"host")
-        if allowed != ("*",) and (host is None or not host_allowed(host_name(host), allowed)):
-            said = f"Host {host!r}" if host is not None else "no Host header"
-            raise InvalidHost(
-                f"the request has {said}; this service answers for {', '.join(allowed)} "
-                "(setting allowed_hosts)"
-            )
+        _check_host(scope, settings)
         if scope.get("method") in _BODY_METHODS:
             path = str(scope.get("path", ""))
             content_type = _header(scope, b"content-type")
@@ -174,6 +177,80 @@ def request_guard(app: ASGIApp) -> ASGIApp:
             if not (path == _STREAM_PATH and _media_type(content_type)[0] == _NDJSON):
                 receive = _timed_receive(receive, settings.body_timeout_s)
         await app(scope, receive, send)
+
+    return middleware
+
+
+def _check_host(scope: Scope, settings: Settings) -> None:
+    """:class:`InvalidHost` unless the request's ``Host`` is one ``allowed_hosts`` names."""
+    allowed = settings.allowed_host_names()
+    host = _header(scope, b"host")
+    if allowed != ("*",) and (host is None or not host_allowed(host_name(host), allowed)):
+        said = f"Host {host!r}" if host is not None else "no Host header"
+        raise InvalidHost(
+            f"the request has {said}; this service answers for {', '.join(allowed)} "
+            "(setting allowed_hosts)"
+        )
+
+
+async def _send_error(send: Send, error: ServiceError) -> None:
+    """Answer ``error`` as the service's routes do: ``{"error": {"type", "message"}}``."""
+    body = json.dumps({"error": {"type": error.error_type, "message": error.message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in error.headers.items()]
+    start: HTTPResponseStartEvent = {
+        "type": "http.response.start",
+        "status": error.status_code,
+        "headers": headers,
+    }
+    await send(start)
+    end: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}
+    await send(end)
+
+
+def plain_guard(app: ASGIApp, settings: Settings) -> ASGIApp:
+    """Middleware for an app outside Litestar (the MCP server's streamable HTTP): the Host
+    check, and a body read whole within ``body_timeout_s`` and ``max_body_bytes`` (408, 413),
+    then handed on, answered in the service's error shape."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await app(scope, receive, send)
+            return
+        try:
+            _check_host(scope, settings)
+            if scope.get("method") not in _BODY_METHODS:
+                await app(scope, receive, send)
+                return
+            timed = _timed_receive(receive, settings.body_timeout_s)
+            body = bytearray()
+            while True:
+                message = await timed()
+                if message["type"] == "http.disconnect":
+                    return
+                body += cast(bytes, message.get("body", b""))
+                if len(body) > settings.max_body_bytes:
+                    raise LimitExceeded(
+                        f"the request body is over {settings.max_body_bytes} bytes "
+                        "(max_body_bytes)",
+                        headers={"connection": "close"},
+                    )
+                if not message.get("more_body", False):
+                    break
+        except (InvalidHost, RequestTimeout, LimitExceeded) as exc:
+            await _send_error(send, exc)
+            return
+        whole: ReceiveMessage = {"type": "http.request", "body": bytes(body), "more_body": False}
+        sent = False
+
+        async def replay() -> ReceiveMessage:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return whole
+            return await receive()
+
+        await app(scope, replay, send)
 
     return middleware
 

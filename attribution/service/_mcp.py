@@ -43,6 +43,7 @@ from ._api import AttributionRequest, Body, ConversationId, ExtractionRequest, V
 from ._attribute import attribute_request, check_sources, extract_checked, verify_pairs
 from ._conversations import RegisterSourcesRequest, register_sources
 from ._errors import classify
+from ._guard import HeaderTimeoutH11Protocol, plain_guard
 from ._logging import configure_logging
 from ._metrics import Metrics
 from ._settings import Settings
@@ -461,8 +462,17 @@ async def serve_http(settings: Settings, host: str, port: int) -> None:
         server = make_mcp_server(resources)
         # A loopback host gets the SDK's DNS-rebinding protection (Host and Origin checked).
         app = server.streamable_http_app(host=host, max_request_body_size=settings.max_body_bytes)
+        # the HTTP service's limits: the Host check (allowed_hosts, for any bind address), the
+        # body's time and size, and the header read timeout
+        HeaderTimeoutH11Protocol.header_timeout_s = settings.header_timeout_s
         config = uvicorn.Config(
-            app, host=host, port=port, log_config=None, access_log=False, lifespan="on"
+            plain_guard(app, settings),
+            host=host,
+            port=port,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            http=HeaderTimeoutH11Protocol,
         )
         log.info("mcp_http_listening", url=f"http://{host}:{port}/mcp")
         await uvicorn.Server(config).serve()

@@ -73,6 +73,7 @@ from ._attribute import (
     over_limit,
 )
 from ._errors import BadRequest, WorkTimeout, classify
+from ._guard import RequestTimeout
 from ._metrics import Metrics
 from ._offsets import QuoteUnits
 from ._routes import ERROR_RESPONSES
@@ -522,7 +523,18 @@ async def stream_attribution(
     more: AsyncIterator[str] | None = None
     if request.content_type[0] == NDJSON:
         inbox = _Inbox(request.receive, settings.max_body_bytes)
-        head = cast(StreamRequest, _decode(await inbox.first_line(), StreamRequest, "line 1"))
+        # the first line comes before the response, like a body: within body_timeout_s (the
+        # stream's own limit starts with the response); else a client sending headers and
+        # nothing more would hold the connection as long as it liked
+        try:
+            first = await asyncio.wait_for(inbox.first_line(), settings.body_timeout_s)
+        except TimeoutError:
+            raise RequestTimeout(
+                f"the stream's first line did not arrive within {settings.body_timeout_s:g} s "
+                "(body_timeout_s)",
+                headers={"connection": "close"},
+            ) from None
+        head = cast(StreamRequest, _decode(first, StreamRequest, "line 1"))
         more = inbox.deltas()
     else:
         head = cast(StreamRequest, _decode(await request.body(), StreamRequest, "body"))
