@@ -54,6 +54,7 @@ from attribution.match import (
 from attribution.sources import (
     CitationRegistry,
     ExtractionWarning,
+    check_distinct_ids,
     extract_sources,
     merge_sightings,
     source_key,
@@ -313,6 +314,7 @@ class Attributor:
         # since the sources are numbered after the merge and only the longer text is kept
         given = [i for i in items if isinstance(i, CitationSource)]
         _valid_sources(given, what)
+        check_distinct_ids(given, what)
         merged: dict[str, CitationSource] = {}
         warnings: list[ExtractionWarning] = []
         for position, source in enumerate(given):

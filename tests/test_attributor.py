@@ -377,17 +377,22 @@ def test_two_sightings_of_one_source_are_merged_and_its_text_kept(
     (warning,) = result.warnings
     assert "'s2'" in warning.reason
     assert "merged" in warning.reason
-    # one id given twice with two texts: one source, the longer text, and a warning saying so
-    result = attributor.attribute(
+    # one id given to two texts is two sources mixed up: refused, naming both items
+    with pytest.raises(InputError, match=r"sources\[1\]\.id: 's1' is the id of sources\[0\]"):
+        attributor.check_claims(
+            ["The Eiffel Tower was completed in 1889."],
+            [
+                CitationSource(id="s1", type="web", full_content="Towers are tall."),
+                CitationSource(id="s1", type="web", full_content=eiffel),
+            ],
+        )
+    # the same source given twice is one source
+    twice = attributor.attribute(
         "The Eiffel Tower was completed in 1889 [1].",
-        [
-            CitationSource(id="s1", type="web", full_content="Towers are tall."),
-            CitationSource(id="s1", type="web", full_content=eiffel),
-        ],
+        [CitationSource(id="s1", type="web", full_content=eiffel)] * 2,
     )
-    assert [s.full_content for s in result.citations.sources] == [eiffel]
-    assert result.markers[0].verdict == "supported"
-    assert "longer text was kept" in result.warnings[0].reason
+    assert len(twice.citations.sources) == 1
+    assert twice.markers[0].verdict == "supported"
 
 
 def test_registry_numbers_are_used(attributor: Attributor) -> None:

@@ -279,6 +279,39 @@ async def test_verifications(client: Client) -> None:
         assert r["label"] == ("supported" if r["support"] >= body["threshold"] else "unsupported")
 
 
+async def test_a_blank_claim_or_passage_is_refused(client: Client) -> None:
+    good = {"claim": "Webb launched in 2021.", "passage": "Webb launched in 2021."}
+    for i, field in ((1, "claim"), (0, "passage")):
+        pairs = [good, good]
+        pairs[i] = {**good, field: " \n "}
+        error = _error(await client.post("/v1/verifications", json={"pairs": pairs}), 400)
+        assert error["message"] == f"$.pairs[{i}].{field} is blank: there is nothing to check"
+
+
+async def test_one_id_given_to_two_texts_is_refused_before_anything_is_registered(
+    client: Client,
+) -> None:
+    body = {
+        "answer": "Paris is in France [1]. Berlin is in Germany [2].",
+        "conversationId": "one-id-two-texts",
+        "sources": [
+            {"id": "a", "type": "web", "fullContent": "Paris is in France."},
+            {"id": "a", "type": "web", "fullContent": "Berlin is in Germany."},
+        ],
+    }
+    error = _error(await client.post("/v1/attributions", json=body), 400)
+    assert error["message"] == (
+        "$.sources[1].id: 'a' is the id of $.sources[0] too, with another text; an id names "
+        "one source"
+    )
+    registry = await client.get("/v1/conversations/one-id-two-texts/registry")
+    assert registry.json().get("entries", []) == []
+    # the same source twice is one source, as a search result and its scrape are
+    body["sources"] = [body["sources"][0]] * 2  # type: ignore[index]
+    ok = await client.post("/v1/attributions", json=body)
+    assert ok.status_code == 200, ok.text
+
+
 # -- operations ----------------------------------------------------------------------------------
 
 

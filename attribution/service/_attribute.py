@@ -29,6 +29,7 @@ from attribution import (
     extract_sources,
     find_markers,
 )
+from attribution.sources import check_distinct_ids
 
 from ._api import (
     AttributionOptions,
@@ -107,6 +108,7 @@ def check_sources(
     extraction (:func:`extract_checked`)."""
     if sources is not None:
         check_extracted(settings, sources, "given")
+        check_distinct_ids(sources, "$.sources")
     if tool_outputs is not None:
         if len(tool_outputs) > settings.max_sources:
             raise over_limit(
@@ -256,9 +258,16 @@ async def verify_pairs(
 
     Raises:
         LimitExceeded: more than ``max_pairs`` pairs, or more than ``max_source_chars`` of text.
+        BadRequest: a claim or a passage is blank.
     """
     if len(pairs) > settings.max_pairs:
         raise over_limit("max_pairs", "the number of pairs", len(pairs), settings.max_pairs)
+    for i, pair in enumerate(pairs):
+        for field, text in (("claim", pair.claim), ("passage", pair.passage)):
+            if not text.strip():
+                # the model scores blank text as it scores anything (a blank claim against a
+                # blank passage came out "supported"): nothing is there to check
+                raise BadRequest(f"$.pairs[{i}].{field} is blank: there is nothing to check")
     chars = sum(len(p.claim) + len(p.passage) for p in pairs)
     if chars > settings.max_source_chars:
         raise over_limit("max_source_chars", "the pair text", chars, settings.max_source_chars)

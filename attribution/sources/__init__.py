@@ -21,7 +21,13 @@ from attribution.sources._extractors import (
     extract_sources,
     merge_sightings,
 )
-from attribution.sources._keys import content_key, is_web_url, make_source_key, source_key
+from attribution.sources._keys import (
+    check_distinct_ids,
+    content_key,
+    is_web_url,
+    make_source_key,
+    source_key,
+)
 from attribution.sources._numbering import (
     CitationRegistry,
     RegistryEntry,
@@ -43,6 +49,7 @@ __all__ = [
     "SourceDisplay",
     "Warn",
     "canonical_url",
+    "check_distinct_ids",
     "content_key",
     "default_extractors",
     "domain_of",

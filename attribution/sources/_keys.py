@@ -9,7 +9,7 @@ from attribution._errors import InputError
 from attribution._wire import SOURCE_TYPES, CitationSource
 from attribution.sources._urls import canonical_url
 
-__all__ = ["content_key", "is_web_url", "make_source_key", "source_key"]
+__all__ = ["check_distinct_ids", "content_key", "is_web_url", "make_source_key", "source_key"]
 
 _WEB_TYPES = frozenset({"web", "web_result"})
 # One page is one source whether a search result or a scrape brought it, so every web source
@@ -64,3 +64,26 @@ def source_key(source: CitationSource) -> str:
     if source.type in _WEB_TYPES and source.uri and is_web_url(source.uri):
         return make_source_key(source.type, source.uri)
     return source.id
+
+
+def check_distinct_ids(sources: Sequence[CitationSource], what: str = "sources") -> None:
+    """Refuse one id given to two sources with different texts.
+
+    An id names one source; two sightings of it (a search result, then the scrape with the
+    page's text) are merged, but two different texts under one id are two sources the caller
+    mixed up, and keeping either would judge claims against the wrong one.
+
+    Raises:
+        InputError: naming the later item (``sources[3].id``) and the earlier one.
+    """
+    texts: dict[str, tuple[int, str]] = {}
+    for i, source in enumerate(sources):
+        text = source.full_content or source.snippet or ""
+        first = texts.get(source.id)
+        if first is None or not first[1]:
+            texts[source.id] = (i, text)
+        elif text and text != first[1]:
+            raise InputError(
+                f"{what}[{i}].id: {source.id!r} is the id of {what}[{first[0]}] too, with "
+                "another text; an id names one source"
+            )
