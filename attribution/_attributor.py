@@ -288,7 +288,7 @@ class Attributor:
                 unfreeze.
         """
         self.segmenter.segment("Warm up.")
-        self.matcher.embed(["warm up"])
+        self.matcher.warm_up()
         _ = self.verifier
         if freeze_gc:
             gc.collect()

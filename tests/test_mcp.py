@@ -245,3 +245,30 @@ def test_a_bad_http_address_is_a_clear_error(capsys: pytest.CaptureFixture[str])
 
     assert main(["mcp", "--http", "localhost"]) == 2
     assert "--http takes HOST:PORT" in capsys.readouterr().err
+
+
+def test_an_address_it_cannot_listen_on_is_refused_before_the_models_load(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from attribution._cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        started = time.monotonic()
+        assert main(["mcp", "--http", f"127.0.0.1:{port}"]) == 2
+        assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in (
+            capsys.readouterr().err
+        )
+        assert time.monotonic() - started < 5, "no model was loaded first"
+        # the HTTP service says the same, with its exit status for bad settings
+        service = subprocess.run(
+            [sys.executable, "-m", "attribution.service"],
+            env={**os.environ, "ATTRIBUTION_PORT": str(port)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert service.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in service.stderr

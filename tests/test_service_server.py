@@ -343,3 +343,26 @@ def test_sigterm_finishes_the_request_in_flight(tmp_path: Path) -> None:
         assert len(store.registry("shutdown-c2")) == 1  # written by the request in flight
     finally:
         store.close()
+
+
+def test_a_database_file_that_cannot_be_opened_stops_the_start_in_one_line(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    service = subprocess.run(
+        [sys.executable, "-m", "attribution.service"],
+        env={
+            **os.environ,
+            "ATTRIBUTION_PORT": str(port),
+            "ATTRIBUTION_DATABASE_PATH": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert service.returncode == 2
+    assert service.stderr.startswith("attribution service: conversation store: cannot open")
+    assert "Traceback" not in service.stderr
+    assert service.stdout == "", "no server started, no model loaded"

@@ -174,6 +174,12 @@ class Matcher:
         self.config = config or MatchConfig()
         self.cache = cache if cache is not None else EmbeddingCache()
 
+    def warm_up(self) -> None:
+        """Load the embedder and the search library now (FAISS's import takes a moment and
+        logs), rather than in the first request."""
+        self.embed(["warm up"])
+        _faiss()
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Embeddings of ``texts``, from the cache where possible."""
         dim = int(self.embedder.dimension)

@@ -22,7 +22,7 @@ except ImportError as exc:  # the library installed without its service extra
     ) from exc
 
 from ._app import create_app
-from ._mcp import parse_http_address, serve_mcp
+from ._mcp import check_listen, parse_http_address, serve_mcp
 from ._settings import Settings
 from ._store import (
     ConversationFull,
@@ -38,6 +38,7 @@ __all__ = [
     "Settings",
     "SqliteConversationStore",
     "StoreError",
+    "check_listen",
     "create_app",
     "open_store",
     "parse_http_address",

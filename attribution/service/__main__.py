@@ -7,17 +7,24 @@ import sys
 
 import uvicorn
 
-from attribution import ConfigError
+from attribution import ConfigError, InputError
 
 from ._guard import HeaderTimeoutH11Protocol
+from ._mcp import check_listen
 from ._settings import Settings
+from ._store import open_store
 
 
 def main() -> int:
     """Read the settings from the environment and serve until interrupted."""
     try:
         settings = Settings.from_env()
-    except ConfigError as exc:
+        # what can only fail, checked before the models load and in one line, not after them
+        # inside a server's traceback: the address, and a SQLite file that cannot be opened
+        check_listen(settings.host, settings.port)
+        if not settings.database_url:
+            open_store(database_url=None, database_path=settings.database_path).close()
+    except (ConfigError, InputError) as exc:
         print(f"attribution service: {exc}", file=sys.stderr)
         return 2
     # uvicorn shuts down gracefully on SIGTERM and then re-raises the signal, so the process

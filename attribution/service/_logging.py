@@ -69,6 +69,10 @@ def configure_logging(settings: Settings, *, stream: TextIO | None = None) -> No
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    # FAISS says at info level which CPU build it loads, as "Could not load library with AVX512
+    # support due to: ModuleNotFoundError ..." where that build is absent: not the operator's
+    # concern, and it reads like an error
+    logging.getLogger("faiss").setLevel(max(level, logging.WARNING))
 
 
 def text_fields(settings: Settings, **fields: str) -> dict[str, Any]:

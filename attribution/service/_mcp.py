@@ -18,6 +18,7 @@ import asyncio
 import functools
 import gc
 import os
+import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -429,16 +430,36 @@ def parse_http_address(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def check_listen(host: str, port: int) -> None:
+    """Refuse an address this process cannot listen on (the port taken, an address not this
+    machine's) before the models load, rather than after.
+
+    Raises:
+        InputError: naming the address and the system's reason.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InputError(f"cannot listen on {host}:{port}: {reason}") from exc
+
+
 def serve_mcp(settings: Settings, *, http: tuple[str, int] | None = None) -> None:
     """Serve until the client goes (stdio) or until interrupted (``http``: host and port).
 
     Raises:
         MissingDependencyError: the ``mcp`` package is not installed.
+        InputError: ``http`` is an address this process cannot listen on.
     """
     _require_mcp()
     if http is None:
         asyncio.run(serve_stdio(settings))
     else:
+        check_listen(*http)
         asyncio.run(serve_http(settings, *http))
 
 
