@@ -279,6 +279,17 @@ async def test_verifications(client: Client) -> None:
         assert r["label"] == ("supported" if r["support"] >= body["threshold"] else "unsupported")
 
 
+async def test_a_conversation_id_a_path_could_not_name_is_refused_in_the_body(
+    client: Client,
+) -> None:
+    body = {"answer": "Paris is in France.", "sources": [], "conversationId": "team/a"}
+    error = _error(await client.post("/v1/attributions", json=body), 400)
+    assert "must not hold '/'" in error["message"]
+    # an undecodable byte in a path would become U+FFFD: two paths, one registry
+    error = _error(await client.get("/v1/conversations/a%FFb/registry"), 400)
+    assert "U+FFFD" in error["message"]
+
+
 async def test_a_blank_claim_or_passage_is_refused(client: Client) -> None:
     good = {"claim": "Webb launched in 2021.", "passage": "Webb launched in 2021."}
     for i, field in ((1, "claim"), (0, "passage")):

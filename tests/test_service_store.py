@@ -251,7 +251,10 @@ def test_wal_mode_schema_and_tables(db_path: Path) -> None:
         conn.close()
 
 
-@pytest.mark.parametrize("conversation_id", ["", "x" * 201, "a\nb", "tab\there", "   ", "nul\x00"])
+@pytest.mark.parametrize(
+    "conversation_id",
+    ["", "x" * 201, "a\nb", "tab\there", "   ", "nul\x00", "team/a", "a\ufffdb"],
+)
 def test_bad_conversation_ids_are_input_errors(
     store: SqlConversationStore, conversation_id: str
 ) -> None:

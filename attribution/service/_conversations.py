@@ -103,7 +103,7 @@ ConversationIdPath = Annotated[
     PathParameter(
         min_length=1,
         max_length=MAX_CONVERSATION_ID_CHARS,
-        description="The conversation's id: 1..200 printable characters.",
+        description="The conversation's id: 1..200 printable characters, no '/'.",
     ),
 ]
 

@@ -290,13 +290,15 @@ def migrate(
 
 
 def validate_conversation_id(conversation_id: str) -> str:
-    """Check a conversation id: 1 to 200 printable characters, not only spaces.
+    """Check a conversation id: 1 to 200 printable characters, not only spaces, no ``/`` (a
+    path could not name it) and no U+FFFD (an undecodable byte of a path).
 
     Returns:
         The id, unchanged.
 
     Raises:
-        InputError: the id is empty, too long, blank or holds a control character.
+        InputError: the id is empty, too long, blank, or holds a control character, ``/`` or
+            U+FFFD.
     """
     if not isinstance(conversation_id, str):
         raise InputError(f"conversation id must be a string, not {type(conversation_id).__name__}")
@@ -308,6 +310,17 @@ def validate_conversation_id(conversation_id: str) -> str:
     if not conversation_id.isprintable() or not conversation_id.strip():
         raise InputError(
             f"conversation id {conversation_id!r} must be printable characters, not only spaces"
+        )
+    if "/" in conversation_id:
+        # /v1/conversations/{id}/... could not name it: the body and the path take one set
+        raise InputError(
+            f"conversation id {conversation_id!r} must not hold '/' (a URL path could not name it)"
+        )
+    if "\ufffd" in conversation_id:
+        # what an undecodable byte of a path becomes: two different paths would share one id
+        raise InputError(
+            f"conversation id {conversation_id!r} holds U+FFFD, the mark of text that was not "
+            "UTF-8; ids are UTF-8 text"
         )
     return conversation_id
 
