@@ -1,16 +1,19 @@
 """What streaming an answer costs against sending it in one piece (issue 15, finding 2).
 
-Run: ``.venv/bin/python -m benchmarks.stream_cost [--workload sentences|words|both]
-[--sentences 5000] [--chars 15000] [--json FILE]``.
+Run: ``.venv/bin/python -m benchmarks.stream_cost [--workload sentences|words|table|both|all]
+[--sentences 5000] [--chars 15000] [--rows 200] [--json FILE]``.
 
-Two workloads, each sent to ``POST /v1/attributions:stream`` as many deltas and as one delta,
+Three workloads (``both``: the first two; ``all``: the three), each sent to
+``POST /v1/attributions:stream`` as many deltas and as one delta,
 through the real app in this process (``AsyncTestClient``; no network):
 
 - ``sentences``: ``--sentences`` one-sentence deltas (``"The tower is <n> metres tall. "``),
   one paragraph, against one small source;
 - ``words``: a realistic markdown answer of about ``--chars`` characters (the bundled example
   answer repeated, headings, lists, code and markers included), sent word by word, against the
-  bundled tool outputs.
+  bundled tool outputs;
+- ``table``: a markdown table of ``--rows`` rows (no sentence ends inside it, so no cut),
+  sent four characters at a time, against the small source.
 
 Reported: the wall time of the whole stream (request sent to last event read) and the number of
 claim events, for the deltas and for the one piece. Prints Markdown and writes JSON.
@@ -57,6 +60,13 @@ def word_workload(chars: int) -> tuple[list[str], dict[str, Any]]:
     return re.findall(r"\S+\s*|\s+", text), {"toolOutputs": tool_outputs}
 
 
+def table_workload(rows: int) -> tuple[list[str], dict[str, Any]]:
+    text = "Heights measured:\n\n| name | value | note |\n| --- | --- | --- |\n" + "".join(
+        f"| row {i} is here | {i * 3} metres | the tower is tall |\n" for i in range(rows)
+    )
+    return [text[i : i + 4] for i in range(0, len(text), 4)], {"sources": [SOURCE]}
+
+
 async def timed(
     client: AsyncTestClient[Any], deltas: list[str], rest: dict[str, Any]
 ) -> dict[str, Any]:
@@ -97,13 +107,17 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(0.1)
             rows = []
             workloads = []
-            if args.workload in ("sentences", "both"):
+            if args.workload in ("sentences", "both", "all"):
                 workloads.append(
                     (f"{args.sentences} one-sentence deltas", sentence_workload(args.sentences))
                 )
-            if args.workload in ("words", "both"):
+            if args.workload in ("words", "both", "all"):
                 workloads.append(
                     (f"{args.chars}-character answer, word by word", word_workload(args.chars))
+                )
+            if args.workload in ("table", "all"):
+                workloads.append(
+                    (f"{args.rows}-row table, 4 characters a delta", table_workload(args.rows))
                 )
             for name, (deltas, rest) in workloads:
                 # Once unmeasured: every claim and passage embedding is then cached for both runs.
@@ -120,7 +134,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--workload", choices=["sentences", "words", "both"], default="both")
+    parser.add_argument(
+        "--workload", choices=["sentences", "words", "table", "both", "all"], default="both"
+    )
+    parser.add_argument("--rows", type=int, default=200)
     parser.add_argument("--sentences", type=int, default=5000)
     parser.add_argument("--chars", type=int, default=15_000)
     parser.add_argument("--json", type=Path, default=None)
