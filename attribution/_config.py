@@ -8,6 +8,7 @@ decode from JSON or a dict with :func:`load_config`; :data:`PRESETS` names ready
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -32,8 +33,33 @@ __all__ = [
 ]
 
 
+_checking = threading.local()
+"""Set while a section's types are being checked (the check builds a copy of it)."""
+
+
 class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Base of every config section."""
+
+    def __post_init__(self) -> None:
+        """Check every field's type, as decoding a configuration file does: a section built in
+        code (``ReconcileConfig(fill_missing="no")``) is held to the same types, not just to
+        the bounds each section checks after this."""
+        if getattr(_checking, "on", False):
+            return  # the copy being built to check the types of the section that asked
+        _checking.on = True
+        try:
+            copy = msgspec.convert(msgspec.to_builtins(self), type(self))
+        except msgspec.ValidationError as exc:
+            raise ConfigError(f"{type(self).__name__}: {exc}") from exc
+        finally:
+            _checking.on = False
+        for name in self.__struct_fields__:  # a dict where a section goes converts, but is not one
+            value, expected = getattr(self, name), getattr(copy, name)
+            if isinstance(expected, _Section) and not isinstance(value, type(expected)):
+                raise ConfigError(
+                    f"{type(self).__name__}.{name} must be a {type(expected).__name__}, "
+                    f"not {type(value).__name__}"
+                )
 
     def _check(self, name: str, ok: bool, requirement: str) -> None:
         if not ok:
@@ -92,6 +118,7 @@ class ModelConfig(_Section, frozen=True):
     4 and 450 ms in one batch of 32 (docs/benchmarks.md)."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self._check(
             "intra_op_threads",
             self.intra_op_threads is None or 1 <= self.intra_op_threads <= 256,
@@ -117,6 +144,7 @@ class SegmentConfig(_Section, frozen=True):
     """Treat table body cells as separate segments (header rows are never claims)."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self._check("min_words", 1 <= self.min_words <= 50, "1..50")
         self._check("max_claim_chars", 50 <= self.max_claim_chars <= 100_000, "50..100000")
 
@@ -155,6 +183,7 @@ class MatchConfig(_Section, frozen=True):
     """If the mean fused score of a claim's top candidates is below this: no relevant source."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self._check("passage_sentences", 1 <= self.passage_sentences <= 50, "1..50")
         self._check(
             "passage_overlap",
@@ -244,6 +273,7 @@ class VerifyConfig(_Section, frozen=True):
     is above 0: the judge breaks its near-ties as for evidence); False leaves it empty."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self._check(
             "support_threshold",
             self.support_threshold is None or 0.0 <= self.support_threshold <= 1.0,
@@ -279,6 +309,7 @@ class ReconcileConfig(_Section, frozen=True):
     """Sources cited at most by one added marker."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self._check("max_sources_per_claim", 1 <= self.max_sources_per_claim <= 20, "1..20")
 
 

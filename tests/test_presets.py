@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
@@ -23,6 +25,9 @@ from attribution import (
     CitationSource,
     ConfigError,
     FeatureVerifier,
+    MatchConfig,
+    ReconcileConfig,
+    VerifyConfig,
     preset,
     read_config,
 )
@@ -59,6 +64,33 @@ def test_the_fast_preset_is_the_static_shortlist_with_two_candidates_a_claim() -
 def test_an_unknown_preset_is_refused_naming_the_known_ones() -> None:
     with pytest.raises(ConfigError, match=r"no configuration preset 'quick'.*default, fast"):
         preset("quick")
+
+
+@pytest.mark.parametrize(
+    ("build", "said"),
+    [
+        (
+            lambda: ReconcileConfig(placement="after"),
+            "Invalid enum value 'after' - at `$.placement`",
+        ),
+        (
+            lambda: ReconcileConfig(fill_missing="no"),
+            "Expected `bool`, got `str` - at `$.fill_missing`",
+        ),
+        (lambda: ReconcileConfig(marker_style="nope"), "Invalid enum value 'nope'"),
+        (lambda: VerifyConfig(support_threshold="0.5"), "at `$.support_threshold`"),
+        (
+            lambda: AttributionConfig(match={}),
+            "AttributionConfig.match must be a MatchConfig, not dict",
+        ),
+        (lambda: MatchConfig(top_k=0), "top_k = 0 is out of bounds"),
+    ],
+)
+def test_a_section_built_in_code_is_held_to_its_types(build: Any, said: str) -> None:
+    # as a configuration file is: "no" is not False, "after" is no placement
+    with pytest.raises(ConfigError, match=re.escape(said)):
+        build()
+    assert VerifyConfig(support_threshold=1).support_threshold == 1  # an int is a float
 
 
 def test_a_configuration_is_read_by_preset_name_or_from_a_file(tmp_path: Path) -> None:
