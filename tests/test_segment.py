@@ -226,6 +226,13 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("[1] Launched in   2021\n  from Kourou.", "Launched in 2021 from Kourou."),
         ("The mirror [1, 2], coated in gold, is big.", "The mirror, coated in gold, is big."),
         ("Paris[1]is glued to its marker.", "Paris is glued to its marker."),
+        # a link reads as its text: a URL says nothing a source could support
+        (
+            "Completed in [1889](https://en.wikipedia.org/wiki/1889) [1].",
+            "Completed in 1889.",
+        ),
+        ("The [tower [of] iron](http://a.b/(x) 'T') is tall.", "The tower [of] iron is tall."),
+        ("See ![a diagram](d.png) of the tower here.", "See a diagram of the tower here."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:

@@ -101,15 +101,54 @@ class _Prepared(msgspec.Struct, frozen=True):
     markers: list[Marker]
 
 
+_GONE = "\x00"
+"""Stands in the view for link syntax (``[``, ``](destination)``), which the clean text drops:
+a character that is neither a blank nor alphanumeric, so offsets and the stripping of
+segments do not change."""
+
+
+def _link_syntax(
+    answer: str, a: int, b: int, destinations: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Spans of the syntax of the inline links in ``answer[a:b]``: each ``](destination)``, and
+    the ``[`` (or ``![``) that opens its text, so that ``[1889](https://...)`` reads ``1889``."""
+    spans: list[tuple[int, int]] = []
+    for s, e in destinations:
+        if s <= a or e > b or answer[s - 1] != "]":
+            continue
+        spans.append((s - 1, e))
+        depth = 0
+        for k in range(s - 2, a - 1, -1):  # the bracket that opens the link's text
+            ch = answer[k]
+            if ch == "\n":
+                break
+            if ch == "]":
+                depth += 1
+            elif ch == "[":
+                if depth == 0:
+                    spans.append((k - 1 if k > a and answer[k - 1] == "!" else k, k + 1))
+                    break
+                depth -= 1
+    return spans
+
+
 def _prepare(
-    answer: str, unit: Unit, markers: list[Marker], links: Sequence[tuple[int, int]]
+    answer: str,
+    unit: Unit,
+    markers: list[Marker],
+    links: Sequence[tuple[int, int]],
+    destinations: Sequence[tuple[int, int]] = (),
 ) -> _Prepared:
     a, b = unit.start, unit.end
     chars = list(answer[a:b])
     hidden = [*unit.hidden, *(m.span() for m in _HTML_COMMENT.finditer(answer, a, b))]
     for s, e in hidden:
         chars[s - a : e - a] = " " * (e - s)
-    view = "".join(chars)
+    shown = list(chars)
+    syntax = _link_syntax(answer, a, b, destinations)
+    for s, e in syntax:
+        shown[s - a : e - a] = _GONE * (e - s)
+    view = "".join(shown)
     code = [(s - a, e - a) for s, e in inline_code(answer, a, b)]
     if unit.skip is None:
         first = bisect_right(links, (a, a)) - 1
@@ -121,6 +160,9 @@ def _prepare(
                 chars[s - a : e - a] = "x" * (e - s)
         for s, e in code:
             chars[s:e] = "x" * (e - s)
+        for s, _ in syntax:
+            if answer[s] == "!":  # an image's "![" does not end a sentence
+                chars[s - a] = "x"
         for m in markers:
             chars[m.start - a : m.end - a] = " " * (m.end - m.start)
     return _Prepared(unit=unit, view=view, masked="".join(chars), code=code, markers=markers)
@@ -140,7 +182,7 @@ def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) 
             parts.append(" ")
         cursor = me
     parts.append(view[cursor:end])
-    return " ".join("".join(parts).split())
+    return " ".join("".join(parts).replace(_GONE, "").split())
 
 
 def _only_code(prep: _Prepared, start: int, end: int, markers: Sequence[tuple[int, int]]) -> bool:
@@ -275,11 +317,15 @@ class Segmenter:
             k = bisect_right(unit_starts, m.start) - 1
             if k >= 0 and m.end <= units[k].end:
                 per_unit[k].append(m)
+        destinations = link_destinations(answer)
         links = sorted(
             [(m.start(), url_end(answer, m.start(), m.end())) for m in URL.finditer(answer)]
-            + link_destinations(answer)
+            + destinations
         )
-        return [_prepare(answer, u, ms, links) for u, ms in zip(units, per_unit, strict=True)]
+        return [
+            _prepare(answer, u, ms, links, destinations)
+            for u, ms in zip(units, per_unit, strict=True)
+        ]
 
     def _drafts(
         self, k: int, prep: _Prepared, starts: list[int] | None, *, continued: bool = False
