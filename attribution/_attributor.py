@@ -59,7 +59,7 @@ from attribution.sources import (
     merge_sightings,
     source_key,
 )
-from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
+from attribution.text import Marker, MarkerStyle, content_terms, find_markers, protected_spans
 from attribution.verify import (
     Pair,
     SentenceJudge,
@@ -408,6 +408,7 @@ class Attributor:
                 numbers=tuple(numbers),
                 source_ids=tuple(src.id for src in sources),
                 known=registry.numbers(),
+                textless=frozenset(range(len(sources))) - {p.source_index for p in passages},
             ),
             passages=passages,
             lexical=LexicalIndex(
@@ -698,6 +699,13 @@ class Attributor:
                 a, b = top[0].passage, top[1].passage
                 if {a, b} & contradicting[i]:
                     continue  # a passage that contradicts the claim does not support it joined
+                if passages[a].source_index != passages[b].source_index:
+                    terms = set(content_terms(claim.segment.clean_text))
+                    if not all(terms.intersection(content_terms(passages[p].text)) for p in (a, b)):
+                        # another source without a word of the claim holds no part of it:
+                        # joined, it would only be cited beside the one that does (two
+                        # passages of one page may still carry it together, "It ..." and all)
+                        continue
                 first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 norm = float(np.linalg.norm(vec)) or 1.0

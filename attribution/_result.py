@@ -66,7 +66,8 @@ class MarkerCheck(WireStruct, frozen=True):
     verdict: MarkerVerdict
     """supported: the cited source supports the claim; wrong_source: another source does
     (see ``suggested``); unsupported: no source does; unknown_number: the registry has no
-    such number; unverifiable: the number is registered but its source's text was not given."""
+    such number; unverifiable: the number is registered but its source's text was not given
+    (the source is not in the request, or came without any text)."""
     claim_index: int | None = None
     """The claim the marker is attached to."""
     score: float | None = None

@@ -356,6 +356,13 @@ def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(
     )
     assert result.answer == "The Eiffel Tower was completed in 1889 [2]."
     assert result.markers[0].verdict == "unverifiable"
+    # so is a source the request brings without any text: nothing of it can be checked
+    textless = CitationSource(id="empty", type="web", title="a page that came back empty")
+    result = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [2].", [SOURCES[0], textless]
+    )
+    assert [m.verdict for m in result.markers] == ["unverifiable"]
+    assert result.summary.markers_unverifiable == 1
 
 
 def test_two_sightings_of_one_source_are_merged_and_its_text_kept(
@@ -850,3 +857,28 @@ def test_the_judge_chooses_between_sentences_the_terms_cannot_tell_apart(
     )
     assert text[span[0] : span[1]].startswith("Tickets")
     assert read == []
+
+
+def test_a_source_without_a_word_of_the_claim_is_not_joined_to_support_it(
+    attributor: Attributor,
+) -> None:
+    """A joined pair of two sources, one holding nothing of the claim, came out supported and
+    cited both (the judge liked the longer text): a source with no word of the claim holds no
+    part of it."""
+    sources = [
+        CitationSource(id="a", type="web", full_content="The Eiffel Tower was completed in 1889."),
+        CitationSource(id="b", type="web", full_content="Mount Everest is 8,849 metres high."),
+    ]
+    result = attributor.attribute('He said "The Eiffel Tower was completed in 1889."', sources)
+    (claim,) = result.claims
+    assert 2 not in claim.added
+    assert all(q.source_id != "b" for q in claim.evidence)
+    assert "[1, 2]" not in result.answer
+
+
+def test_a_link_in_a_claim_is_judged_by_its_text_not_its_address(attributor: Attributor) -> None:
+    answer = "The Eiffel Tower was completed in [1889](https://en.wikipedia.org/wiki/1889)."
+    result = attributor.attribute(answer, SOURCES)
+    (claim,) = result.claims
+    assert claim.verdict == "supported", claim.score  # the URL's words made it 0.004
+    assert claim.text == answer  # the text as written, link and all

@@ -26,7 +26,8 @@ def check_marker(
     """The verdict on one number of a marker attached to a claim.
 
     - **unknown_number**: the conversation has no source with that number;
-    - **unverifiable**: it has one, but the request did not bring its text;
+    - **unverifiable**: it has one, but the request did not bring its text (or brought the
+      source without any);
     - **supported**: the cited source's best passage reaches the threshold, or the source is
       one of a pair that supports the claim together;
     - **wrong_source**: another source supports the claim (its number is suggested);
@@ -43,7 +44,7 @@ def check_marker(
     if number not in numbering.known:
         return msgspec.structs.replace(check, verdict="unknown_number")
     source = numbering.index_of(number)
-    if source is None:
+    if source is None or source in numbering.textless:
         return msgspec.structs.replace(check, verdict="unverifiable")
     own = per_source.get(source)
     check = msgspec.structs.replace(

@@ -56,6 +56,9 @@ class Numbering(msgspec.Struct, frozen=True):
     """The id of each source, by source index."""
     known: frozenset[int]
     """Every number the conversation's registry has given (it may hold more sources)."""
+    textless: frozenset[int] = frozenset()
+    """Source indices whose source came without any text (no ``fullContent``, no snippet):
+    nothing of them can be checked."""
 
     def index_of(self, number: int) -> int | None:
         """The source index of ``number`` in this request, if the request has that source."""
