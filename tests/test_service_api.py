@@ -290,6 +290,18 @@ async def test_a_conversation_id_a_path_could_not_name_is_refused_in_the_body(
     assert "U+FFFD" in error["message"]
 
 
+async def test_errors_name_the_parameter_and_do_not_echo_a_huge_value(client: Client) -> None:
+    error = _error(await client.get("/v1/conversations/abc/registry?after=-1"), 400)
+    assert error["message"] == "query parameter 'after': Expected `int` >= 0"
+    huge = "x" * 50_000
+    body = {"answer": "x", "sources": [], "options": {"markerStyle": huge}}
+    response = await client.post("/v1/attributions", json=body)
+    error = _error(response, 400)
+    assert len(response.content) < 2_000, "the 50,000-character value is not sent back"
+    assert "characters left out" in error["message"]
+    assert error["message"].endswith("- at `$.options.markerStyle`")  # the field stays named
+
+
 async def test_a_blank_claim_or_passage_is_refused(client: Client) -> None:
     good = {"claim": "Webb launched in 2021.", "passage": "Webb launched in 2021."}
     for i, field in ((1, "claim"), (0, "passage")):
@@ -331,6 +343,9 @@ async def test_health_readiness_metrics_and_schema(client: Client) -> None:
     assert (health.status_code, health.json()) == (200, {"status": "ok"})
     ready = await client.get("/readyz")
     assert (ready.status_code, ready.json()) == (200, {"status": "ready"})
+    for path in ("/healthz", "/readyz"):  # monitors probing with HEAD: the status, no body
+        probe = await client.head(path)
+        assert (probe.status_code, probe.content) == (200, b"")
     await client.post("/v1/attributions", json={"answer": ANSWER, "toolOutputs": TOOL_OUTPUTS})
     metrics = await client.get("/metrics")
     assert metrics.status_code == 200
@@ -566,7 +581,10 @@ async def test_body_too_large(client: Client) -> None:
     response = await client.post(
         "/v1/attributions", content=body, headers={"Content-Type": "application/json"}
     )
-    assert _error(response, 413)["type"] == "body_too_large"
+    error = _error(response, 413)
+    assert error["type"] == "body_too_large"
+    assert error["message"].startswith("the request body is over ")  # not "Request Entity ..."
+    assert error["message"].endswith(" bytes (max_body_bytes)")
 
 
 async def test_method_not_allowed(client: Client) -> None:

@@ -15,6 +15,7 @@ loopback (``python -m attribution.service``), every request bounded in count and
 from __future__ import annotations
 
 import json
+import logging
 import os
 import select
 import socket
@@ -24,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+import structlog
 
 from tests.test_extractors import nested
 from tests.test_service_server import Server, serving
@@ -479,6 +481,34 @@ def test_a_stream_whose_first_line_never_comes_ends_within_the_body_timeout(
     assert status.startswith(b"HTTP/1.1 408 "), received[:300]
     assert b"first line did not arrive" in rest
     assert b"body_timeout_s" in rest
+
+
+def test_a_mistyped_setting_is_named_in_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from attribution.service import Settings
+    from attribution.service._logging import configure_logging
+
+    env = {"ATTRIBUTION_PROT": "9000", "ATTRIBUTION_EMBEDDER": "x", "ATTRIBUTION_FOO": "1"}
+    assert Settings.unknown_variables({**env, "ATTRIBUTION_PORT": "1"}) == [
+        ("ATTRIBUTION_FOO", None),
+        ("ATTRIBUTION_PROT", "ATTRIBUTION_PORT"),
+    ]
+    monkeypatch.setenv("ATTRIBUTION_PROT", "9000")
+    out = io.StringIO()
+    before = structlog.get_config()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    configure_logging(Settings(), stream=out)
+    try:
+        (line,) = [json.loads(x) for x in out.getvalue().splitlines() if "unknown_setting" in x]
+    finally:
+        structlog.configure(**before)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    assert line["variable"] == "ATTRIBUTION_PROT"
+    assert line["did_you_mean"] == "ATTRIBUTION_PORT"
+    assert line["level"] == "warning"
 
 
 def test_thread_settings() -> None:

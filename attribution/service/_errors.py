@@ -113,13 +113,38 @@ _LIBRARY: tuple[tuple[type[AttributionError], int, str], ...] = (
 
 
 def _validation_message(exc: ValidationException) -> str:
-    """The msgspec message litestar carries in ``extra`` (it names the field), else detail."""
+    """The msgspec message litestar carries in ``extra`` (it names a body's field; a query or
+    path parameter is named here: ``query parameter 'after': Expected `int` >= 0``), else
+    detail."""
     extra = exc.extra
     if isinstance(extra, list):
-        parts = [str(e.get("message")) for e in extra if isinstance(e, dict) and e.get("message")]
+        parts = []
+        for e in extra:
+            if not isinstance(e, dict) or not e.get("message"):
+                continue
+            key, source = e.get("key"), e.get("source")
+            source = str(getattr(source, "value", source))  # litestar's ParamType.QUERY
+            named = f"{source} parameter {key!r}: " if key and source in _PARAMETERS else ""
+            parts.append(f"{named}{e['message']}")
         if parts:
             return "; ".join(parts)
     return str(exc.detail)
+
+
+_PARAMETERS = frozenset({"query", "path", "header", "cookie"})
+
+MAX_MESSAGE_CHARS = 1_000
+"""An error message is cut to about this many characters: the parts that name the problem
+(its start, and its end, where msgspec names the field) are kept, and a value the client sent
+is not echoed back whole (a 2 MB option came back as a 2 MB error)."""
+
+
+def _capped(message: str) -> str:
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    head, tail = message[: MAX_MESSAGE_CHARS * 2 // 3], message[-MAX_MESSAGE_CHARS // 4 :]
+    left_out = len(message) - len(head) - len(tail)
+    return f"{head} [... {left_out:,} characters left out ...] {tail}"
 
 
 def _client_gone(exc: Exception) -> bool:
@@ -128,7 +153,13 @@ def _client_gone(exc: Exception) -> bool:
 
 
 def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
-    """(status, type, message, headers) for any exception."""
+    """(status, type, message, headers) for any exception; the message at most about
+    :data:`MAX_MESSAGE_CHARS` long."""
+    status, kind, message, headers = _classify(exc)
+    return status, kind, _capped(message), headers
+
+
+def _classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
     if isinstance(exc, ServiceError):
         return exc.status_code, exc.error_type, exc.message, exc.headers
     for cls, status, kind in _LIBRARY:
@@ -156,6 +187,10 @@ def classify(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
     """Map any exception to ``{"error": {"type", "message"}}`` with the right status code."""
     status, kind, message, headers = classify(exc)
+    if kind == "body_too_large":  # litestar's own words are "Request Entity Too Large"
+        limit = getattr(getattr(request.app.state, "settings", None), "max_body_bytes", None)
+        if limit is not None:
+            message = f"the request body is over {limit:,} bytes (max_body_bytes)"
     if status == 499:
         log.info("client_disconnected", path=request.url.path)
     elif status >= 500 and not isinstance(exc, ServiceError | AttributionError):

@@ -73,6 +73,11 @@ def configure_logging(settings: Settings, *, stream: TextIO | None = None) -> No
     # support due to: ModuleNotFoundError ..." where that build is absent: not the operator's
     # concern, and it reads like an error
     logging.getLogger("faiss").setLevel(max(level, logging.WARNING))
+    # a mistyped variable (ATTRIBUTION_PROT) would otherwise be ignored without a word
+    for variable, near in Settings.unknown_variables():
+        structlog.get_logger(__name__).warning(
+            "unknown_setting", variable=variable, did_you_mean=near, ignored=True
+        )
 
 
 def text_fields(settings: Settings, **fields: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
-from litestar import Request, Response, Router, get, post
+from litestar import Request, Response, Router, get, head, post
 from litestar.di import NamedDependency, Provide
 from litestar.openapi import ResponseSpec
 from litestar.params import JSONBody
@@ -167,10 +167,7 @@ async def healthz() -> HealthBody:
     return HealthBody(status="ok")
 
 
-@get("/readyz", summary="Readiness: the models are loaded and the conversation store answers")
-async def readyz(request: Request[Any, Any, Any]) -> Response[HealthBody]:
-    """200 once the models are loaded and while the conversation store answers; 503 while the
-    models load, after they failed to, or while the store's database is unreachable."""
+async def _readiness(request: Request[Any, Any, Any]) -> tuple[int, HealthBody]:
     status, detail = request.app.state.readiness
     store = request.app.state.store
     if status == "ready" and store is not None:
@@ -178,7 +175,28 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[HealthBody]:
         if problem is not None:
             status, detail = "store_unavailable", problem
     code = HTTP_200_OK if status == "ready" else HTTP_503_SERVICE_UNAVAILABLE
-    return Response(HealthBody(status=status, detail=detail), status_code=code)
+    return code, HealthBody(status=status, detail=detail)
+
+
+@get("/readyz", summary="Readiness: the models are loaded and the conversation store answers")
+async def readyz(request: Request[Any, Any, Any]) -> Response[HealthBody]:
+    """200 once the models are loaded and while the conversation store answers; 503 while the
+    models load, after they failed to, or while the store's database is unreachable."""
+    code, body = await _readiness(request)
+    return Response(body, status_code=code)
+
+
+# Monitors and load balancers often probe with HEAD: the same status, no body.
+@head("/healthz", include_in_schema=False)
+async def healthz_head() -> None:
+    """200 while the process runs."""
+
+
+@head("/readyz", include_in_schema=False)
+async def readyz_head(request: Request[Any, Any, Any]) -> Response[None]:
+    """The status of ``GET /readyz``."""
+    code, _ = await _readiness(request)
+    return Response(None, status_code=code)
 
 
 @get("/metrics", media_type="text/plain; version=0.0.4", summary="Metrics")  # + charset
@@ -218,4 +236,4 @@ api_router = Router(
     route_handlers=[create_attribution, create_extraction, create_verification],
     tags=["attribution"],
 )
-health_handlers = [healthz, readyz, metrics_text]
+health_handlers = [healthz, readyz, healthz_head, readyz_head, metrics_text]

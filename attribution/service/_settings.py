@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Mapping
@@ -182,6 +183,30 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         if self.host.lower() in LOOPBACK_NAMES or self.host.startswith("127."):
             return LOOPBACK_NAMES
         return ("*",)
+
+    @classmethod
+    def unknown_variables(
+        cls, environ: Mapping[str, str] | None = None
+    ) -> list[tuple[str, str | None]]:
+        """The ``ATTRIBUTION_*`` variables set that neither the service nor the library reads
+        (a typo such as ``ATTRIBUTION_PROT`` is otherwise silently ignored), each with the
+        nearest name that is read, if one is near."""
+        from attribution.runtime import ENV_BY_KIND, ENV_MODELS_DIR
+
+        env = os.environ if environ is None else environ
+        known = {_PREFIX + name.upper() for name in cls.__struct_fields__}
+        known |= {*ENV_BY_KIND.values(), ENV_MODELS_DIR}
+        suffixes = [k.removeprefix(_PREFIX) for k in known]
+
+        def near(name: str) -> str | None:
+            close = difflib.get_close_matches(name.removeprefix(_PREFIX), suffixes, n=1)
+            return _PREFIX + close[0] if close else None
+
+        return [
+            (name, near(name))
+            for name in sorted(env)
+            if name.startswith(_PREFIX) and name not in known
+        ]
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
