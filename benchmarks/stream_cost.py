@@ -76,6 +76,8 @@ async def timed(
     )
     seconds = time.perf_counter() - started
     text = response.text
+    if response.status_code != 200 or "event: result" not in text:
+        raise SystemExit(f"the stream failed ({response.status_code}): {text[:300]}")
     return {
         "status": response.status_code,
         "deltas": len(deltas),
@@ -100,7 +102,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 else {}
             ),
         )
-        async with AsyncTestClient(app=create_app(settings)) as client:
+        # a loopback address: the service answers only for loopback names by default
+        async with AsyncTestClient(app=create_app(settings), base_url="http://127.0.0.1") as client:
             for _ in range(1200):
                 if (await client.get("/readyz")).status_code == 200:
                     break
