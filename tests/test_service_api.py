@@ -368,6 +368,12 @@ async def test_health_readiness_metrics_and_schema(client: Client) -> None:
     assert schema.status_code == 200
     paths = schema.json()["paths"]
     assert {"/v1/attributions", "/v1/extractions", "/v1/verifications", "/healthz"} <= set(paths)
+    # the stream answers server-sent events, and the options say their bounds
+    streamed = paths["/v1/attributions:stream"]["post"]["responses"]["200"]["content"]
+    assert list(streamed) == ["text/event-stream"]
+    options = schema.json()["components"]["schemas"]["AttributionOptions"]["properties"]
+    assert (options["topK"]["minimum"], options["topK"]["maximum"]) == (1, 100)
+    assert options["supportThreshold"]["maximum"] == 1.0  # (litestar leaves out a minimum of 0)
 
 
 async def test_request_id_is_generated_or_echoed(client: Client) -> None:
@@ -465,18 +471,18 @@ BAD_BODIES: list[tuple[str, bytes, int, str, tuple[str, ...]]] = [
         ("sources", "toolOutputs", "both"),
     ),
     (
-        "option out of bounds",
+        "option out of bounds",  # named as on the wire, the bounds in the schema
         b'{"answer": "x", "sources": [], "options": {"topK": 0}}',
-        422,
-        "config_error",
-        ("top_k", "0"),
+        400,
+        "invalid_request",
+        ("Expected `int` >= 1", "$.options.topK"),
     ),
     (
         "threshold out of bounds",
         b'{"answer": "x", "sources": [], "options": {"supportThreshold": 2.0}}',
-        422,
-        "config_error",
-        ("support_threshold",),
+        400,
+        "invalid_request",
+        ("Expected `float` <= 1.0", "$.options.supportThreshold"),
     ),
     (
         "conversation id too long",

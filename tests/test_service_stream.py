@@ -188,7 +188,7 @@ async def test_conversation_numbers_in_the_final_result(client: Client) -> None:
         ({"deltas": "a.", "sources": []}, 400, "invalid_request"),
         ({"deltas": ["a."], "sources": [], "extra": 1}, 400, "invalid_request"),
         ({"deltas": ["x" * 4_001], "sources": []}, 413, "limit_exceeded"),
-        ({"deltas": ["a."], "sources": [], "options": {"topK": 0}}, 422, "config_error"),
+        ({"deltas": ["a."], "sources": [], "options": {"topK": 0}}, 400, "invalid_request"),
     ],
 )
 async def test_bad_requests_are_refused_before_the_stream(

@@ -50,9 +50,9 @@ class AttributionOptions(Body, frozen=True):
     drop_unknown: bool | None = None
     """Remove numbers the registry does not know from the returned answer (the default; they
     are still reported in ``markers`` as ``unknown_number``); false keeps them."""
-    top_k: int | None = None
+    top_k: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     """Candidate passages kept per claim (1..100)."""
-    support_threshold: float | None = None
+    support_threshold: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None = None
     """Score at or above which a claim is supported (0..1); unset: the verifier's own."""
     placement: Literal["before_punctuation", "after_punctuation"] | None = None
     """Where an added marker goes relative to the sentence's final punctuation."""

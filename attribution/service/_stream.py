@@ -37,6 +37,7 @@ from litestar import Request, Router, post
 from litestar.di import NamedDependency
 from litestar.openapi.spec import (
     OpenAPIMediaType,
+    OpenAPIResponse,
     OpenAPIType,
     Operation,
     Reference,
@@ -147,6 +148,17 @@ class _StreamOperation(Operation):
             },
             required=True,
         )
+        # the answer is a stream of server-sent events, not the JSON litestar would assume
+        if self.responses is not None:
+            self.responses["200"] = OpenAPIResponse(
+                description=(
+                    "Server-sent events: `claim` per completed sentence, then `result` (the "
+                    "AttributionResult as JSON) or `error` (the error body as JSON)"
+                ),
+                content={
+                    "text/event-stream": OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
+                },
+            )
 
 
 def _decode(raw: bytes, type_: type[Any], what: str) -> Any:
