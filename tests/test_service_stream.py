@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+from structlog.testing import capture_logs
 
 from attribution.service import Settings, create_app
 from tests._service import wait_until_ready
@@ -266,8 +267,14 @@ async def test_client_going_away_frees_every_slot(client: Client) -> None:
         "server": ("127.0.0.1", 80),
         "state": {},
     }
-    await asyncio.wait_for(app(scope, receive, send), 30)  # type: ignore[arg-type]
+    with capture_logs() as logs:
+        await asyncio.wait_for(app(scope, receive, send), 30)  # type: ignore[arg-type]
     assert sent[0]["status"] == 200
+    # logged and counted like any request, as nginx's 499 (it had no request line at all)
+    (line,) = [e for e in logs if e["event"] == "request"]
+    assert (line["status"], line["client_gone"], line["route"]) == (499, True, STREAM)
+    metrics = (await client.get("/metrics")).text
+    assert f'route="{STREAM}",method="POST",status="499"}} 1' in metrics
     chunks = [m for m in sent if m["type"] == "http.response.body"]
     assert not any(b"event: result" in m.get("body", b"") for m in chunks)
     admission = app.state.admission

@@ -139,7 +139,14 @@ def _request_context(app: ASGIApp) -> ASGIApp:
         request_id = state.setdefault(_STATE_ID, _request_id(scope))
         state.setdefault(_STATE_START, time.perf_counter())
         with structlog.contextvars.bound_contextvars(request_id=request_id):
-            await app(scope, receive, send)
+            try:
+                await app(scope, receive, send)
+            finally:
+                if state.get(_STATE_STATUS) is not None:
+                    # the response started and never ended: the client went away (a stream
+                    # it stopped reading); counted and logged as nginx's 499
+                    state.pop(_STATE_STATUS)
+                    _finished(scope, state, 499, client_gone=True)
 
     return middleware
 
@@ -158,21 +165,28 @@ async def _before_send(message: Message, scope: Scope) -> None:
         return
     if message["type"] == "http.response.body" and not message.get("more_body", False):
         status = state.pop(_STATE_STATUS, None)
-        if status is None:
-            return
-        start = state.get(_STATE_START)
-        seconds = time.perf_counter() - start if start is not None else None
-        route = str(scope.get("path_template") or "other")
-        metrics: Metrics = scope["app"].state.metrics
-        metrics.observe(str(scope.get("method", "GET")), route, status, seconds)
-        log.info(
-            "request",
-            request_id=state.get(_STATE_ID),
-            method=scope.get("method"),
-            route=route,
-            status=status,
-            ms=round(seconds * 1000, 1) if seconds is not None else None,
-        )
+        if status is not None:
+            _finished(scope, state, status)
+
+
+def _finished(
+    scope: Scope, state: dict[str, Any], status: int, *, client_gone: bool = False
+) -> None:
+    """Count and log a request that ended with ``status``."""
+    start = state.get(_STATE_START)
+    seconds = time.perf_counter() - start if start is not None else None
+    route = str(scope.get("path_template") or "other")
+    metrics: Metrics = scope["app"].state.metrics
+    metrics.observe(str(scope.get("method", "GET")), route, status, seconds)
+    log.info(
+        "request",
+        request_id=state.get(_STATE_ID),
+        method=scope.get("method"),
+        route=route,
+        status=status,
+        ms=round(seconds * 1000, 1) if seconds is not None else None,
+        **({"client_gone": True} if client_gone else {}),
+    )
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
