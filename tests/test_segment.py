@@ -163,6 +163,16 @@ def test_example_answer() -> None:
             "東京は日本の首都です【1】。大阪は大きい都市です。",
             ["東京は日本の首都です【1】。", "大阪は大きい都市です。"],
         ),
+        # an ellipsis ends a sentence before a capital, not before a lower-case word or a digit
+        (
+            "It was done in 1889... Everest is high… Then a pause... and more... 4, 5.",
+            ["It was done in 1889...", "Everest is high…", "Then a pause... and more... 4, 5."],
+        ),
+        # an abbreviation's dot inside brackets does not end the sentence
+        (
+            "It was done in 1889 (approx.) per v1.2 of the plan. Use fruit (e.g.) apples.",
+            ["It was done in 1889 (approx.) per v1.2 of the plan.", "Use fruit (e.g.) apples."],
+        ),
     ],
 )
 def test_sentences(answer: str, expected: list[str]) -> None:

@@ -50,6 +50,8 @@ _MAY_END = _word_set(
 )
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
 _CONTINUATION_PUNCT = "([{,;:"
+_CLOSERS = ")]}\"'”’»"
+_ELLIPSES = ("...", "\u2026")
 _OPENERS = "([{\"'“‘«¿¡*_"
 
 # Where a sentence that is too long may be cut, best first: after a semicolon; after the comma
@@ -80,7 +82,8 @@ def make_pipeline() -> Language:
     # spaCy refuses texts over a million characters to spare a parser's memory; the rule
     # sentencizer has no such cost, and a long answer (or a long unit of one) is not an error
     nlp.max_length = 2**62
-    punct = sorted(set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS))
+    # an ellipsis may end a sentence (sentence_spans keeps it going before a lower-case word)
+    punct = sorted(set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS) | set(_ELLIPSES))
     nlp.add_pipe("sentencizer", config={"punct_chars": punct})
     # The tokenizer glues 。 to the word before it, so the sentencizer would never see it.
     cjk = rf"[{CJK_TERMINATORS}]"
@@ -107,7 +110,11 @@ def _continues(text: str, before: int, after: int) -> bool:
     """True when the boundary between ``text[:before]`` and ``text[after:]`` follows an
     abbreviation and the sentence goes on."""
     head = text[max(0, before - 40) : before].rstrip()
-    m = _WORD_BEFORE_DOT.search(head)
+    if head.endswith(_ELLIPSES):
+        # "in 1889... Mount Everest": a capital starts another sentence; "Wait... what" goes on
+        return not text[after : after + 1].isupper()
+    # "(approx.)", "e.g.)": the abbreviation's dot is inside closing brackets or quotes
+    m = _WORD_BEFORE_DOT.search(head.rstrip(_CLOSERS))
     if m is None:
         return False
     word = m[1].lower()
