@@ -134,8 +134,8 @@ class ClaimResult(WireStruct, frozen=True):
     was sent to it); None: the verifier decided."""
 
 
-class AttributionSummary(WireStruct, frozen=True):
-    """Counts over the result."""
+class AttributionSummary(WireStruct, frozen=True, omit_defaults=False):
+    """Counts over the result (every count written, zeros too)."""
 
     claims: int = 0
     supported: int = 0

@@ -103,8 +103,9 @@ class CitationReference(WireStruct, frozen=True):
     """Ids of the sources that support the span."""
 
 
-class StoredCitationData(WireStruct, frozen=True):
-    """What a frontend stores with an answer: its sources and the references into it."""
+class StoredCitationData(WireStruct, frozen=True, omit_defaults=False):
+    """What a frontend stores with an answer: its sources and the references into it (both
+    always written, empty or not)."""
 
     sources: tuple[CitationSource, ...] = ()
     """Every source the references may point at."""

@@ -129,3 +129,17 @@ def test_source_text_prefers_full_content() -> None:
     assert CitationSource(id="a", type="web", snippet="s", full_content="f").text == "f"
     assert CitationSource(id="a", type="web", snippet="s").text == "s"
     assert CitationSource(id="a", type="web").text == ""
+
+
+def test_empty_citations_summary_and_extractions_keep_their_fields() -> None:
+    """A client reads summary.claims or citations.sources without checking they exist: empty
+    lists and zero counts are written, not left out (they came back as {})."""
+    import json
+
+    from attribution import AttributionSummary, StoredCitationData, encode_json, extract_sources
+
+    assert json.loads(encode_json(StoredCitationData())) == {"sources": [], "references": []}
+    summary = json.loads(encode_json(AttributionSummary()))
+    assert summary["claims"] == summary["markersAdded"] == 0
+    assert len(summary) == len(AttributionSummary.__struct_fields__)
+    assert json.loads(encode_json(extract_sources([]))) == {"sources": [], "warnings": []}

@@ -46,8 +46,9 @@ class ExtractionWarning(WireStruct, frozen=True):
     """The extractor that reported it."""
 
 
-class ExtractionResult(WireStruct, frozen=True):
-    """Sources extracted from a batch of tool outputs, deduplicated, with the warnings."""
+class ExtractionResult(WireStruct, frozen=True, omit_defaults=False):
+    """Sources extracted from a batch of tool outputs, deduplicated, with the warnings (both
+    always written)."""
 
     sources: tuple[CitationSource, ...] = ()
     """Every source, in the order first seen; web sources merged by canonical URL."""
