@@ -373,6 +373,16 @@ def test_a_body_not_declared_json_is_415_on_every_body_route(
     for content_type in ("application/json", "Application/JSON; charset=UTF-8"):
         sent = client.post(route, content=b"{}", headers={"content-type": content_type})
         assert sent.status_code != 415, sent.text[:300]
+    # a compressed body is named as such, not "malformed JSON at byte 0"
+    import gzip
+
+    headers = {"content-type": "application/json", "content-encoding": "gzip"}
+    message = error_of(
+        client.post(route, content=gzip.compress(body), headers=headers),
+        415,
+        "unsupported_media_type",
+    )
+    assert "Content-Encoding 'gzip'" in message, message
 
 
 def test_only_loopback_hosts_are_served_when_bound_to_loopback(

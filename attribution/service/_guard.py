@@ -174,6 +174,13 @@ def request_guard(app: ASGIApp) -> ASGIApp:
             path = str(scope.get("path", ""))
             content_type = _header(scope, b"content-type")
             check_content_type(path, content_type)
+            encoding = (_header(scope, b"content-encoding") or "identity").strip().lower()
+            if encoding != "identity":
+                # read as JSON, a gzip body is "malformed JSON at byte 0": say what it is
+                raise UnsupportedMediaType(
+                    f"the body is sent with Content-Encoding {encoding!r}; this service reads "
+                    "bodies uncompressed"
+                )
             if not (path == _STREAM_PATH and _media_type(content_type)[0] == _NDJSON):
                 receive = _timed_receive(receive, settings.body_timeout_s)
         await app(scope, receive, send)
