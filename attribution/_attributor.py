@@ -301,6 +301,14 @@ class Attributor:
     ) -> tuple[list[CitationSource], tuple[ExtractionWarning, ...]]:
         items = sources_or_tool_outputs(given, what=what)
         if all(isinstance(i, ToolOutput) for i in items):
+            for position, item in enumerate(items):
+                try:  # a lone surrogate anywhere in a call: said here, not lost in an extractor
+                    msgspec.json.encode(item)
+                except UnicodeEncodeError as exc:
+                    raise InputError(
+                        f"{what}[{position}]: a lone surrogate U+{ord(exc.object[exc.start]):04X} "
+                        "in the tool output is not text (valid Unicode only)"
+                    ) from exc
             extracted = extract_sources(items)  # type: ignore[arg-type]
             _valid_sources(extracted.sources, what, extracted=True)
             return list(extracted.sources), extracted.warnings
@@ -701,7 +709,7 @@ class Attributor:
                     continue  # a passage that contradicts the claim does not support it joined
                 if passages[a].source_index != passages[b].source_index:
                     terms = set(content_terms(claim.segment.clean_text))
-                    if not all(terms.intersection(content_terms(passages[p].text)) for p in (a, b)):
+                    if not all(terms & match.lexical.term_sets[p] for p in (a, b)):
                         # another source without a word of the claim holds no part of it:
                         # joined, it would only be cited beside the one that does (two
                         # passages of one page may still carry it together, "It ..." and all)

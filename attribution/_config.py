@@ -50,6 +50,10 @@ class _Section(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         try:
             copy = msgspec.convert(msgspec.to_builtins(self), type(self))
         except msgspec.ValidationError as exc:
+            if isinstance(exc.__cause__, ConfigError):  # a bound, which names the section
+                raise exc.__cause__ from None
+            raise ConfigError(f"{type(self).__name__}: {exc}") from exc
+        except TypeError as exc:  # a value with no JSON form at all (an object, a function)
             raise ConfigError(f"{type(self).__name__}: {exc}") from exc
         finally:
             _checking.on = False

@@ -155,7 +155,7 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
         # the typed decoder checks types as it reads, so "{bad" is "expected an array": say
         # what is wrong with text that is not JSON at all
         try:
-            msgspec.json.decode(data)
+            msgspec.json.decode(data, type=msgspec.Raw)  # well-formed? (builds no objects)
         except msgspec.DecodeError as malformed:
             raise InputError(f"{what}: malformed JSON: {_malformed(data, malformed)}") from exc
         except (RecursionError, UnicodeDecodeError):
@@ -166,11 +166,16 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
     except UnicodeDecodeError as exc:
         raise InputError(f"{what}: not UTF-8 text: {_bad_utf8(data, exc)}") from exc
     except RecursionError as exc:
-        depth, where = _deepest(data)
+        where = _too_deep_at(data)
+        at = (
+            f": more than {_REPORTED_DEPTH:,} levels (level {_REPORTED_DEPTH + 1:,} opens at "
+            f"byte {where})"
+            if where is not None
+            else ""
+        )
         raise InputError(
-            f"{what}: JSON nested deeper than any tool output: {depth:,} levels (the deepest "
-            f"opens at byte {where}; the decoder stops near {sys.getrecursionlimit():,}, "
-            "Python's recursion limit); the input was not read"
+            f"{what}: JSON nested deeper than any tool output{at}; the decoder stops near "
+            f"{sys.getrecursionlimit():,} levels (Python's recursion limit); the input was not read"
         ) from exc
 
 
@@ -206,12 +211,17 @@ _LONE_SURROGATE = re.compile(
 )
 
 
-def _deepest(data: bytes | str) -> tuple[int, int]:
-    """How deep JSON nests (strings skipped), and the byte offset where its deepest level
-    first opens. Only run after decoding failed for depth, so its speed matters little."""
+_REPORTED_DEPTH = 800
+"""Where a nesting too deep for the decoder is located in its message: below the decoder's
+limit (Python's recursion limit, less the caller's stack), so that input the decoder refused
+reaches it; the scan stops there, so a large body costs no more than its first 800 levels."""
+
+
+def _too_deep_at(data: bytes | str) -> int | None:
+    """The byte offset where JSON nesting first goes past :data:`_REPORTED_DEPTH` (strings
+    skipped), or None. Only run after decoding failed for depth."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    depth, deepest, where = 0, 0, 0
-    in_string, escaped = False, False
+    depth, in_string, escaped = 0, False, False
     for offset, byte in enumerate(raw):
         if in_string:
             if escaped:
@@ -224,11 +234,11 @@ def _deepest(data: bytes | str) -> tuple[int, int]:
             in_string = True
         elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
-            if depth > deepest:
-                deepest, where = depth, offset
+            if depth > _REPORTED_DEPTH:
+                return offset
         elif byte in (0x5D, 0x7D):
             depth -= 1
-    return deepest, where
+    return None
 
 
 def sources_or_tool_outputs(

@@ -393,6 +393,16 @@ def test_two_sightings_of_one_source_are_merged_and_its_text_kept(
                 CitationSource(id="s1", type="web", full_content=eiffel),
             ],
         )
+    # a search result and its scrape under one id are one source, the scrape's text kept
+    merged = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [1].",
+        [
+            CitationSource(id="s1", type="web_result", snippet="The Eiffel Tower, Paris."),
+            CitationSource(id="s1", type="web_result", full_content=eiffel),
+        ],
+    )
+    assert [s.full_content for s in merged.citations.sources] == [eiffel]
+    assert merged.markers[0].verdict == "supported"
     # the same source given twice is one source
     twice = attributor.attribute(
         "The Eiffel Tower was completed in 1889 [1].",
@@ -449,8 +459,14 @@ def test_bad_input(attributor: Attributor) -> None:
     scraped = ToolOutput(
         tool_name="web_search", output={"results": [{"url": "https://a.b", "content": "\ud800"}]}
     )
-    with pytest.raises(InputError, match=r"the source extracted as .*snippet: a lone surrogate"):
+    with pytest.raises(InputError, match=r"sources_or_tool_outputs\[0\]: a lone surrogate U\+D800"):
         attributor.attribute("The tower [1].", [scraped])
+    # wherever it is in the call (an address, a plain-text output): said, not lost in extraction
+    for output in ({"results": [{"url": "https://a.b/\ud800", "content": "x"}]}, "text \udc00"):
+        with pytest.raises(InputError, match="a lone surrogate"):
+            attributor.attribute(
+                "The tower [1].", [ToolOutput(tool_name="web_search", output=output)]
+            )
     with pytest.raises(InputError, match=r"claims\[1\]: a lone surrogate"):
         attributor.check_claims(["fine", "x \ud800"], SOURCES)
     with pytest.raises(InputError, match=r"sources\[0\]\.title"):

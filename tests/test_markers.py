@@ -138,6 +138,10 @@ def test_a_run_of_unknown_markers_goes_with_the_blank_before_it() -> None:
     assert dropped("appeared in 2023 [7][1][8].") == "appeared in 2023 [1]."
     assert dropped("appeared in 2023 [1][7][8].") == "appeared in 2023 [1]."
     assert dropped("see [7][a link](https://example.com)") == "see [a link](https://example.com)"
+    # a run that opens a line takes the blanks after it, as one marker there does
+    assert dropped("[7][8] Claim here.") == "Claim here."
+    assert dropped("Intro.\n[7][8]  Claim here.") == "Intro.\nClaim here."
+    assert dropped("[7][1] Claim here.") == "[1] Claim here."
 
 
 def test_renumber() -> None:

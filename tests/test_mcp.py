@@ -272,3 +272,27 @@ def test_an_address_it_cannot_listen_on_is_refused_before_the_models_load(
         )
     assert service.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in service.stderr
+
+
+def test_bound_to_every_address_it_answers_for_any_host(tmp_path: Path) -> None:
+    """The hosts served follow the address --http binds, not ATTRIBUTION_HOST (loopback by
+    default): bound to 0.0.0.0 it refused every remote name with invalid_host."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attribution", "mcp", "--http", f"0.0.0.0:{port}"],
+        env=_server_env(tmp_path / "registries.sqlite3"),
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(process, port, 120)
+        answer = httpx.post(
+            f"http://127.0.0.1:{port}/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Host": f"myserver.example:{port}", "Accept": "application/json"},
+        )
+        assert "invalid_host" not in answer.text, answer.text
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -83,13 +83,16 @@ def test_an_unknown_preset_is_refused_naming_the_known_ones() -> None:
             lambda: AttributionConfig(match={}),
             "AttributionConfig.match must be a MatchConfig, not dict",
         ),
-        (lambda: MatchConfig(top_k=0), "top_k = 0 is out of bounds"),
+        (lambda: MatchConfig(top_k=0), "MatchConfig.top_k = 0 is out of bounds: 1..100"),
+        (lambda: ReconcileConfig(max_sources_per_claim=object()), "ReconcileConfig: Encoding"),
     ],
 )
 def test_a_section_built_in_code_is_held_to_its_types(build: Any, said: str) -> None:
     # as a configuration file is: "no" is not False, "after" is no placement
-    with pytest.raises(ConfigError, match=re.escape(said)):
+    with pytest.raises(ConfigError, match=re.escape(said)) as raised:
         build()
+    section = str(raised.value).split(":")[0].split(".")[0]
+    assert str(raised.value).count(section) == 1  # the section named once, not twice
     assert VerifyConfig(support_threshold=1).support_threshold == 1  # an int is a float
 
 

@@ -243,6 +243,7 @@ def test_markers_attach_to_the_sentence_they_follow(
         ),
         ("The [tower [of] iron](http://a.b/(x) 'T') is tall.", "The tower [of] iron is tall."),
         ("See ![a diagram](d.png) of the tower here.", "See a diagram of the tower here."),
+        ("See[Paris](https://p.fr)and the tower here.", "See Paris and the tower here."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:

@@ -513,7 +513,7 @@ BAD_BODIES: list[tuple[str, bytes, int, str, tuple[str, ...]]] = [
         + b"}]}",
         400,
         "invalid_request",
-        ("nested deeper", "5,003 levels"),
+        ("nested deeper", "more than 800 levels"),
     ),
     (
         "answer too long",

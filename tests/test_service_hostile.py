@@ -14,6 +14,7 @@ loopback (``python -m attribution.service``), every request bounded in count and
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -491,6 +492,58 @@ def test_a_stream_whose_first_line_never_comes_ends_within_the_body_timeout(
     assert status.startswith(b"HTTP/1.1 408 "), received[:300]
     assert b"first line did not arrive" in rest
     assert b"body_timeout_s" in rest
+
+
+def test_the_plain_guard_answers_in_the_service_error_body() -> None:
+    asyncio.run(_plain_guard_answers())
+
+
+async def _plain_guard_answers() -> None:
+    """The MCP server's HTTP guard: a foreign Host, a compressed body and one over the limit
+    get the service's answers, before the app reads anything."""
+    from attribution.service import Settings
+    from attribution.service._guard import plain_guard
+
+    reached: list[bytes] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append((await receive())["body"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    guard = plain_guard(app, Settings(host="127.0.0.1", max_body_bytes=1024))
+
+    async def call(headers: dict[str, str], body: bytes) -> tuple[int, dict[str, Any] | bytes]:
+        sent: list[dict[str, Any]] = []
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/mcp",
+            "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+        }
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            return messages.pop(0)
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await guard(scope, receive, send)
+        payload = sent[1]["body"]
+        return sent[0]["status"], (json.loads(payload) if sent[0]["status"] != 200 else payload)
+
+    local = {"host": "127.0.0.1:8765", "content-type": "application/json"}
+    assert await call(local, b"{}") == (200, b"ok")
+    assert reached == [b"{}"], "the body is handed on whole"
+    status, body = await call({**local, "host": "evil.example"}, b"{}")
+    assert (status, body["error"]["type"]) == (400, "invalid_host")  # type: ignore[index]
+    status, body = await call({**local, "content-encoding": "gzip"}, b"x")
+    assert (status, body["error"]["type"]) == (415, "unsupported_media_type")  # type: ignore[index]
+    status, body = await call(local, b"x" * 1025)
+    assert status == 413
+    assert "over 1,024 bytes (max_body_bytes)" in body["error"]["message"]  # type: ignore[index]
+    assert reached == [b"{}"]
 
 
 def test_a_mistyped_setting_is_named_in_the_log(monkeypatch: pytest.MonkeyPatch) -> None:

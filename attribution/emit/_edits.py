@@ -12,9 +12,8 @@ from attribution.text import (
     Marker,
     MarkerStyle,
     format_marker,
-    gone_runs,
     protected_spans,
-    removal_span,
+    removal_spans,
 )
 
 __all__ = ["Edit", "EditedText", "apply_edits", "insertion_edit", "marker_edits"]
@@ -96,10 +95,12 @@ def marker_edits(
     kept = [
         tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers for m in markers
     ]
-    gone = gone_runs((m.start, m.end, not n) for m, n in zip(markers, kept, strict=True))
-    for m, numbers in zip(markers, kept, strict=True):
-        if not numbers:
-            a, b = removal_span(text, m.start, m.end, next_goes=m.end in gone)
+    spans = removal_spans(
+        text, [(m.start, m.end, not n) for m, n in zip(markers, kept, strict=True)]
+    )
+    for m, numbers, span in zip(markers, kept, spans, strict=True):
+        if span is not None:
+            a, b = span
             edits.append(Edit(a, b, ""))
         elif style is not None or numbers != m.numbers:
             new = format_marker(numbers, style or m.style)

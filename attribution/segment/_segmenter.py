@@ -105,6 +105,7 @@ _GONE = "\x00"
 """Stands in the view for link syntax (``[``, ``](destination)``), which the clean text drops:
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
+_GONE_RUN = re.compile(_GONE + "+")
 
 
 def _link_syntax(
@@ -113,7 +114,10 @@ def _link_syntax(
     """Spans of the syntax of the inline links in ``answer[a:b]``: each ``](destination)``, and
     the ``[`` (or ``![``) that opens its text, so that ``[1889](https://...)`` reads ``1889``."""
     spans: list[tuple[int, int]] = []
-    for s, e in destinations:
+    first = bisect_right(destinations, (a, a))  # sorted: only those of this unit are read
+    for s, e in destinations[first:]:
+        if s >= b:
+            break
         if s <= a or e > b or answer[s - 1] != "]":
             continue
         spans.append((s - 1, e))
@@ -182,7 +186,13 @@ def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) 
             parts.append(" ")
         cursor = me
     parts.append(view[cursor:end])
-    return " ".join("".join(parts).replace(_GONE, "").split())
+    # link syntax between two words reads as a blank ("See[Paris](u)and"), else as nothing
+    return " ".join(_GONE_RUN.sub(_glue, "".join(parts)).split())
+
+
+def _glue(run: re.Match[str]) -> str:
+    text, a, b = run.string, run.start(), run.end()
+    return " " if a > 0 and b < len(text) and text[a - 1].isalnum() and text[b].isalnum() else ""
 
 
 def _only_code(prep: _Prepared, start: int, end: int, markers: Sequence[tuple[int, int]]) -> bool:

@@ -141,12 +141,14 @@ def _request_context(app: ASGIApp) -> ASGIApp:
         with structlog.contextvars.bound_contextvars(request_id=request_id):
             try:
                 await app(scope, receive, send)
-            finally:
-                if state.get(_STATE_STATUS) is not None:
-                    # the response started and never ended: the client went away (a stream
-                    # it stopped reading); counted and logged as nginx's 499
-                    state.pop(_STATE_STATUS)
-                    _finished(scope, state, 499, client_gone=True)
+            except BaseException:
+                if state.pop(_STATE_STATUS, None) is not None:  # it failed after it started
+                    _finished(scope, state, 500)
+                raise
+            if state.pop(_STATE_STATUS, None) is not None:
+                # the response started and never ended, and nothing failed: the client went
+                # away (a stream it stopped reading); counted and logged as nginx's 499
+                _finished(scope, state, 499, client_gone=True)
 
     return middleware
 

@@ -134,6 +134,17 @@ def check_content_type(path: str, header: str | None) -> None:
         )
 
 
+def _check_encoding(scope: Scope) -> None:
+    """:class:`UnsupportedMediaType` for a compressed body: read as JSON, a gzip body is
+    "malformed JSON at byte 0"; this says what it is."""
+    encoding = (_header(scope, b"content-encoding") or "identity").strip().lower()
+    if encoding != "identity":
+        raise UnsupportedMediaType(
+            f"the body is sent with Content-Encoding {encoding!r}; this service reads bodies "
+            "uncompressed"
+        )
+
+
 def _timed_receive(receive: Receive, seconds: float) -> Receive:
     """``receive`` that fails with :class:`RequestTimeout` once the body has taken longer than
     ``seconds`` (from the first call); after the body's last part it adds nothing."""
@@ -174,13 +185,7 @@ def request_guard(app: ASGIApp) -> ASGIApp:
             path = str(scope.get("path", ""))
             content_type = _header(scope, b"content-type")
             check_content_type(path, content_type)
-            encoding = (_header(scope, b"content-encoding") or "identity").strip().lower()
-            if encoding != "identity":
-                # read as JSON, a gzip body is "malformed JSON at byte 0": say what it is
-                raise UnsupportedMediaType(
-                    f"the body is sent with Content-Encoding {encoding!r}; this service reads "
-                    "bodies uncompressed"
-                )
+            _check_encoding(scope)
             if not (path == _STREAM_PATH and _media_type(content_type)[0] == _NDJSON):
                 receive = _timed_receive(receive, settings.body_timeout_s)
         await app(scope, receive, send)
@@ -229,6 +234,7 @@ def plain_guard(app: ASGIApp, settings: Settings) -> ASGIApp:
             if scope.get("method") not in _BODY_METHODS:
                 await app(scope, receive, send)
                 return
+            _check_encoding(scope)
             timed = _timed_receive(receive, settings.body_timeout_s)
             body = bytearray()
             while True:
@@ -238,13 +244,13 @@ def plain_guard(app: ASGIApp, settings: Settings) -> ASGIApp:
                 body += cast(bytes, message.get("body", b""))
                 if len(body) > settings.max_body_bytes:
                     raise LimitExceeded(
-                        f"the request body is over {settings.max_body_bytes} bytes "
+                        f"the request body is over {settings.max_body_bytes:,} bytes "
                         "(max_body_bytes)",
                         headers={"connection": "close"},
                     )
                 if not message.get("more_body", False):
                     break
-        except (InvalidHost, RequestTimeout, LimitExceeded) as exc:
+        except (InvalidHost, RequestTimeout, LimitExceeded, UnsupportedMediaType) as exc:
             await _send_error(send, exc)
             return
         whole: ReceiveMessage = {"type": "http.request", "body": bytes(body), "more_body": False}

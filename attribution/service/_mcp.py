@@ -486,8 +486,12 @@ async def serve_http(settings: Settings, host: str, port: int) -> None:
         # the HTTP service's limits: the Host check (allowed_hosts, for any bind address), the
         # body's time and size, and the header read timeout
         HeaderTimeoutH11Protocol.header_timeout_s = settings.header_timeout_s
+        # the hosts served follow the address bound here (--http), not ATTRIBUTION_HOST: a
+        # loopback address serves loopback names only, any other every name unless
+        # ATTRIBUTION_ALLOWED_HOSTS says which
+        bound = msgspec.structs.replace(settings, host=host, port=port)
         config = uvicorn.Config(
-            plain_guard(app, settings),
+            plain_guard(app, bound),
             host=host,
             port=port,
             log_config=None,

@@ -16,6 +16,8 @@ from attribution import AttributionConfig, ConfigError, read_config
 __all__ = ["Settings"]
 
 _PREFIX = "ATTRIBUTION_"
+_REPOSITORY_VARIABLES = ("ATTRIBUTION_DATA_ROOT", "ATTRIBUTION_MINUTES", "ATTRIBUTION_ARGS")
+"""Read by the repository's benchmarks and GPU training script, not by the service: not typos."""
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 """The hosts served by default when the service listens on a loopback address."""
@@ -195,7 +197,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
         env = os.environ if environ is None else environ
         known = {_PREFIX + name.upper() for name in cls.__struct_fields__}
-        known |= {*ENV_BY_KIND.values(), ENV_MODELS_DIR}
+        known |= {*ENV_BY_KIND.values(), ENV_MODELS_DIR, *_REPOSITORY_VARIABLES}
         suffixes = [k.removeprefix(_PREFIX) for k in known]
 
         def near(name: str) -> str | None:

@@ -76,13 +76,20 @@ def check_distinct_ids(sources: Sequence[CitationSource], what: str = "sources")
     Raises:
         InputError: naming the later item (``sources[3].id``) and the earlier one.
     """
-    texts: dict[str, tuple[int, str]] = {}
+    seen: dict[str, tuple[int, CitationSource]] = {}
     for i, source in enumerate(sources):
-        text = source.full_content or source.snippet or ""
-        first = texts.get(source.id)
-        if first is None or not first[1]:
-            texts[source.id] = (i, text)
-        elif text and text != first[1]:
+        first = seen.setdefault(source.id, (i, source))
+        if first[0] == i:
+            continue
+        earlier = first[1]
+        # like for like: a snippet beside a page's text is a search result and its scrape
+        if earlier.full_content and source.full_content:
+            clash = earlier.full_content != source.full_content
+        elif earlier.full_content or source.full_content:
+            clash = False
+        else:
+            clash = bool(earlier.snippet and source.snippet and earlier.snippet != source.snippet)
+        if clash:
             raise InputError(
                 f"{what}[{i}].id: {source.id!r} is the id of {what}[{first[0]}] too, with "
                 "another text; an id names one source"

@@ -32,7 +32,7 @@ from typing import Literal
 import msgspec
 
 from attribution._errors import InputError
-from attribution.text._regions import ProtectedRegions, gone_runs, removal_span
+from attribution.text._regions import ProtectedRegions, removal_spans
 
 __all__ = [
     "MARKER_STYLES",
@@ -215,18 +215,15 @@ def _rewrite(
     out: list[Marker] = []
     cursor = 0
     length = 0
-    gone = gone_runs(
-        (m.start, m.end, i in new_numbers and not new_numbers[i]) for i, m in enumerate(markers)
+    spans = removal_spans(
+        text,
+        [(m.start, m.end, i in new_numbers and not new_numbers[i]) for i, m in enumerate(markers)],
     )
     for i, marker in enumerate(markers):
         if i not in new_numbers:
             continue
         numbers = new_numbers[i]
-        a, b = (
-            (marker.start, marker.end)
-            if numbers
-            else removal_span(text, marker.start, marker.end, next_goes=marker.end in gone)
-        )
+        a, b = spans[i] or (marker.start, marker.end)
         a = max(a, cursor)
         pieces.append(text[cursor:a])
         length += a - cursor

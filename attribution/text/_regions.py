@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "URL",
     "ProtectedRegions",
     "fenced_code",
-    "gone_runs",
     "inline_code",
     "link_destinations",
     "merge_spans",
     "protected_spans",
     "removal_span",
+    "removal_spans",
     "url_end",
 ]
 
@@ -141,20 +141,41 @@ class ProtectedRegions:
         return k >= 0 and index < self.spans[k][1]
 
 
-def gone_runs(markers: Iterable[tuple[int, int, bool]]) -> frozenset[int]:
-    """The starts of the markers that go together with every marker written right after them.
-
-    ``markers`` are ``(start, end, goes)``; the answer is what :func:`removal_span`'s
-    ``next_goes`` asks of the offset where a marker ends: ``[7][8][1]`` with 7 and 8 going keeps
-    the blank before ``[7]`` for ``[1]``; ``[7][8].`` takes it.
-    """
-    goes = {start: (end, gone) for start, end, gone in markers}
-    runs: set[int] = set()
-    for start in sorted(goes, reverse=True):
-        end, gone = goes[start]
-        if gone and (end not in goes or end in runs):
-            runs.add(start)
-    return frozenset(runs)
+def removal_spans(
+    text: str, markers: Sequence[tuple[int, int, bool]]
+) -> list[tuple[int, int] | None]:
+    """For each marker ``(start, end, goes)`` of ``text`` (disjoint), the span to delete when it
+    goes (:func:`removal_span`), None when it stays; markers written one after another are
+    taken as a run: ``in 2023 [7][8].`` → ``in 2023.`` (the blank goes with the run),
+    ``in 2023 [7][8][1].`` → ``in 2023 [1].`` (it stays for ``[1]``), and a run that opens a
+    line takes the blanks after it (``[7][8] Claim`` → ``Claim``)."""
+    order = sorted(range(len(markers)), key=lambda k: markers[k][0])
+    out: list[tuple[int, int] | None] = [None] * len(markers)
+    run: list[int] = []
+    for pos, k in enumerate(order):
+        run.append(k)
+        following = order[pos + 1] if pos + 1 < len(order) else None
+        if following is not None and markers[following][0] == markers[k][1]:
+            continue  # the run goes on
+        for q, m in enumerate(run):
+            start, end, goes = markers[m]
+            if not goes:
+                continue
+            rest_goes = all(markers[r][2] for r in run[q + 1 :])
+            out[m] = removal_span(text, start, end, next_goes=q + 1 < len(run) and rest_goes)
+        first_start = markers[run[0]][0]
+        if all(markers[m][2] for m in run) and len(run) > 1:
+            left = first_start
+            while left > 0 and text[left - 1] in " \t":
+                left -= 1
+            if left == 0 or text[left - 1] == "\n":  # a run opening a line: the blanks after it
+                last = run[-1]
+                right = markers[last][1]
+                while right < len(text) and text[right] in " \t":
+                    right += 1
+                out[last] = (markers[last][0], right)
+        run = []
+    return out
 
 
 def removal_span(text: str, start: int, end: int, *, next_goes: bool = False) -> tuple[int, int]:
