@@ -190,6 +190,8 @@ async def test_conversation_numbers_in_the_final_result(client: Client) -> None:
         ({"deltas": ["a."], "sources": [], "extra": 1}, 400, "invalid_request"),
         ({"deltas": ["x" * 4_001], "sources": []}, 413, "limit_exceeded"),
         ({"deltas": ["a."], "sources": [], "options": {"topK": 0}}, 400, "invalid_request"),
+        # refused before the stream starts, not as its last event
+        ({"deltas": ["a."], "sources": [], "conversationId": "a/b"}, 400, "input_error"),
     ],
 )
 async def test_bad_requests_are_refused_before_the_stream(

@@ -79,7 +79,7 @@ from ._metrics import Metrics
 from ._offsets import QuoteUnits
 from ._routes import ERROR_RESPONSES
 from ._settings import Settings
-from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore
+from ._store import MAX_CONVERSATION_ID_CHARS, ConversationStore, validate_conversation_id
 from ._work import ModelRunner, Slot
 
 __all__ = ["StreamDelta", "StreamRequest", "stream_attribution", "stream_router"]
@@ -551,6 +551,8 @@ async def stream_attribution(
     else:
         head = cast(StreamRequest, _decode(await request.body(), StreamRequest, "body"))
     # the same refusals as the non-streaming route, before the stream starts (4xx, not events)
+    if head.conversation_id is not None:
+        validate_conversation_id(head.conversation_id)  # the store reads it only at the end
     check_request(
         settings,
         attributor,
