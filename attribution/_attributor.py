@@ -10,7 +10,7 @@ import gc
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -541,8 +541,9 @@ class Attributor:
         """
         from attribution.segment import Segment
 
-        if isinstance(claims, str) or not isinstance(claims, Sequence):
+        if isinstance(claims, str | bytes) or not isinstance(claims, Iterable):
             raise InputError(f"claims must be a list of strings, got {type(claims).__name__}")
+        claims = list(claims)  # a tuple, a generator, an array of strings: read once
         for i, text in enumerate(claims):
             if not isinstance(text, str):
                 raise InputError(f"claims[{i}] must be a string, got {type(text).__name__}")

@@ -482,6 +482,8 @@ def test_check_claims_takes_a_list_of_strings(attributor: Attributor) -> None:
     with pytest.raises(InputError, match=r"claims\[0\] must be a string, got int"):
         attributor.check_claims([3], SOURCES)  # type: ignore[list-item]
     assert [r.verdict for r in attributor.check_claims((claim,), SOURCES)] == ["supported"]
+    generated = attributor.check_claims((c for c in [claim]), SOURCES)  # type: ignore[arg-type]
+    assert [r.verdict for r in generated] == ["supported"]
 
 
 def test_no_sources_means_nothing_is_supported(attributor: Attributor) -> None:
