@@ -168,6 +168,10 @@ def test_example_answer() -> None:
             "It was done in 1889... Everest is high… Then a pause... and more... 4, 5.",
             ["It was done in 1889...", "Everest is high…", "Then a pause... and more... 4, 5."],
         ),
+        (
+            "Results were mixed.... Further work is needed.",
+            ["Results were mixed....", "Further work is needed."],
+        ),
         # an abbreviation's dot inside brackets does not end the sentence
         (
             "It was done in 1889 (approx.) per v1.2 of the plan. Use fruit (e.g.) apples.",

@@ -83,7 +83,10 @@ def make_pipeline() -> Language:
     # sentencizer has no such cost, and a long answer (or a long unit of one) is not an error
     nlp.max_length = 2**62
     # an ellipsis may end a sentence (sentence_spans keeps it going before a lower-case word)
-    punct = sorted(set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS) | set(_ELLIPSES))
+    dots = {"." * n for n in range(4, 8)}  # "mixed.... Further": the tokenizer keeps the run
+    punct = sorted(
+        set(Sentencizer.default_punct_chars) | set(CJK_TERMINATORS) | set(_ELLIPSES) | dots
+    )
     nlp.add_pipe("sentencizer", config={"punct_chars": punct})
     # The tokenizer glues 。 to the word before it, so the sentencizer would never see it.
     cjk = rf"[{CJK_TERMINATORS}]"
