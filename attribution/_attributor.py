@@ -89,6 +89,8 @@ def _valid_text(text: str, what: str) -> None:
     """Raise :class:`InputError` when ``text`` holds a surrogate code point (half of a UTF-16
     pair, as ``"\\ud800"`` or bytes decoded with ``surrogateescape`` give): it is no character,
     cannot be written as UTF-8, and would fail deep inside the pipeline."""
+    if text.isascii():  # most text, checked at memory speed
+        return
     bad = _SURROGATE.search(text)
     if bad is not None:
         raise InputError(
@@ -97,13 +99,10 @@ def _valid_text(text: str, what: str) -> None:
         )
 
 
-def _valid_sources(
-    sources: Sequence[CitationSource], what: str, *, extracted: bool = False
-) -> None:
-    """:func:`_valid_text` for every text field of every source (given, or ``extracted`` from
-    tool outputs: named by their ids)."""
+def _valid_sources(sources: Sequence[CitationSource], what: str) -> None:
+    """:func:`_valid_text` for every text field of every source."""
     for i, source in enumerate(sources):
-        name = f"{what}: the source extracted as {source.id!r}" if extracted else f"{what}[{i}]"
+        name = f"{what}[{i}]"
         for field, value in (
             ("id", source.id),
             ("title", source.title),
@@ -310,7 +309,6 @@ class Attributor:
                         "in the tool output is not text (valid Unicode only)"
                     ) from exc
             extracted = extract_sources(items)  # type: ignore[arg-type]
-            _valid_sources(extracted.sources, what, extracted=True)
             return list(extracted.sources), extracted.warnings
         if not all(isinstance(i, CitationSource) for i in items):
             kinds = sorted({type(i).__name__ for i in items})

@@ -229,12 +229,18 @@ def plain_guard(app: ASGIApp, settings: Settings) -> ASGIApp:
         if scope["type"] != ScopeType.HTTP:
             await app(scope, receive, send)
             return
+        reads_body = scope.get("method") in _BODY_METHODS
         try:
             _check_host(scope, settings)
-            if scope.get("method") not in _BODY_METHODS:
-                await app(scope, receive, send)
-                return
-            _check_encoding(scope)
+            if reads_body:
+                _check_encoding(scope)
+        except (InvalidHost, UnsupportedMediaType) as exc:
+            await _send_error(send, exc)
+            return
+        if not reads_body:  # the app's own errors are its own: only the checks are answered
+            await app(scope, receive, send)
+            return
+        try:
             timed = _timed_receive(receive, settings.body_timeout_s)
             body = bytearray()
             while True:
@@ -250,7 +256,7 @@ def plain_guard(app: ASGIApp, settings: Settings) -> ASGIApp:
                     )
                 if not message.get("more_body", False):
                     break
-        except (InvalidHost, RequestTimeout, LimitExceeded, UnsupportedMediaType) as exc:
+        except (RequestTimeout, LimitExceeded) as exc:
             await _send_error(send, exc)
             return
         whole: ReceiveMessage = {"type": "http.request", "body": bytes(body), "more_body": False}

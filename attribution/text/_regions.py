@@ -145,10 +145,10 @@ def removal_spans(
     text: str, markers: Sequence[tuple[int, int, bool]]
 ) -> list[tuple[int, int] | None]:
     """For each marker ``(start, end, goes)`` of ``text`` (disjoint), the span to delete when it
-    goes (:func:`removal_span`), None when it stays; markers written one after another are
-    taken as a run: ``in 2023 [7][8].`` → ``in 2023.`` (the blank goes with the run),
-    ``in 2023 [7][8][1].`` → ``in 2023 [1].`` (it stays for ``[1]``), and a run that opens a
-    line takes the blanks after it (``[7][8] Claim`` → ``Claim``)."""
+    goes (:func:`removal_span`), None when it stays. Markers written one after another whose
+    every one goes are removed as one marker would be: ``in 2023 [7][8].`` → ``in 2023.``, and
+    ``[7][8] Claim`` at a line start → ``Claim``; where one of them stays, each that goes is
+    removed alone (``in 2023 [7][8][1].`` → ``in 2023 [1].``)."""
     order = sorted(range(len(markers)), key=lambda k: markers[k][0])
     out: list[tuple[int, int] | None] = [None] * len(markers)
     run: list[int] = []
@@ -157,34 +157,28 @@ def removal_spans(
         following = order[pos + 1] if pos + 1 < len(order) else None
         if following is not None and markers[following][0] == markers[k][1]:
             continue  # the run goes on
-        for q, m in enumerate(run):
-            start, end, goes = markers[m]
-            if not goes:
-                continue
-            rest_goes = all(markers[r][2] for r in run[q + 1 :])
-            out[m] = removal_span(text, start, end, next_goes=q + 1 < len(run) and rest_goes)
-        first_start = markers[run[0]][0]
-        if all(markers[m][2] for m in run) and len(run) > 1:
-            left = first_start
-            while left > 0 and text[left - 1] in " \t":
-                left -= 1
-            if left == 0 or text[left - 1] == "\n":  # a run opening a line: the blanks after it
-                last = run[-1]
-                right = markers[last][1]
-                while right < len(text) and text[right] in " \t":
-                    right += 1
-                out[last] = (markers[last][0], right)
+        if len(run) > 1 and all(markers[m][2] for m in run):
+            # one span for the whole run, shared out so that the edits stay disjoint
+            a, b = removal_span(text, markers[run[0]][0], markers[run[-1]][1])
+            for m in run:
+                out[m] = (markers[m][0], markers[m][1])
+            out[run[0]] = (a, markers[run[0]][1])
+            out[run[-1]] = (markers[run[-1]][0], b)
+        else:
+            for m in run:
+                start, end, goes = markers[m]
+                if goes:
+                    out[m] = removal_span(text, start, end)
         run = []
     return out
 
 
-def removal_span(text: str, start: int, end: int, *, next_goes: bool = False) -> tuple[int, int]:
+def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The span to delete when a marker goes: the marker and the blank that set it off.
 
     ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
-    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it);
-    with ``next_goes`` (the marker right after this one is removed too) ``claim [9][8].`` →
-    ``claim.``.
+    ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it; a run
+    of markers that all go: :func:`removal_spans`).
     """
     left = start
     while left > 0 and text[left - 1] in " \t":
@@ -194,6 +188,6 @@ def removal_span(text: str, start: int, end: int, *, next_goes: bool = False) ->
         while right < len(text) and text[right] in " \t":
             right += 1
         return start, right
-    if text[end : end + 1] in ("[", "【") and not next_goes:
+    if text[end : end + 1] in ("[", "【"):
         return start, end
     return left, end
