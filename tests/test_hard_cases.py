@@ -16,7 +16,9 @@ from training.hard_cases import (
     HARD_CASE_BUILDERS,
     entity_swaps,
     modality,
+    name_changes,
     negation,
+    role_swaps,
     two_passages,
     unit_forms,
     unit_swaps,
@@ -123,6 +125,55 @@ def test_entity_swaps_replace_a_name_that_is_not_the_subject() -> None:
         assert e.claim.split()[0] == row.claim.split()[0]  # the subject stays
 
 
+SWAP_ROWS = [
+    *ROWS,
+    Row(
+        "Argentina beat France in the 2022 World Cup final.",
+        "SUPPORTS",
+        ["In the 2022 World Cup final, Argentina beat France on penalties."],
+        "2022 fifa",
+    ),
+    Row(
+        "Microsoft acquired GitHub in 2018.",
+        "SUPPORTS",
+        ["In 2018 Microsoft acquired GitHub for $7.5 billion."],
+        "github",
+    ),
+    Row("Neo is an American film character.", "SUPPORTS", ["Neo appears in films."], "neo"),
+]
+
+
+def test_role_swaps_exchange_two_names_the_evidence_mentions() -> None:
+    made = [e for seed in range(5) for e in role_swaps(SWAP_ROWS, 10, random.Random(seed))]
+    claims = {e.claim for e in made}
+    assert "France beat Argentina in the 2022 World Cup final." in claims
+    assert "GitHub acquired Microsoft in 2018." in claims
+    for e in made:
+        assert e.label == NOT_ENTAILED
+        row = next(r for r in SWAP_ROWS if e.passage == " ".join(dict.fromkeys(r.evidence)))
+        assert e.claim != row.claim
+        # the same words, in another order
+        assert sorted(e.claim.rstrip(".").split()) == sorted(row.claim.rstrip(".").split())
+    # "American" before a lowercase word is an adjective, and a month is no name
+    assert not any(e.claim.startswith("American") for e in made)
+    assert not any("March" in e.claim and "31 March" not in e.claim for e in made)
+
+
+def test_name_changes_replace_any_name_with_one_the_evidence_lacks() -> None:
+    made = name_changes(SWAP_ROWS, 20, random.Random(8))
+    assert made
+    subjects = 0
+    for e in made:
+        assert e.label == NOT_ENTAILED
+        row = next(r for r in SWAP_ROWS if e.passage == " ".join(dict.fromkeys(r.evidence)))
+        assert e.claim != row.claim
+        new = set(e.claim.rstrip(".").split()) - set(row.claim.rstrip(".").split())
+        assert new
+        assert not {w.lower() for w in new} & set(e.passage.lower().rstrip(".").split())
+        subjects += e.claim.split()[0] != row.claim.split()[0]
+    assert subjects  # a subject can change too ("Google acquired GitHub")
+
+
 def test_two_passages_need_both_windows() -> None:
     made = two_passages(ROWS, 10, random.Random(6))
     joined = [e for e in made if e.label == 0]
@@ -142,3 +193,32 @@ def test_generators_are_deterministic_and_bounded(name: str) -> None:
     assert len(first) <= 2
     assert all(e.source == name for e in first)
     assert all(e.passage.strip() and e.claim.strip() for e in first)
+
+
+def test_the_optional_generators_join_the_attribution_stage_only_when_asked() -> None:
+    import json
+    from pathlib import Path
+
+    from training.cli import stage_config
+    from training.hard_cases import OPTIONAL_HARD_CASES
+    from training.train import same_run
+
+    plain = stage_config(["train", "--stage", "attribution"])
+    assert all(getattr(plain.mix, name) == 0 for name in OPTIONAL_HARD_CASES)
+    assert all(
+        getattr(plain.mix, name) == 5000
+        for name in HARD_CASE_BUILDERS
+        if name not in OPTIONAL_HARD_CASES
+    )
+    asked = stage_config(["train", "--stage", "attribution", "--with-hard-cases", "role_swaps"])
+    assert asked.mix.role_swaps == 5000
+    assert asked.mix.name_changes == 0
+    # the committed round was made without them, and is still the same run as the stage today
+    root = Path(__file__).resolve().parents[1] / "training" / "rounds"
+    saved = json.loads((root / "support-verifier-attribution" / "round.json").read_text())
+    assert same_run(saved["config"], plain)
+    assert not same_run(saved["config"], asked)
+    with pytest.raises(SystemExit, match="optional ones are role_swaps, name_changes"):
+        stage_config(["train", "--stage", "attribution", "--with-hard-cases", "swaps"])
+    with pytest.raises(SystemExit, match="attribution stage"):
+        stage_config(["train", "--with-hard-cases", "role_swaps"])

@@ -69,3 +69,25 @@ def test_the_default_combines_the_shipped_cross_encoder_with_its_gates(
     weights = attributor.verifier.weights  # type: ignore[attr-defined]
     assert weights.cross_encoder == "support-verifier-minilm-l6-int8"
     assert weights.nli_veto is not None  # the judge's confident contradiction always counts
+
+
+def test_the_wider_set_of_cases_is_well_formed() -> None:
+    """benchmarks/wide_cases.py (run by ``benchmarks.hard_cases --set wide``, not by tests: it
+    measures; today's misses are in docs/benchmarks.md): nine kinds, both verdicts where a kind
+    has two sides, no case twice."""
+    from collections import Counter
+
+    from benchmarks.wide_cases import WIDE_CASES
+
+    kinds = Counter(kind for kind, *_ in WIDE_CASES)
+    assert len(kinds) == 9
+    assert sum(kinds.values()) == 79
+    assert len({(claim, tuple(texts)) for _, claim, texts, *_ in WIDE_CASES}) == 79
+    for kind in ("modality", "date", "negation"):
+        assert {supported for k, _, _, supported, _ in WIDE_CASES if k == kind} == {True, False}
+    for _, claim, texts, supported, note in WIDE_CASES:
+        assert claim.strip()
+        assert texts
+        assert all(t.strip() for t in texts)
+        assert isinstance(supported, bool)
+        assert note is None or note.strip()

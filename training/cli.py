@@ -9,11 +9,13 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from .data import MixConfig, attribution_stage
+from .hard_cases import OPTIONAL_HARD_CASES
 from .train import TrainConfig
 
 __all__ = ["main"]
@@ -29,20 +31,31 @@ def _data_root() -> Path:
     return here.parent / "shared" / "data" / "nli"
 
 
+def _listed(text: str, option: str, known: Sequence[str], what: str) -> tuple[str, ...]:
+    """The comma-separated names of ``option``, each checked against ``known``."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in known]
+    if unknown or not names:
+        raise SystemExit(
+            f"{option}: unknown {', '.join(unknown) or '(none given)'}; {what} {', '.join(known)}"
+        )
+    return names
+
+
 def _sources(text: str | None) -> tuple[str, ...]:
     """``--sources a,b``: the mix's sources to keep, each checked against the known ones."""
     if not text:
         return ()
     from .generic import LICENCES
 
-    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
-    unknown = [name for name in names if name not in LICENCES]
-    if unknown or not names:
-        raise SystemExit(
-            f"--sources: unknown {', '.join(unknown) or '(none given)'}; "
-            f"the sources are {', '.join(sorted(LICENCES))}"
-        )
-    return names
+    return _listed(text, "--sources", sorted(LICENCES), "the sources are")
+
+
+def _optional_hard_cases(text: str | None) -> tuple[str, ...]:
+    """``--with-hard-cases a,b``: optional generators to add to the attribution stage."""
+    if text is None:
+        return ()
+    return _listed(text, "--with-hard-cases", OPTIONAL_HARD_CASES, "the optional ones are")
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
@@ -51,9 +64,13 @@ def _config(args: argparse.Namespace) -> TrainConfig:
             "--teacher-weight needs --teacher (the model whose probabilities it weighs)"
         )
     sources = _sources(args.sources)
+    extra = _optional_hard_cases(args.with_hard_cases)
+    if extra and args.stage != "attribution":
+        raise SystemExit("--with-hard-cases is for the attribution stage (--stage attribution)")
     if args.stage == "attribution":
         mix = dataclasses.replace(
             attribution_stage(),
+            **{name: 5000 for name in extra},
             scale=args.scale,
             commercial_only=args.commercial_only,
             sources=sources,
@@ -140,7 +157,7 @@ def _base_pack(args: argparse.Namespace, config: TrainConfig) -> None:
     print(json.dumps(write_base(base_model_dir(config.base), used, args.out), indent=1))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m training", description=__doc__)
     parser.add_argument(
         "command", choices=["train", "export", "evaluate", "all", "pack", "base-pack"]
@@ -173,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         "--commercial-only",
         action="store_true",
         help="train only on sources whose licence allows commercial use",
+    )
+    parser.add_argument(
+        "--with-hard-cases",
+        metavar="A,B",
+        help="add these optional hard-case generators (5,000 pairs each before --scale) to the "
+        f"attribution stage's mix: {', '.join(OPTIONAL_HARD_CASES)}",
     )
     parser.add_argument(
         "--sources",
@@ -246,6 +269,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument(
             f"--{name}", type=kind, default=None, help="overrides the stage's default"
         )
+    return parser
+
+
+def stage_config(argv: list[str]) -> TrainConfig:
+    """The run configuration that these command-line options give (nothing is run)."""
+    return _config(_parser().parse_args(argv))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "base-pack":
         if not args.packs or args.out is None:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ._io import LABELS, NOT_ENTAILED, Example, open_text
 from .generic import GENERIC_BUILDERS, LICENCES
-from .hard_cases import HARD_CASE_BUILDERS
+from .hard_cases import HARD_CASE_BUILDERS, OPTIONAL_HARD_CASES
 from .in_domain import IN_DOMAIN_DATASETS, in_domain
 
 __all__ = [
@@ -90,6 +90,8 @@ class MixConfig:
     unit_swaps: int = 0
     entity_swaps: int = 0
     two_passages: int = 0
+    role_swaps: int = 0
+    name_changes: int = 0
     # the train part of the labelled attribution data (in_domain.py): 0 in the generic stage
     in_domain_expertqa: int = 0
     in_domain_attributionbench: int = 0
@@ -120,7 +122,7 @@ def attribution_stage(seed: int = 13) -> MixConfig:
         generic,
         seed=seed,
         **tenth,
-        **{name: 5000 for name in HARD_CASE_BUILDERS},
+        **{name: 5000 for name in HARD_CASE_BUILDERS if name not in OPTIONAL_HARD_CASES},
         **{f"in_domain_{d}": 100_000 for d in IN_DOMAIN_DATASETS},
         in_domain_repeat=4,
     )

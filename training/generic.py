@@ -169,6 +169,8 @@ LICENCES: dict[str, tuple[str, bool]] = {
             "unit_swaps",
             "entity_swaps",
             "two_passages",
+            "role_swaps",
+            "name_changes",
         )
     },
 }
