@@ -606,7 +606,10 @@ class Attributor:
         supported verdict, so no verdict changes). The best two passages joined are scored, in
         a last round, only for claims no single passage supports, and only when the judge does
         not say that one of the two alone contradicts the claim (``joined_veto``: "in Paris"
-        beside "Berlin is in Germany" must not support "it is in Berlin, Germany"). With
+        beside "Berlin is in Germany" must not support "it is in Berlin, Germany"); a joined
+        pair counts only where the judge's own P(support) of it reaches the judge's calibrated
+        threshold too (``joined_needs_judge``; the cheap signals over-credit two passages'
+        words together). With
         ``skip_out_of_reach``, pairs that could not reach the partial threshold (a joined pair:
         the support threshold) get no model pass (:meth:`_score`), except where a claim's best
         scored pair contradicts it: then those that could outrank that pair are scored too.
@@ -728,8 +731,18 @@ class Attributor:
             def keep_pair(i: int, support: Support) -> None:
                 pair_support[i] = support
 
-            # a joined pair counts only when it supports the claim
-            self._score(pairs, owners, match, passages, keep_pair, threshold)
+            # a joined pair counts only when it supports the claim, and (joined_needs_judge)
+            # only when the judge, where it is one signal of several, says so too
+            judge_floor = getattr(self.verifier, "judge_threshold", None)
+            self._score(
+                pairs,
+                owners,
+                match,
+                passages,
+                keep_pair,
+                threshold,
+                judge_floor=judge_floor if cfg.joined_needs_judge else None,
+            )
         return Verified(per_source, pair_support, strongest)
 
     def _score(
@@ -741,6 +754,8 @@ class Attributor:
         keep: Callable[[int, Support], None],
         must_reach: float | None = None,
         skipped: _Skipped | None = None,
+        *,
+        judge_floor: float | None = None,
     ) -> None:
         """Score pairs in one batch and hand each owner its support.
 
@@ -748,6 +763,9 @@ class Attributor:
         that much whatever the verifier's model says (its ``reach``) is not sent to the model:
         its owner gets the score of its cheap signals alone, below ``must_reach``, marked
         ``out_of_reach``; the pair, its owner and its ceiling go into ``skipped[claim]``.
+        With ``judge_floor``, a scored pair whose judge's own P(support)
+        (``VerifierOutput.judge_support``, where the verifier has one) is below it is not
+        handed to its owner at all.
         """
         if not pairs:
             return
@@ -769,7 +787,10 @@ class Attributor:
                 if not pairs:
                     return
         output = self.verifier.score(pairs, lexical=match.lexical)
+        judge = output.judge_support
         for k, (i, owned) in enumerate(owners):
+            if judge_floor is not None and judge is not None and judge[k] < judge_floor:
+                continue  # the judge does not read it as support: the pair does not count
             contra = output.contradiction[k] if output.contradiction is not None else None
             keep(i, self._support(output.support[k], owned, passages, contradiction=contra))
 

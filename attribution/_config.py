@@ -228,6 +228,13 @@ class VerifyConfig(_Section, frozen=True):
     often reads as contradicted (a passage on Curie's 1911 chemistry prize alone: 0.80 for "won
     physics in 1903 and chemistry in 1911"). 0.9 is the shipped combination's veto level. At
     this level a passage also makes a claim nothing supports even in part "contradicted"."""
+    joined_needs_judge: bool = True
+    """A joined pair supports a claim only when the verifier's cross-encoder, where it is one
+    signal of several, also reads the joined text as support at its own calibrated threshold
+    (its manifest ``threshold``). Joined, two passages' words cover more of the claim than
+    either does alone, and the cheap signals outvoted the judge there (the bundled example's
+    "first telescope ever launched to the surface of the Moon": 0.61 combined with the ``fast``
+    preset, the judge's own 0.38). False: the combined score alone decides, as before."""
     passages_per_claim: int = 2
     """The matcher's best candidates per claim that the verifier scores (at most
     ``MatchConfig.top_k`` of them). Fewer is faster: with today's judge two are as accurate as
@@ -346,9 +353,10 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
   instead of 0.35); the judge reads as many candidates as in the default. About 1.6 times
   faster on sources never seen before (10 claims against 20 sources of 800 words on two
   cores: 0.37-0.40 s against 0.59-0.66 s; 100 sources of 2,000 words: 0.65 s against 0.87 s),
-  a little less accurate (mean balanced accuracy 0.704 against 0.708, mean AUC 0.775 against
-  0.790 on the validation data; docs/benchmarks.md, "the fast preset", "the embedder in
-  int8 arithmetic" and "two lanes")."""
+  with scores that rank claims less well (mean AUC 0.781 against 0.791 on the validation
+  data; mean balanced accuracy 0.712 against 0.708; docs/benchmarks.md, "the fast preset",
+  "the embedder in int8 arithmetic", "two lanes" and "a joined pair counts only where the
+  judge reads it as support")."""
 
 
 def preset(name: str) -> AttributionConfig:

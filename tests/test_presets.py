@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
@@ -121,6 +122,35 @@ def test_the_fast_preset_judges_with_the_static_embedder_and_its_own_combination
     assert isinstance(engine.verifier, FeatureVerifier)
     # the combination fitted with the static embedder's cosines, not MiniLM's
     assert engine.verifier.weights.embedder == "minilm-static-256"
+
+
+def test_a_joined_pair_counts_only_where_the_judge_reads_it_as_support() -> None:
+    """The bundled example's false claim ("the first telescope ever launched to the surface of
+    the Moon"): with the fast preset two passages on the telescope and the Moon, joined, scored
+    0.61 combined (above the threshold) while the judge's own P(support) of them is 0.38."""
+    root = Path(__file__).resolve().parents[1] / "attribution" / "examples"
+    answer = (root / "answer.md").read_text(encoding="utf-8")
+    outputs = json.loads((root / "tool_outputs.json").read_text(encoding="utf-8"))
+    fast = preset("fast")
+
+    def moon(config: AttributionConfig) -> Any:
+        result = Attributor(config).attribute(answer, outputs)
+        (claim,) = [c for c in result.claims if "surface of the Moon" in c.text]
+        return claim
+
+    claim = moon(fast)
+    assert claim.verdict != "supported", (claim.verdict, claim.score)
+    engine = Attributor(fast)
+    judge = engine.verifier.judge_threshold  # type: ignore[attr-defined]
+    assert judge == engine.verifier.cross_encoder.spec.threshold  # type: ignore[attr-defined]
+    # the combined score alone (the option off) calls it supported by the joined pair
+    before = moon(
+        msgspec.structs.replace(
+            fast, verify=msgspec.structs.replace(fast.verify, joined_needs_judge=False)
+        )
+    )
+    assert before.verdict == "supported"
+    assert len(before.source_ids) == 2  # the two joined passages' sources
 
 
 def test_the_cli_runs_a_preset_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -154,6 +154,15 @@ class FeatureVerifier:
     def threshold(self) -> float:
         return self.weights.threshold
 
+    @property
+    def judge_threshold(self) -> float | None:
+        """The cross-encoder's own calibrated support threshold (its manifest ``threshold``,
+        else 0.5); None without a cross-encoder."""
+        if self.cross_encoder is None:
+            return None
+        spec_threshold = self.cross_encoder.spec.threshold
+        return spec_threshold if spec_threshold is not None else 0.5
+
     def features(
         self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None
     ) -> NDArray[np.float64]:
@@ -228,12 +237,17 @@ class FeatureVerifier:
             return VerifierOutput(support=[])
         x = self.features(pairs, lexical=lexical)
         probs = _sigmoid(x @ self._w + self.weights.bias)
-        contradiction = None
+        contradiction = judge_support = None
         if self.cross_encoder is not None:
             support, contra = x[:, len(FEATURE_NAMES)], x[:, len(FEATURE_NAMES) + 1]
             probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
             contradiction = [float(v) for v in contra]
-        return VerifierOutput(support=[float(p) for p in probs], contradiction=contradiction)
+            judge_support = [float(v) for v in support]
+        return VerifierOutput(
+            support=[float(p) for p in probs],
+            contradiction=contradiction,
+            judge_support=judge_support,
+        )
 
 
 def judged(

@@ -31,6 +31,9 @@ class VerifierOutput(msgspec.Struct, frozen=True, kw_only=True):
     """P(the passage supports the claim) per pair."""
     contradiction: list[float] | None = None
     """P(the passage contradicts the claim) per pair, when the verifier can tell."""
+    judge_support: list[float] | None = None
+    """Where a model is one signal of several (a feature verifier with a cross-encoder): that
+    model's own P(support) per pair; None otherwise (``support`` is then the model's own)."""
 
 
 @runtime_checkable
