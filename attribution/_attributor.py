@@ -733,7 +733,6 @@ class Attributor:
 
             # a joined pair counts only when it supports the claim, and (joined_needs_judge)
             # only when the judge, where it is one signal of several, says so too
-            judge_floor = getattr(self.verifier, "judge_threshold", None)
             self._score(
                 pairs,
                 owners,
@@ -741,7 +740,7 @@ class Attributor:
                 passages,
                 keep_pair,
                 threshold,
-                judge_floor=judge_floor if cfg.joined_needs_judge else None,
+                judge_gate=cfg.joined_needs_judge,
             )
         return Verified(per_source, pair_support, strongest)
 
@@ -755,7 +754,7 @@ class Attributor:
         must_reach: float | None = None,
         skipped: _Skipped | None = None,
         *,
-        judge_floor: float | None = None,
+        judge_gate: bool = False,
     ) -> None:
         """Score pairs in one batch and hand each owner its support.
 
@@ -763,9 +762,9 @@ class Attributor:
         that much whatever the verifier's model says (its ``reach``) is not sent to the model:
         its owner gets the score of its cheap signals alone, below ``must_reach``, marked
         ``out_of_reach``; the pair, its owner and its ceiling go into ``skipped[claim]``.
-        With ``judge_floor``, a scored pair whose judge's own P(support)
-        (``VerifierOutput.judge_support``, where the verifier has one) is below it is not
-        handed to its owner at all.
+        With ``judge_gate``, a scored pair whose judge's own P(support) is below the judge's
+        own threshold (``VerifierOutput.judge_support`` and ``judge_threshold``, where the
+        verifier has a judge among other signals) is not handed to its owner at all.
         """
         if not pairs:
             return
@@ -787,9 +786,9 @@ class Attributor:
                 if not pairs:
                     return
         output = self.verifier.score(pairs, lexical=match.lexical)
-        judge = output.judge_support
+        judge, floor = output.judge_support, output.judge_threshold
         for k, (i, owned) in enumerate(owners):
-            if judge_floor is not None and judge is not None and judge[k] < judge_floor:
+            if judge_gate and judge is not None and floor is not None and judge[k] < floor:
                 continue  # the judge does not read it as support: the pair does not count
             contra = output.contradiction[k] if output.contradiction is not None else None
             keep(i, self._support(output.support[k], owned, passages, contradiction=contra))

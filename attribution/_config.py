@@ -234,7 +234,9 @@ class VerifyConfig(_Section, frozen=True):
     (its manifest ``threshold``). Joined, two passages' words cover more of the claim than
     either does alone, and the cheap signals outvoted the judge there (the bundled example's
     "first telescope ever launched to the surface of the Moon": 0.61 combined with the ``fast``
-    preset, the judge's own 0.38). False: the combined score alone decides, as before."""
+    preset, the judge's own 0.38). False: the combined score alone decides, as before. The
+    judge's threshold is its own: ``support_threshold`` moves the combined score's, not this
+    one. No effect where the verifier is the judge alone or has none."""
     passages_per_claim: int = 2
     """The matcher's best candidates per claim that the verifier scores (at most
     ``MatchConfig.top_k`` of them). Fewer is faster: with today's judge two are as accurate as
@@ -346,7 +348,7 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
 """Named configurations, for the CLI's ``--config NAME`` and the service's
 ``ATTRIBUTION_CONFIG=NAME``:
 
-- ``default``: the most accurate (the MiniLM bi-encoder's shortlist; the judge reads at most
+- ``default``: the best-ranking scores (the highest AUC; the MiniLM bi-encoder's shortlist; the judge reads at most
   two candidates a claim, besides a cited source's best passage);
 - ``fast``: the static embedder's shortlist (no transformer pass to find candidates) and the
   lexical score given more weight beside its weaker cosine (``match.lexical_weight`` 0.5

@@ -124,6 +124,8 @@ def _wide(attributor: Attributor) -> int:
     for kind, claim, texts, supported, _note in WIDE_CASES:
         sources = [_source(f"s{i + 1}", text) for i, text in enumerate(texts)]
         claims = attributor.attribute(claim, sources).claims
+        if not claims:
+            raise SystemExit(f"the case {claim!r} gave no claim to check")
         # a claim the segmenter cut in two is supported only when every part is
         verdict = min(claims, key=lambda c: (c.verdict == "supported", c.score))
         ok = (all(c.verdict == "supported" for c in claims)) == supported

@@ -67,6 +67,8 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     extra = _optional_hard_cases(args.with_hard_cases)
     if extra and args.stage != "attribution":
         raise SystemExit("--with-hard-cases is for the attribution stage (--stage attribution)")
+    if extra and sources and not set(extra) <= set(sources):
+        raise SystemExit("--with-hard-cases: name them in --sources too, or they are left out")
     if args.stage == "attribution":
         mix = dataclasses.replace(
             attribution_stage(),

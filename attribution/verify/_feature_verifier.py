@@ -247,6 +247,7 @@ class FeatureVerifier:
             support=[float(p) for p in probs],
             contradiction=contradiction,
             judge_support=judge_support,
+            judge_threshold=self.judge_threshold,
         )
 
 

@@ -33,7 +33,10 @@ class VerifierOutput(msgspec.Struct, frozen=True, kw_only=True):
     """P(the passage contradicts the claim) per pair, when the verifier can tell."""
     judge_support: list[float] | None = None
     """Where a model is one signal of several (a feature verifier with a cross-encoder): that
-    model's own P(support) per pair; None otherwise (``support`` is then the model's own)."""
+    model's own P(support) per pair; None otherwise (no model, or the model alone)."""
+    judge_threshold: float | None = None
+    """With ``judge_support``: that model's own calibrated support threshold (its manifest
+    ``threshold``, else 0.5), which ``VerifyConfig.joined_needs_judge`` holds a joined pair to."""
 
 
 @runtime_checkable
