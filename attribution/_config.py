@@ -348,8 +348,8 @@ PRESETS: Mapping[str, AttributionConfig] = MappingProxyType(
 """Named configurations, for the CLI's ``--config NAME`` and the service's
 ``ATTRIBUTION_CONFIG=NAME``:
 
-- ``default``: the best-ranking scores (the highest AUC; the MiniLM bi-encoder's shortlist; the judge reads at most
-  two candidates a claim, besides a cited source's best passage);
+- ``default``: the best-ranking scores (the highest AUC; the MiniLM bi-encoder's shortlist;
+  the judge reads at most two candidates a claim, besides a cited source's best passage);
 - ``fast``: the static embedder's shortlist (no transformer pass to find candidates) and the
   lexical score given more weight beside its weaker cosine (``match.lexical_weight`` 0.5
   instead of 0.35); the judge reads as many candidates as in the default. About 1.6 times
