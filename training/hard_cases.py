@@ -289,30 +289,55 @@ def unit_swaps(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Exa
     return out
 
 
-def entity_swaps(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Example]:
-    """A multi-word name in the claim (not its subject) swapped for another claim's name."""
-    names: list[str] = []
-    for row in rows[:50000]:
-        names.extend(m.group(0) for m in _NAME.finditer(row.claim))
-    pool = sorted(set(names))
+def _replace_a_name(
+    rows: Sequence[Evidence],
+    n: int,
+    rng: random.Random,
+    pool: Sequence[str],
+    names_of: Callable[[str], list[tuple[int, int, str]]],
+    fits: Callable[[str, str, Evidence, str], bool],
+    source: str,
+) -> list[Example]:
+    """Supported claims with one of their names (``names_of``: (start, end, name)) replaced
+    by a name of ``pool`` that ``fits`` (other, name, row, evidence), five draws at most: not
+    supported."""
     out: list[Example] = []
     if not pool:
         return out
     for row in _supported(rows, rng):
         if len(out) >= n:
             break
-        found = [m for m in _NAME.finditer(row.claim) if m.start() > 0]
-        if not found:
+        names = names_of(row.claim)
+        if not names:
             continue
-        m = rng.choice(found)
+        start, end, name = rng.choice(names)
         evidence = " ".join(dict.fromkeys(row.evidence))
-        for _ in range(5):  # a name the evidence does not mention
+        for _ in range(5):
             other = rng.choice(pool)
-            if other.lower() not in evidence.lower() and other != m.group(0):
-                claim = row.claim[: m.start()] + other + row.claim[m.end() :]
-                out.append(Example(evidence, claim, NOT_ENTAILED, "entity_swaps"))
+            if fits(other, name, row, evidence):
+                claim = row.claim[:start] + other + row.claim[end:]
+                out.append(Example(evidence, claim, NOT_ENTAILED, source))
                 break
     return out
+
+
+def entity_swaps(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Example]:
+    """A multi-word name in the claim (not its subject) swapped for another claim's name."""
+    names: list[str] = []
+    for row in rows[:50000]:
+        names.extend(m.group(0) for m in _NAME.finditer(row.claim))
+    return _replace_a_name(
+        rows,
+        n,
+        rng,
+        sorted(set(names)),
+        lambda claim: [
+            (m.start(), m.end(), m.group(0)) for m in _NAME.finditer(claim) if m.start() > 0
+        ],
+        # a name the evidence does not mention
+        lambda other, name, _row, evidence: other.lower() not in evidence.lower() and other != name,
+        "entity_swaps",
+    )
 
 
 def _names(claim: str) -> list[tuple[int, int, str]]:
@@ -382,26 +407,18 @@ def role_swaps(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Exa
 def name_changes(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Example]:
     """A name of a supported claim (its subject too, and one-word names) replaced by another
     claim's name that the evidence does not mention: not supported."""
-    pool = sorted({found[2] for row in rows[:50000] for found in _names(row.claim)})
-    out: list[Example] = []
-    if not pool:
-        return out
-    for row in _supported(rows, rng):
-        if len(out) >= n:
-            break
-        names = _names(row.claim)
-        if not names:
-            continue
-        start, end, name = rng.choice(names)
-        evidence = " ".join(dict.fromkeys(row.evidence))
-        seen = _words(f"{evidence} {row.subject} {name}")
-        for _ in range(5):  # a name none of whose words the evidence or the title has
-            other = rng.choice(pool)
-            if not _words(other) & seen:
-                claim = row.claim[:start] + other + row.claim[end:]
-                out.append(Example(evidence, claim, NOT_ENTAILED, "name_changes"))
-                break
-    return out
+    return _replace_a_name(
+        rows,
+        n,
+        rng,
+        sorted({found[2] for row in rows[:50000] for found in _names(row.claim)}),
+        _names,
+        # a name none of whose words the evidence, the page's title or the name replaced has
+        lambda other, name, row, evidence: (
+            not (_words(other) & _words(f"{evidence} {row.subject} {name}"))
+        ),
+        "name_changes",
+    )
 
 
 def two_passages(rows: Sequence[Evidence], n: int, rng: random.Random) -> list[Example]:
