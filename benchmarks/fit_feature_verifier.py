@@ -48,10 +48,12 @@ from attribution import (
     CitationSource,
     ModelConfig,
     ModelLoadError,
+    VerifyConfig,
     normalize_markers,
 )
-from attribution.match import Matcher, make_passages
+from attribution.match import Candidate, Matcher, MatchResult, Passage, make_passages
 from attribution.runtime import OnnxCrossEncoder, load_embedder
+from attribution.text import content_terms
 from attribution.verify import (
     FEATURE_NAMES,
     NLI_FEATURE_NAMES,
@@ -333,6 +335,55 @@ def labelled_rows(
     return rows[:limit] if limit else rows
 
 
+def _add_judge(
+    model: OnnxCrossEncoder, claim: str, texts: Sequence[str], rows: Sequence[list[float]]
+) -> None:
+    """Append the judge's P(support) and P(contradiction) of each text to its feature row."""
+    probs = model.predict([(text, claim) for text in texts])
+    contra = model.contradiction_index
+    for row, p in zip(rows, probs, strict=True):
+        row.append(float(p[model.support_index]))
+        row.append(float(p[contra]) if contra is not None else 0.0)
+
+
+def _joinable(
+    claim: str,
+    cands: Sequence[Candidate],
+    rows: Sequence[Sequence[float]],
+    match: MatchResult,
+    passages: Sequence[Passage],
+    verify: VerifyConfig,
+) -> bool:
+    """Whether the engine would join the claim's best two candidates (``Attributor._verify``):
+    pairs are joined at all, the judge does not say either one alone contradicts the claim
+    (``joined_veto``; its P(contradiction) against its P(support), where the engine compares
+    with the gated score, which the judge's veto holds below it), and two passages of two
+    sources each hold a word of the claim."""
+    if not verify.pair_passages:
+        return False
+    a, b = cands[0].passage, cands[1].passage
+    for row in rows[:2]:
+        if len(row) == len(FEATURE_NAMES) + len(NLI_FEATURE_NAMES):
+            support, contra = row[-2], row[-1]
+            if contra >= verify.joined_veto and contra > support:
+                return False
+    if passages[a].source_index != passages[b].source_index:
+        terms = set(content_terms(claim))
+        return all(terms & match.lexical.term_sets[p] for p in (a, b))
+    return True
+
+
+def _judge_refuses(
+    model: OnnxCrossEncoder | None, row: Sequence[float], verify: VerifyConfig
+) -> bool:
+    """Whether a joined pair does not count because the judge's own P(support) of it is below
+    the judge's calibrated threshold (``VerifyConfig.joined_needs_judge``)."""
+    if model is None or not verify.joined_needs_judge:
+        return False
+    threshold = model.spec.threshold if model.spec.threshold is not None else 0.5
+    return row[-2] < threshold
+
+
 def build_examples(
     data_root: Path,
     limit: int | None,
@@ -341,6 +392,7 @@ def build_examples(
     datasets: Sequence[str] = DATASETS,
     cross_encoder: OnnxCrossEncoder | None = None,
     split: SplitName = "validation",
+    engine_join: bool = False,
 ) -> list[Example]:
     """Feature rows for every labelled example (see the module docstring).
 
@@ -353,8 +405,14 @@ def build_examples(
             are two more columns (:data:`NLI_FEATURE_NAMES`), as the combined verifier has.
         split: the part of the committed split to read (records it does not know count as
             validation).
+        engine_join: the best two candidates joined are a candidate only where the engine
+            would count them (the rules of the default ``VerifyConfig``: :func:`_joinable`,
+            :func:`_judge_refuses`). Off by default: the fit learns from every joined pair, a
+            combination fitted under the engine's rules is worse held out on every dataset
+            (docs/benchmarks.md, "the fit under the engine's join rules").
     """
     config = AttributionConfig()
+    verify = config.verify
     if matcher is None:
         matcher = Matcher(load_embedder(config.model), config.match)
     examples: list[Example] = []
@@ -388,22 +446,23 @@ def build_examples(
                 for c, text in zip(cands, texts, strict=True)
             ]
             rel = [c.relevance for c in cands]
-            if len(cands) >= 2:
+            if cross_encoder is not None:
+                _add_judge(cross_encoder, claim, texts, feats)
+            if len(cands) >= 2 and (
+                not engine_join or _joinable(claim, cands, feats, match, passages, verify)
+            ):
                 a, b = cands[0].passage, cands[1].passage
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 cos = float(np.dot(match.claim_vectors[0], vec) / (np.linalg.norm(vec) or 1.0))
                 # the pipeline joins the two in source order (Attributor._verify)
                 first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
                 joined = passages[first].text + "\n" + passages[second].text
-                texts.append(joined)
-                feats.append(pair_features(claim, joined, cos, match.lexical))
-                rel.append((cands[0].relevance + cands[1].relevance) / 2)
-            if cross_encoder is not None:
-                probs = cross_encoder.predict([(text, claim) for text in texts])
-                contra = cross_encoder.contradiction_index
-                for feat, p in zip(feats, probs, strict=True):
-                    feat.append(float(p[cross_encoder.support_index]))
-                    feat.append(float(p[contra]) if contra is not None else 0.0)
+                pair_row = pair_features(claim, joined, cos, match.lexical)
+                if cross_encoder is not None:
+                    _add_judge(cross_encoder, claim, [joined], [pair_row])
+                if not (engine_join and _judge_refuses(cross_encoder, pair_row, verify)):
+                    feats.append(pair_row)
+                    rel.append((cands[0].relevance + cands[1].relevance) / 2)
             examples.append(
                 Example(
                     dataset=dataset,
@@ -523,6 +582,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "are fitted with (default: the engine's default, %(default)s); recorded in the file",
     )
     parser.add_argument(
+        "--engine-join",
+        action="store_true",
+        help="a claim's best two candidates joined are a candidate only where the engine would "
+        "count them (its join veto, cross-source rule and judge gate); off: every joined pair "
+        "is learnt from, which fits better held out (docs/benchmarks.md)",
+    )
+    parser.add_argument(
         "--threshold-only",
         action="store_true",
         help="with --cross-encoder: fit no weights, only that model's own support threshold "
@@ -562,7 +628,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelLoadError as exc:
         parser.error(f"--embedder: {exc}")
     examples = build_examples(
-        args.data_root, args.limit, matcher=matcher, cross_encoder=cross_encoder, split=args.split
+        args.data_root,
+        args.limit,
+        matcher=matcher,
+        cross_encoder=cross_encoder,
+        split=args.split,
+        engine_join=args.engine_join,
     )
     if args.split != "all":
         split_filter = SplitFilter(args.split, args.data_root)

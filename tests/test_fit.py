@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attribution import Attributor
 from attribution.verify import NliVerifier
 from benchmarks.fit_feature_verifier import (
     SIGNS,
@@ -204,3 +205,45 @@ def test_the_gates_are_fitted_only_where_they_pay() -> None:
     assert (scores == 0.02).sum() == 100  # the 50 misleading negatives per dataset, capped
     gates, _ = fit_gates(_examples(1, gate_pays=False), weights, 0.0)
     assert gates == (None, max(VETOES))  # nothing to gain: no floor, the weakest veto
+
+
+def test_the_engines_join_rules_can_be_fitted_under(attributor: Attributor) -> None:
+    """``--engine-join``: the best two candidates joined are a candidate only where the engine
+    would count them (its veto, its cross-source rule, its judge gate)."""
+    from attribution import CitationSource, VerifyConfig
+    from attribution.match import make_passages
+    from attribution.verify import FEATURE_NAMES, FeatureVerifier
+    from benchmarks.fit_feature_verifier import _joinable, _judge_refuses
+
+    verify = VerifyConfig()
+    assert isinstance(attributor.verifier, FeatureVerifier)
+    model = attributor.verifier.cross_encoder
+    assert model is not None
+    threshold = model.spec.threshold
+    assert threshold is not None
+    n = len(FEATURE_NAMES)
+    assert _judge_refuses(model, [0.0] * n + [threshold - 0.01, 0.0], verify)
+    assert not _judge_refuses(model, [0.0] * n + [threshold, 0.0], verify)
+    assert not _judge_refuses(None, [0.0] * n, verify)  # no judge, no gate
+    off = VerifyConfig(joined_needs_judge=False)
+    assert not _judge_refuses(model, [0.0] * n + [0.0, 0.0], off)
+
+    claim = "The Eiffel Tower is in Paris and opened in 1889."
+    texts = ["The Eiffel Tower is in Paris.", "The tower opened in 1889.", "Everest is high."]
+    sources = [CitationSource(id=f"s{k}", type="api", full_content=t) for k, t in enumerate(texts)]
+    passages = make_passages(sources, attributor.config.match)
+    match = attributor.matcher.match([claim], passages)
+    by_text = {passages[c.passage].text: c for c in match.candidates[0]}
+    paris, opened = by_text[texts[0]], by_text[texts[1]]
+    everest = match.candidate(0, next(p for p, x in enumerate(passages) if x.text == texts[2]))
+    assert everest is not None
+    calm = [[0.0] * n + [0.5, 0.1]] * 2
+    assert _joinable(claim, [paris, opened], calm, match, passages, verify)
+    # a source without a word of the claim is not joined with another
+    assert not _joinable(claim, [paris, everest], calm, match, passages, verify)
+    # nor is a passage the judge says contradicts the claim
+    contradicts = [[0.0] * n + [0.05, 0.95], calm[1]]
+    assert not _joinable(claim, [paris, opened], contradicts, match, passages, verify)
+    assert not _joinable(
+        claim, [paris, opened], calm, match, passages, VerifyConfig(pair_passages=False)
+    )

@@ -280,6 +280,39 @@ def test_a_range_in_a_claim_is_found_by_numbers_inside_it() -> None:
     assert outside[missing] == 1.0  # 80 and 90 missing; "three" (3) found nowhere either
 
 
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The repo has 1.2k stars.", {"1.2", "1200"}),
+        ("A 10K run.", {"10", "10000"}),
+        ("From 3k to 5k.", {"3", "3000", "5", "5000"}),
+        ("A 5km run.", {"5"}),  # a unit, not a thousand
+    ],
+)
+def test_a_thousands_k_gives_the_value(text: str, numbers: set[str]) -> None:
+    assert number_terms(text) == numbers
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "share"),
+    [
+        ("It has 1.5 million people.", "It has 1,500,000 people.", 0.0),
+        ("It has 1.2k stars.", "It has 1,200 stars.", 0.0),
+        ("It has 1,200 stars.", "It has 1.2k stars.", 0.0),
+        ("It has 1.5 million people.", "It has 1.5 billion people.", 0.5),
+        ("It has 1.5 million people.", "It is 1.5 km long.", 0.5),
+    ],
+)
+def test_a_number_with_a_scale_is_found_by_its_value(
+    claim: str, passage: str, share: float
+) -> None:
+    from attribution.match import LexicalIndex
+    from attribution.verify import FEATURE_NAMES, pair_features
+
+    missing = FEATURE_NAMES.index("numbers_missing")
+    assert pair_features(claim, passage, 0.5, LexicalIndex(["x"]))[missing] == share
+
+
 def test_sentence_spans_are_cached_by_text_and_limit() -> None:
     from attribution.match import clear_sentence_cache
 

@@ -19,6 +19,7 @@ from attribution.text import (
     in_range,
     negated,
     number_ranges,
+    number_scales,
     number_terms,
     stem,
     word_tokens,
@@ -55,6 +56,8 @@ class ClaimSignals(msgspec.Struct, frozen=True):
     stems: tuple[str, ...]
     words: frozenset[str]
     numbers: frozenset[str]
+    scaled: frozenset[tuple[str, str]]
+    """The numbers written with a scale, (as written, value): ``1.5 million``, ``1.2k``."""
     ranges: tuple[tuple[str, str], ...]
     entities: frozenset[str]
     negated: bool
@@ -73,6 +76,7 @@ def signals(text: str) -> ClaimSignals:
         stems=stems,
         words=frozenset(_RAW_WORD.findall(text.lower())),
         numbers=frozenset(number_terms(text)),
+        scaled=frozenset(number_scales(text)),
         ranges=tuple(number_ranges(text)),
         entities=frozenset(entity_terms(text)),
         negated=negated(text),
@@ -103,8 +107,13 @@ def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
 
 def _missing_numbers(claim: ClaimSignals, passage: ClaimSignals) -> set[str]:
     """The claim's numbers the passage lacks; the two ends of a range the claim states count as
-    found when the passage gives a number inside it ("between 80% and 90%" against 85%)."""
+    found when the passage gives a number inside it ("between 80% and 90%" against 85%), and a
+    number the claim writes with a scale when the passage gives its value ("1.5 million"
+    against "1,500,000", "1.2k" against "1,200")."""
     missing = set(claim.numbers - passage.numbers)
+    for written, value in claim.scaled:
+        if written in missing and value in passage.numbers:
+            missing.discard(written)
     for low, high in claim.ranges:
         if {low, high} & missing and any(in_range(v, low, high) for v in passage.numbers):
             missing -= {low, high}
