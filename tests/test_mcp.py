@@ -276,6 +276,29 @@ def test_an_address_it_cannot_listen_on_is_refused_before_the_models_load(
     assert f"cannot listen on 127.0.0.1:{port}" in service.stderr
 
 
+def test_every_address_a_name_gives_is_probed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name can give two addresses ("localhost": ::1 and 127.0.0.1) and the server binds
+    both: the second one taken must be refused too, not only the first."""
+    from attribution import InputError
+    from attribution.service import check_listen
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+
+        def two(host: str, port: int, *args: object, **kwargs: object) -> list[tuple[Any, ...]]:
+            return [
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.2", port)),
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port)),
+            ]
+
+        monkeypatch.setattr(socket, "getaddrinfo", two)
+        with pytest.raises(InputError, match=r"cannot listen on twohosts:\d+ \(at 127\.0\.0\.1\)"):
+            check_listen("twohosts", port)
+        check_listen("twohosts", _free_port())  # both free: no error
+
+
 def test_bound_to_every_address_it_answers_for_any_host(tmp_path: Path) -> None:
     """The hosts served follow the address --http binds, not ATTRIBUTION_HOST (loopback by
     default): bound to 0.0.0.0 it refused every remote name with invalid_host."""

@@ -439,13 +439,22 @@ def check_listen(host: str, port: int) -> None:
     """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
-            probe.bind(address)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise InputError(f"cannot listen on {host}:{port}: {reason}") from exc
+    # every address the name gives, as the server binds them all (asyncio's create_server:
+    # "localhost" can be ::1 and 127.0.0.1, and the second may be the one taken)
+    for family, kind, proto, _, address in dict.fromkeys(infos):
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+                if family == socket.AF_INET6:  # as create_server does: IPv6 alone
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            at = f" (at {address[0]})" if address[0] != host else ""
+            raise InputError(f"cannot listen on {host}:{port}{at}: {reason}") from exc
 
 
 def serve_mcp(settings: Settings, *, http: tuple[str, int] | None = None) -> None:
