@@ -287,9 +287,12 @@ def test_a_range_in_a_claim_is_found_by_numbers_inside_it() -> None:
         ("A 10K run.", {"10", "10000"}),
         ("From 3k to 5k.", {"3", "3000", "5", "5000"}),
         ("A 5km run.", {"5"}),  # a unit, not a thousand
+        ("It has 3M users.", {"3", "3000000"}),
+        ("A 7B model.", {"7", "7000000000"}),
+        ("A 5m wall.", {"5"}),  # metres, not a million
     ],
 )
-def test_a_thousands_k_gives_the_value(text: str, numbers: set[str]) -> None:
+def test_a_scale_letter_gives_the_value(text: str, numbers: set[str]) -> None:
     assert number_terms(text) == numbers
 
 
@@ -299,6 +302,7 @@ def test_a_thousands_k_gives_the_value(text: str, numbers: set[str]) -> None:
         ("It has 1.5 million people.", "It has 1,500,000 people.", 0.0),
         ("It has 1.2k stars.", "It has 1,200 stars.", 0.0),
         ("It has 1,200 stars.", "It has 1.2k stars.", 0.0),
+        ("It has 1.2 million users.", "It has 1.2M users.", 0.0),
         ("It has 1.5 million people.", "It has 1.5 billion people.", 0.5),
         ("It has 1.5 million people.", "It is 1.5 km long.", 0.5),
     ],

@@ -580,8 +580,10 @@ _ASCII_DIGITS = frozenset("0123456789")
 _WORD_NUMBER_CUES = (_STARTS - _NOT_ALONE - {"a"}) | set(_MULTIPLIERS) | set(_BIG_SCALES)
 """Words without which a text writes no number in words."""
 _CURRENCY_SCALED = re.compile(r"[$€£¥]\s?(\d+(?:[.,]\d+)*)\s?(k|m|mn|bn|b|tn)\b", re.IGNORECASE)
-_THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)[kK]\b")
-"""A number with a thousands ``k`` written on to it: ``1.2k stars``, ``10K run`` (not ``5km``)."""
+_LETTER_SCALED = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)([kK]|M|B)\b")
+"""A number with a scale letter written on to it: ``1.2k stars``, ``10K run``, ``3M users``,
+``a 7B model`` (not ``5km``, nor ``5m``, which is metres)."""
+_LETTER_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 _CURRENCY_SCALE = {"k": 1e3, "m": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "tn": 1e12}
 
 
@@ -703,8 +705,8 @@ def number_terms(text: str) -> set[str]:
     gives ``{"6.5"}``; ``$2.5bn`` gives ``{"2.5", "2500000000"}``; numbers in words count
     (``thirty-five`` gives ``{"35"}``, ``three million`` ``{"3", "3000000"}``); a month next to
     a day or year gives its number (``10 March 2015`` gives ``{"10", "3", "2015"}``, as
-    ``10/03/2015`` does), and ``1.2k`` gives ``{"1.2", "1200"}``. A year is a number like any
-    other.
+    ``10/03/2015`` does), and ``1.2k`` gives ``{"1.2", "1200"}`` (``3M``, ``7B`` likewise). A
+    year is a number like any other.
     """
     text = _spell_iso_dates(text)
     found = {_canonical_number(m.group()) for m in _NUMBER.finditer(text)}
@@ -723,8 +725,9 @@ def number_terms(text: str) -> set[str]:
 def number_scales(text: str) -> set[tuple[str, str]]:
     """The numbers ``text`` writes with a scale, each as (the number as written, its value),
     canonical as :func:`number_terms` gives them: ``1.5 million`` gives ``("1.5", "1500000")``,
-    ``$2.5bn`` ``("2.5", "2500000000")``, ``1.2k`` ``("1.2", "1200")``. A claim that writes
-    a number so is not missing it where a text gives the value in full (``1,500,000``)."""
+    ``$2.5bn`` ``("2.5", "2500000000")``, ``1.2k`` ``("1.2", "1200")``, ``3M`` ``("3",
+    "3000000")``. A claim that writes a number so is not missing it where a text gives the
+    value in full (``1,500,000``)."""
     return _scaled_numbers(_spell_iso_dates(text))
 
 
@@ -735,7 +738,7 @@ def _scaled_numbers(text: str) -> set[tuple[str, str]]:
             (m.group(1), _CURRENCY_SCALE[m.group(2).lower()])
             for m in _CURRENCY_SCALED.finditer(text)
         ]
-        + [(m.group(1), 1e3) for m in _THOUSANDS.finditer(text)]
+        + [(m.group(1), _LETTER_SCALE[m.group(2)]) for m in _LETTER_SCALED.finditer(text)]
     )
     out: set[tuple[str, str]] = set()
     for raw, factor in scaled_numbers:
