@@ -51,11 +51,25 @@ def _sources(text: str | None) -> tuple[str, ...]:
     return _listed(text, "--sources", sorted(LICENCES), "the sources are")
 
 
-def _optional_hard_cases(text: str | None) -> tuple[str, ...]:
-    """``--with-hard-cases a,b``: optional generators to add to the attribution stage."""
+HARD_CASE_PAIRS = 5000
+"""Pairs an optional generator gives the attribution stage's mix (before ``--scale``) unless
+``--with-hard-cases name=N`` says how many."""
+
+
+def _optional_hard_cases(text: str | None) -> dict[str, int]:
+    """``--with-hard-cases a,b=N``: optional generators to add to the attribution stage, each
+    with its pairs before ``--scale`` (:data:`HARD_CASE_PAIRS` where no ``=N`` is given)."""
     if text is None:
-        return ()
-    return _listed(text, "--with-hard-cases", OPTIONAL_HARD_CASES, "the optional ones are")
+        return {}
+    counts: dict[str, int] = {}
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    for item in items:
+        name, equals, count = item.partition("=")
+        if equals and not (count.strip().isdigit() and int(count) > 0):
+            raise SystemExit(f"--with-hard-cases: {item!r}: the count after = is a whole number")
+        counts[name.strip()] = int(count) if count else HARD_CASE_PAIRS
+    _listed(",".join(counts), "--with-hard-cases", OPTIONAL_HARD_CASES, "the optional ones are")
+    return counts
 
 
 def _config(args: argparse.Namespace) -> TrainConfig:
@@ -72,7 +86,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
     if args.stage == "attribution":
         mix = dataclasses.replace(
             attribution_stage(),
-            **{name: 5000 for name in extra},
+            **extra,
             scale=args.scale,
             commercial_only=args.commercial_only,
             sources=sources,
@@ -196,8 +210,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--with-hard-cases",
         metavar="A,B",
-        help="add these optional hard-case generators (5,000 pairs each before --scale) to the "
-        f"attribution stage's mix: {', '.join(OPTIONAL_HARD_CASES)}",
+        help="add these optional hard-case generators to the attribution stage's mix, "
+        f"{HARD_CASE_PAIRS:,} pairs each before --scale, or NAME=N pairs (a GPU round: "
+        f"role_swaps=20000; FEVER gives about 21,500 role swaps): {', '.join(OPTIONAL_HARD_CASES)}",
     )
     parser.add_argument(
         "--sources",
