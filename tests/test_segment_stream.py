@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from attribution import Attributor, CitationSource
@@ -85,7 +85,18 @@ def test_streamed_segments_are_the_whole_answers(case: tuple[str, list[str]]) ->
             assert text[m.start : m.end] == m.text
 
 
+_DR = "Dr. Smith met Mr. Jones in the U.S. in 2020."
+_CODE_THEN_URL = (
+    f"# {_DR}\n\n    indented = code[1]\n\n    - [1] {_DR} Visit https://example.com/a.b for "
+    f"more.\n\n{_DR}\n\n"
+)
+
+
 @given(split())
+@example(  # found by this test: an indented code block's "[1] ... https://" line was read as a
+    # trailing reference list while the answer ended there, as code once a paragraph followed
+    (_CODE_THEN_URL, [_CODE_THEN_URL[:141], _CODE_THEN_URL[141:]])  # cut after "https://"
+)
 def test_streamed_claims_agree_with_the_whole_attribution(
     attributor: Attributor, case: tuple[str, list[str]]
 ) -> None:

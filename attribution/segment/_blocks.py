@@ -152,7 +152,10 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
 
     Either a ``Sources:`` / ``References:`` line followed only by list entries, numbered entries
     or links; or, with no such line, a trailing run of lines that each start with ``[n]`` and
-    hold a URL (or are ``[n]: url`` definitions).
+    hold a URL (or are ``[n]: url`` definitions). A line indented four columns after a blank
+    line is an indented code block, never an entry: the run stops above it (else the same
+    lines were a reference list while the answer ended there and code once more followed,
+    and a stream disagreed with the whole answer).
     """
     n = len(lines)
     last = n - 1
@@ -170,6 +173,8 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
         body = text[line.body : line.end]
         if line.indent < 4 and _SOURCES_HEADING.fullmatch(body):
             return i if i < last else strict
+        if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
+            break  # an indented code block's first line, not a reference entry
         is_entry = _REF_ENTRY.match(body) is not None
         if not (is_entry or _ITEM.match(body) or _LINKISH.search(body)):
             break
