@@ -380,8 +380,7 @@ def _judge_refuses(
     the judge's calibrated threshold (``VerifyConfig.joined_needs_judge``)."""
     if model is None or not verify.joined_needs_judge:
         return False
-    threshold = model.spec.threshold if model.spec.threshold is not None else 0.5
-    return row[-2] < threshold
+    return row[-2] < model.support_threshold
 
 
 def build_examples(

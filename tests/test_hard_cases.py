@@ -251,9 +251,11 @@ def test_the_optional_generators_join_the_attribution_stage_only_when_asked() ->
         ["train", "--stage", "attribution", "--with-hard-cases", "role_swaps=20000,name_changes"]
     )
     assert (counted.mix.role_swaps, counted.mix.name_changes) == (20000, 5000)
-    for bad in ("role_swaps=", "role_swaps=-3", "role_swaps=many", "role_swaps=0"):
+    for bad in ("role_swaps=", "role_swaps=-3", "role_swaps=many", "role_swaps=0", "role_swaps=²"):
         with pytest.raises(SystemExit, match="whole number"):
             stage_config(["train", "--stage", "attribution", "--with-hard-cases", bad])
+    with pytest.raises(SystemExit, match="name comes before ="):
+        stage_config(["train", "--stage", "attribution", "--with-hard-cases", "role_swaps,=3"])
     with pytest.raises(SystemExit, match="optional ones are role_swaps, name_changes"):
         stage_config(["train", "--stage", "attribution", "--with-hard-cases", "swaps"])
     with pytest.raises(SystemExit, match="attribution stage"):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import MixConfig, attribution_stage
+from .data import HARD_CASE_PAIRS, MixConfig, attribution_stage
 from .hard_cases import OPTIONAL_HARD_CASES
 from .train import TrainConfig
 
@@ -51,11 +51,6 @@ def _sources(text: str | None) -> tuple[str, ...]:
     return _listed(text, "--sources", sorted(LICENCES), "the sources are")
 
 
-HARD_CASE_PAIRS = 5000
-"""Pairs an optional generator gives the attribution stage's mix (before ``--scale``) unless
-``--with-hard-cases name=N`` says how many."""
-
-
 def _optional_hard_cases(text: str | None) -> dict[str, int]:
     """``--with-hard-cases a,b=N``: optional generators to add to the attribution stage, each
     with its pairs before ``--scale`` (:data:`HARD_CASE_PAIRS` where no ``=N`` is given)."""
@@ -64,10 +59,12 @@ def _optional_hard_cases(text: str | None) -> dict[str, int]:
     counts: dict[str, int] = {}
     items = [item.strip() for item in text.split(",") if item.strip()]
     for item in items:
-        name, equals, count = item.partition("=")
-        if equals and not (count.strip().isdigit() and int(count) > 0):
+        name, equals, count = (part.strip() for part in item.partition("="))
+        if not name:
+            raise SystemExit(f"--with-hard-cases: {item!r}: a generator's name comes before =")
+        if equals and not (count.isascii() and count.isdigit() and int(count) > 0):
             raise SystemExit(f"--with-hard-cases: {item!r}: the count after = is a whole number")
-        counts[name.strip()] = int(count) if count else HARD_CASE_PAIRS
+        counts[name] = int(count) if equals else HARD_CASE_PAIRS
     _listed(",".join(counts), "--with-hard-cases", OPTIONAL_HARD_CASES, "the optional ones are")
     return counts
 

@@ -35,6 +35,7 @@ from .hard_cases import HARD_CASE_BUILDERS, OPTIONAL_HARD_CASES
 from .in_domain import IN_DOMAIN_DATASETS, in_domain
 
 __all__ = [
+    "HARD_CASE_PAIRS",
     "LABELS",
     "Example",
     "MixConfig",
@@ -48,6 +49,10 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
 _WORD = re.compile(r"\w+")
 _FEVER_TOKENS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-COLON-": ":"}
+
+HARD_CASE_PAIRS = 5000
+"""Pairs each hard-case generator gives the attribution stage's mix (before ``--scale``); an
+optional one (``--with-hard-cases name[=N]``) as many unless told otherwise."""
 
 PASSAGE_WORDS = 170
 """Long passages are cut to about this many words so that a 256-token window keeps them whole."""
@@ -122,7 +127,7 @@ def attribution_stage(seed: int = 13) -> MixConfig:
         generic,
         seed=seed,
         **tenth,
-        **{name: 5000 for name in HARD_CASE_BUILDERS if name not in OPTIONAL_HARD_CASES},
+        **{name: HARD_CASE_PAIRS for name in HARD_CASE_BUILDERS if name not in OPTIONAL_HARD_CASES},
         **{f"in_domain_{d}": 100_000 for d in IN_DOMAIN_DATASETS},
         in_domain_repeat=4,
     )

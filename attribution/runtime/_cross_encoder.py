@@ -84,6 +84,12 @@ class OnnxCrossEncoder(OnnxModel):
         self.support_index: int = support
         self.contradiction_index: int | None = self._label_index(CONTRADICTION_LABELS)
 
+    @property
+    def support_threshold(self) -> float:
+        """The model's own calibrated support threshold on P(support): its manifest
+        ``threshold`` (``ModelSpec.threshold``), else 0.5."""
+        return self.spec.threshold if self.spec.threshold is not None else 0.5
+
     @classmethod
     def from_path(
         cls,

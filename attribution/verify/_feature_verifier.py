@@ -158,10 +158,7 @@ class FeatureVerifier:
     def judge_threshold(self) -> float | None:
         """The cross-encoder's own calibrated support threshold (its manifest ``threshold``,
         else 0.5); None without a cross-encoder."""
-        if self.cross_encoder is None:
-            return None
-        spec_threshold = self.cross_encoder.spec.threshold
-        return spec_threshold if spec_threshold is not None else 0.5
+        return self.cross_encoder.support_threshold if self.cross_encoder is not None else None
 
     def features(
         self, pairs: Sequence[Pair], *, lexical: LexicalIndex | None = None

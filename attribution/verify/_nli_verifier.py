@@ -29,7 +29,7 @@ class NliVerifier:
         """
         self.model = model
         if threshold is None:
-            threshold = model.spec.threshold if model.spec.threshold is not None else 0.5
+            threshold = model.support_threshold
         self._threshold = threshold
 
     @property
