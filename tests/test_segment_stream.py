@@ -73,7 +73,22 @@ def comparable(segment: Segment) -> Any:
     return msgspec.structs.replace(segment, context=None)
 
 
+_QUOTE_AFTER_ENTRY = (
+    "---\n\nDr. Smith met Mr. Jones in the U.S. in 2020 [1]. Python 3.11 and v1.2.3 shipped on "
+    "time. Python 3.11 and v1.2.3 shipped on time [2, 3]. Café́ prices went up… slowly.\nCafé́ "
+    "prices went up… slowly [2, 3].\n[1] Python 3.11 and v1.2.3 shipped on time. See Fig. 3 and "
+    "No. 5 for details [1]: Was it launched in 2021 [citation:5].\n\n> Dr. Smith met Mr. Jones "
+    "in the U.S. in 2020.\n\n"
+)
+_CUT = _QUOTE_AFTER_ENTRY.index("\n\n>") + 3  # the stream cut just after the ">"
+
+
 @given(split())
+@example(  # found by this test: a line of a lone ">" ended the reference-like tail for the
+    # stream but was blank to the block parser, so the "[1]" line's marker went with the
+    # sentence above it in the whole answer and not in the stream cut after the ">"
+    (_QUOTE_AFTER_ENTRY, [_QUOTE_AFTER_ENTRY[:_CUT], _QUOTE_AFTER_ENTRY[_CUT:]])
+)
 def test_streamed_segments_are_the_whole_answers(case: tuple[str, list[str]]) -> None:
     text, deltas = case
     stream, found = streamed(deltas)

@@ -59,11 +59,12 @@ def _settled(text: str) -> bool:
 
 def _reference_zone(text: str) -> int:
     """Start of the trailing run of lines that begin like a reference entry (blank lines
-    between them included); ``len(text)`` when there is none."""
+    between them included, a line of blockquote marks alone counting as blank, as the block
+    parser reads it); ``len(text)`` when there is none."""
     zone = end = len(text)
     for line in reversed(text.split("\n")):
         start = end - len(line)
-        if line.strip():
+        if line.strip(" \t\r>"):
             if not _REFERENCE_LIKE.match(line):
                 break
             zone = start
