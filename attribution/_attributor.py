@@ -59,7 +59,7 @@ from attribution.sources import (
     merge_sightings,
     source_key,
 )
-from attribution.text import Marker, MarkerStyle, content_terms, find_markers, protected_spans
+from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
 from attribution.verify import (
     Pair,
     SentenceJudge,
@@ -709,13 +709,8 @@ class Attributor:
                 a, b = top[0].passage, top[1].passage
                 if {a, b} & contradicting[i]:
                     continue  # a passage that contradicts the claim does not support it joined
-                if passages[a].source_index != passages[b].source_index:
-                    terms = set(content_terms(claim.segment.clean_text))
-                    if not all(terms & match.lexical.term_sets[p] for p in (a, b)):
-                        # another source without a word of the claim holds no part of it:
-                        # joined, it would only be cited beside the one that does (two
-                        # passages of one page may still carry it together, "It ..." and all)
-                        continue
+                if not match.may_join(i, a, b):
+                    continue  # two sources, one without a word of the claim
                 first, second = sorted((a, b), key=lambda p: (passages[p].source_index, p))
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 norm = float(np.linalg.norm(vec)) or 1.0

@@ -51,9 +51,8 @@ from attribution import (
     VerifyConfig,
     normalize_markers,
 )
-from attribution.match import Candidate, Matcher, MatchResult, Passage, make_passages
+from attribution.match import Candidate, Matcher, MatchResult, make_passages
 from attribution.runtime import OnnxCrossEncoder, load_embedder
-from attribution.text import content_terms
 from attribution.verify import (
     FEATURE_NAMES,
     NLI_FEATURE_NAMES,
@@ -347,18 +346,16 @@ def _add_judge(
 
 
 def _joinable(
-    claim: str,
     cands: Sequence[Candidate],
     rows: Sequence[Sequence[float]],
     match: MatchResult,
-    passages: Sequence[Passage],
     verify: VerifyConfig,
 ) -> bool:
     """Whether the engine would join the claim's best two candidates (``Attributor._verify``):
     pairs are joined at all, the judge does not say either one alone contradicts the claim
     (``joined_veto``; its P(contradiction) against its P(support), where the engine compares
     with the gated score, which the judge's veto holds below it), and two passages of two
-    sources each hold a word of the claim."""
+    sources each hold a word of the claim (:meth:`MatchResult.may_join`, the engine's own rule)."""
     if not verify.pair_passages:
         return False
     a, b = cands[0].passage, cands[1].passage
@@ -367,10 +364,7 @@ def _joinable(
             support, contra = row[-2], row[-1]
             if contra >= verify.joined_veto and contra > support:
                 return False
-    if passages[a].source_index != passages[b].source_index:
-        terms = set(content_terms(claim))
-        return all(terms & match.lexical.term_sets[p] for p in (a, b))
-    return True
+    return match.may_join(0, a, b)
 
 
 def _judge_refuses(
@@ -447,9 +441,7 @@ def build_examples(
             rel = [c.relevance for c in cands]
             if cross_encoder is not None:
                 _add_judge(cross_encoder, claim, texts, feats)
-            if len(cands) >= 2 and (
-                not engine_join or _joinable(claim, cands, feats, match, passages, verify)
-            ):
+            if len(cands) >= 2 and (not engine_join or _joinable(cands, feats, match, verify)):
                 a, b = cands[0].passage, cands[1].passage
                 vec = match.passage_vectors[a] + match.passage_vectors[b]
                 cos = float(np.dot(match.claim_vectors[0], vec) / (np.linalg.norm(vec) or 1.0))

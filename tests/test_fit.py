@@ -238,12 +238,13 @@ def test_the_engines_join_rules_can_be_fitted_under(attributor: Attributor) -> N
     everest = match.candidate(0, next(p for p, x in enumerate(passages) if x.text == texts[2]))
     assert everest is not None
     calm = [[0.0] * n + [0.5, 0.1]] * 2
-    assert _joinable(claim, [paris, opened], calm, match, passages, verify)
+    assert _joinable([paris, opened], calm, match, verify)
     # a source without a word of the claim is not joined with another
-    assert not _joinable(claim, [paris, everest], calm, match, passages, verify)
+    assert not _joinable([paris, everest], calm, match, verify)
     # nor is a passage the judge says contradicts the claim
     contradicts = [[0.0] * n + [0.05, 0.95], calm[1]]
-    assert not _joinable(claim, [paris, opened], contradicts, match, passages, verify)
-    assert not _joinable(
-        claim, [paris, opened], calm, match, passages, VerifyConfig(pair_passages=False)
-    )
+    assert not _joinable([paris, opened], contradicts, match, verify)
+    assert not _joinable([paris, opened], calm, match, VerifyConfig(pair_passages=False))
+    # the engine's own rule, on the passages' indices
+    assert match.may_join(0, paris.passage, opened.passage)
+    assert not match.may_join(0, paris.passage, everest.passage)

@@ -138,6 +138,16 @@ class MatchResult:
             lexical=lexical,
         )
 
+    def may_join(self, claim: int, a: int, b: int) -> bool:
+        """Whether the claim may be scored on passages ``a`` and ``b`` joined: two passages of
+        one source may (a page's "It ..." and what it refers to); two of two sources only when
+        each holds a word of the claim (another source without one holds no part of it: joined,
+        it would only be cited beside the one that does)."""
+        if self.passages[a].source_index == self.passages[b].source_index:
+            return True
+        terms = set(self.claim_terms[claim])
+        return all(terms & self.lexical.term_sets[p] for p in (a, b))
+
     def best_in_source(self, claim: int, source_index: int, limit: int = 3) -> list[Candidate]:
         """The most relevant embedded passages of one source for a claim, best first."""
         found = [
