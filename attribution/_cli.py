@@ -206,8 +206,19 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
             print(f"{'':>16}closest [{near.number}]: {said!r}", file=out)
     if result.markers:
         print("\n--- markers", file=out)
+        cited_by_claim: dict[int | None, tuple[int, ...]] = {
+            c.index: c.cited for c in result.claims
+        }
         for m in result.markers:
-            hint = f" -> try [{m.suggested}]" if m.suggested is not None else ""
+            hint = ""
+            if m.suggested is not None:
+                # "[1][2]" where [1] alone supports the claim: [2] adds nothing, [1] is there
+                also = m.suggested in cited_by_claim.get(m.claim_index, ())
+                hint = (
+                    f" -> [{m.suggested}] supports it (cited here too)"
+                    if also
+                    else f" -> try [{m.suggested}]"
+                )
             print(f"  {m.marker:<14} [{m.number}] {m.verdict}{hint}", file=out)
     s = result.summary
     print(

@@ -75,7 +75,8 @@ class MarkerCheck(WireStruct, frozen=True):
     source_id: str | None = None
     """The cited source."""
     suggested: int | None = None
-    """For wrong_source: the number of the source that supports the claim."""
+    """For wrong_source: the number of the source that supports the claim; it may be one the
+    claim cites beside this marker ("[1][2]" where [1] alone supports it: [2] adds nothing)."""
     suggested_source_id: str | None = None
     """For wrong_source: that source's id."""
 

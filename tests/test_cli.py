@@ -176,7 +176,9 @@ def test_attribute_prints_verdicts_and_writes_json(
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "[citation:1]" in printed
-    assert "wrong_source -> try [2]" in printed
+    assert "[4] wrong_source -> try [2]" in printed
+    # "[2, 3]" where [2] alone supports the claim: [3] is told that [2], cited there, has it
+    assert "[3] wrong_source -> [2] supports it (cited here too)" in printed
     assert "unknown_number" in printed
     assert "embedder all-minilm-l6-v2-int8-dynamic, verifier " in printed  # the models in use
     result = json.loads(out.read_text(encoding="utf-8"))

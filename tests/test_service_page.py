@@ -154,7 +154,12 @@ def test_page_attributes_the_example(base_url: str, browser: Any, tmp_path: Path
     # Markers: the wrong source suggests the right one, [9] is unknown, one marker was added.
     wrong = page.locator("#answer-out .pill.marker-wrong")
     assert wrong.count() == summary["markersWrong"] == 2
-    assert all("try [2]" in t for t in wrong.all_inner_texts())
+    # [4] is asked to try [2]; in "[2, 3]", [3] is told that [2], cited beside it, has it
+    notes = {wrong.nth(k).get_attribute("data-number"): wrong.nth(k) for k in range(2)}
+    assert "try [2]" in notes["4"].inner_text()
+    assert "[2] has it" in notes["3"].inner_text()
+    assert "[2], cited here too, does." in (notes["3"].get_attribute("title") or "")
+    assert "try" not in notes["3"].inner_text()
     unknown = page.locator("#answer-out .pill.marker-unknown")
     assert unknown.count() == summary["markersUnknown"] == 1
     assert unknown.get_attribute("data-number") == "9"

@@ -219,7 +219,10 @@
       case "wrong_source": {
         const better = item.marker.suggested;
         lines.push({
-          text: `Does not support the claim; [${better}] does — try [${better}].`,
+          // "[1][2]" where [1] alone supports the claim: [2] adds nothing, and [1] is there
+          text: citedHere(claim, better)
+            ? `Does not support the claim; [${better}], cited here too, does.`
+            : `Does not support the claim; [${better}] does — try [${better}].`,
           className: "tt-verdict",
         });
         const found = evidenceFor(claim, better);
@@ -284,7 +287,11 @@
 
   // -- rendering --------------------------------------------------------------------------
 
-  function pillElement(item, lines) {
+  function citedHere(claim, number) {
+    return Boolean(claim && (claim.cited || []).includes(number));
+  }
+
+  function pillElement(item, lines, claim) {
     const cls = item.kind === "added" ? "marker-added" : MARKER_CLASS[item.kind] || "";
     const pill = el("span", {
       className: `pill ${cls}`,
@@ -294,7 +301,9 @@
       title: lines.map((l) => l.text).join("\n"),
     }, String(item.number));
     if (item.kind === "wrong_source") {
-      pill.append(el("span", { className: "note" }, `try [${item.marker.suggested}]`));
+      const better = item.marker.suggested;
+      const note = citedHere(claim, better) ? `[${better}] has it` : `try [${better}]`;
+      pill.append(el("span", { className: "note" }, note));
     } else if (item.kind === "unknown_number") {
       pill.append(el("span", { className: "note" }, "unknown"));
     } else if (item.kind === "added") {
@@ -322,7 +331,11 @@
         if (group.start < at || group.end > to) continue;
         if (group.start > at) parent.append(answer.slice(at, group.start));
         const pillsOf = group.items.map((item) =>
-          pillElement(item, describe(item, result, sources, claimsByIndex)),
+          pillElement(
+            item,
+            describe(item, result, sources, claimsByIndex),
+            item.kind === "added" ? item.claim : claimsByIndex.get(item.marker.claimIndex),
+          ),
         );
         parent.append(
           el("span", { className: "marker", "data-marker": group.label }, ...pillsOf),
