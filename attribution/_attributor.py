@@ -139,6 +139,9 @@ class Verified(NamedTuple):
     contradicting: list[Support | None]
     """The scored passage that contradicts the claim most, where the judge says one does
     (P(contradiction) at least ``VerifyConfig.joined_veto`` and above its support)."""
+    pair_refused: list[bool]
+    """Whether the model read the best two passages joined and the judge's gate did not count
+    them (``VerifyConfig.joined_needs_judge``): a model pass decided, though ``pair`` is None."""
 
 
 SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
@@ -565,7 +568,7 @@ class Attributor:
         checked = [CheckedClaim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
         passages = make_passages(sources, self.config.match)
         match = self.matcher.match([s.clean_text for s in segments], passages)
-        per_source, pair_support, contradicting = self._verify(checked, match, passages)
+        per_source, pair_support, contradicting, refused = self._verify(checked, match, passages)
         numbering = Numbering(
             numbers=tuple(range(1, len(sources) + 1)),
             source_ids=tuple(src.id for src in sources),
@@ -577,7 +580,7 @@ class Attributor:
                 claim.segment.text,
                 [],
                 [claim],
-                Verified([per_source[i]], [pair_support[i]], [contradicting[i]]),
+                Verified([per_source[i]], [pair_support[i]], [contradicting[i]], [refused[i]]),
                 [match.no_relevant_source[i]],
                 match.lexical,
                 passages,
@@ -617,6 +620,7 @@ class Attributor:
         cfg = self.config.verify
         per_source: list[dict[int, Support]] = [{} for _ in claims]
         pair_support: list[Support | None] = [None for _ in claims]
+        pair_refused = [False for _ in claims]
         later: list[list[Pair]] = [[] for _ in claims]
         later_owners: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in claims]
         pairs: list[Pair] = []
@@ -726,6 +730,9 @@ class Attributor:
             def keep_pair(i: int, support: Support) -> None:
                 pair_support[i] = support
 
+            def refuse_pair(i: int) -> None:
+                pair_refused[i] = True
+
             # a joined pair counts only when it supports the claim, and (joined_needs_judge)
             # only when the judge, where it is one signal of several, says so too
             self._score(
@@ -736,8 +743,9 @@ class Attributor:
                 keep_pair,
                 threshold,
                 judge_gate=cfg.joined_needs_judge,
+                refused=refuse_pair,
             )
-        return Verified(per_source, pair_support, strongest)
+        return Verified(per_source, pair_support, strongest, pair_refused)
 
     def _score(
         self,
@@ -750,6 +758,7 @@ class Attributor:
         skipped: _Skipped | None = None,
         *,
         judge_gate: bool = False,
+        refused: Callable[[int], None] | None = None,
     ) -> None:
         """Score pairs in one batch and hand each owner its support.
 
@@ -759,7 +768,8 @@ class Attributor:
         ``out_of_reach``; the pair, its owner and its ceiling go into ``skipped[claim]``.
         With ``judge_gate``, a scored pair whose judge's own P(support) is below the judge's
         own threshold (``VerifierOutput.judge_support`` and ``judge_threshold``, where the
-        verifier has a judge among other signals) is not handed to its owner at all.
+        verifier has a judge among other signals) is not handed to its owner at all; ``refused``
+        hears of its owner instead.
         """
         if not pairs:
             return
@@ -784,6 +794,8 @@ class Attributor:
         judge, floor = output.judge_support, output.judge_threshold
         for k, (i, owned) in enumerate(owners):
             if judge_gate and judge is not None and floor is not None and judge[k] < floor:
+                if refused is not None:
+                    refused(i)
                 continue  # the judge does not read it as support: the pair does not count
             contra = output.contradiction[k] if output.contradiction is not None else None
             keep(i, self._support(output.support[k], owned, passages, contradiction=contra))
@@ -815,7 +827,7 @@ class Attributor:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
         (``emit``)."""
         cfg = self.config
-        per_source, pair_support, contradicting = verified
+        per_source, pair_support, contradicting, pair_refused = verified
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
@@ -867,6 +879,7 @@ class Attributor:
                 thresholds,
                 no_relevant_source=no_relevant_source[i],
                 contradicting=contradicting[i],
+                pair_refused=pair_refused[i],
             )
             cited_ok: list[int] = []
             for m in claim.segment.markers:

@@ -789,6 +789,49 @@ def test_a_skipped_pair_never_hides_a_contradiction_the_model_found(
         assert {q.source_id for q in skipping.evidence} == {"eiffel"}
 
 
+class _CountingWithReach(_CountingVerifier):
+    """The counting verifier that also bounds pairs, so that pairs out of reach are skipped."""
+
+    def reach(self, pairs, *, lexical=None):  # type: ignore[no-untyped-def]
+        return self.inner.reach(pairs, lexical=lexical)
+
+
+def test_a_joined_pair_the_judge_refused_is_a_model_pass_not_a_shortcut(
+    attributor: Attributor,
+) -> None:
+    # each source holds half the claim, so neither alone can reach the (high) threshold and
+    # neither is sent to the model; the two joined can, are read, and the judge refuses them
+    # (the year is wrong): the verdict rests on that pass, not on "out_of_reach"
+    revenue = "Acme Corp's revenue grew 25 percent in 2023, reaching $4 billion."
+    chief = "Lisa Berg became chief executive of Acme Corp in 2019 after a decade at Orion Pharma."
+    claim = (
+        "Acme Corp's revenue grew 25 percent in 2023, reaching $4 billion, and Lisa Berg became "
+        "chief executive of Acme Corp in 2018 after a decade at Orion Pharma."
+    )
+    sources = [
+        CitationSource(id="revenue", type="web", full_content=revenue),
+        CitationSource(id="chief", type="web", full_content=chief),
+    ]
+    results = {}
+    for joined in (False, True):
+        verify = VerifyConfig(support_threshold=0.95, partial_margin=0.0, pair_passages=joined)
+        counting = _CountingWithReach(attributor.verifier)
+        engine = Attributor(
+            AttributionConfig(verify=verify),
+            embedder=attributor.embedder,
+            verifier=counting,  # type: ignore[arg-type]
+            cache=attributor.cache,
+        )
+        (results[joined],) = engine.check_claims([claim], sources)
+        read = [p for batch in counting.passages for p in batch]
+        assert read == ([revenue + "\n" + chief] if joined else []), read
+    alone, with_pair = results[False], results[True]
+    assert (alone.verdict, alone.shortcut) == ("unsupported", "out_of_reach")
+    assert with_pair.verdict == "unsupported"
+    assert with_pair.score == alone.score  # the refused pair does not count
+    assert with_pair.shortcut is None  # but the model read it
+
+
 def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
     attributor: Attributor,
 ) -> None:

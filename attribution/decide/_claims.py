@@ -40,6 +40,7 @@ def decide_claim(
     *,
     no_relevant_source: bool,
     contradicting: Support | None = None,
+    pair_refused: bool = False,
 ) -> ClaimDecision:
     """The verdict on one claim from its best support per source and its best passage pair.
 
@@ -61,6 +62,8 @@ def decide_claim(
     ``shortcut`` says when no model pass decided: the best support came from the verbatim
     rule, no passage was scored at all (``no_candidates``), or no passage could have reached
     the partial threshold whatever the model said (``out_of_reach``, so none was sent to it).
+    ``pair_refused``: the model read the best two passages joined and its gate did not count
+    them (``pair`` is then None), so a model pass did decide.
     """
     best = best_support(per_source)
     score = best[1].score if best else 0.0
@@ -120,7 +123,7 @@ def decide_claim(
             if no_relevant_source and not per_source
             else "no source supports the claim"
         ),
-        shortcut=_unsupported_shortcut(per_source, pair),
+        shortcut=None if pair_refused else _unsupported_shortcut(per_source, pair),
     )
 
 
