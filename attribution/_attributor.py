@@ -30,6 +30,7 @@ from attribution.decide import (
     Thresholds,
     best_support,
     check_marker,
+    claims_to_check,
     decide_claim,
     support_rank,
 )
@@ -493,19 +494,7 @@ class Attributor:
         """Match, verify, decide and emit the claims among ``segments``."""
         numbering = prepared.numbering
         by_number = {n: i for i, n in enumerate(numbering.numbers)}
-        claims = [
-            CheckedClaim(
-                segment=s,
-                cited_numbers=tuple(n for m in s.markers for n in m.numbers),
-                cited_sources=tuple(
-                    dict.fromkeys(
-                        by_number[n] for m in s.markers for n in m.numbers if n in by_number
-                    )
-                ),
-            )
-            for s in segments
-            if s.is_claim or s.markers
-        ]
+        claims = claims_to_check(answer, segments, by_number)
         passages = prepared.passages
         match = self.matcher.match(
             [c.segment.clean_text for c in claims],
@@ -882,7 +871,7 @@ class Attributor:
                 pair_refused=pair_refused[i],
             )
             cited_ok: list[int] = []
-            for m in claim.segment.markers:
+            for m in (*claim.segment.markers, *claim.lent_markers):
                 for n in m.numbers:
                     check = check_marker(
                         m,

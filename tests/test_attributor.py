@@ -832,6 +832,48 @@ def test_a_joined_pair_the_judge_refused_is_a_model_pass_not_a_shortcut(
     assert with_pair.shortcut is None  # but the model read it
 
 
+def test_markers_with_nothing_else_to_say_are_no_claim_of_their_own(
+    attributor: Attributor,
+) -> None:
+    eiffel = "The Eiffel Tower was completed in 1889. It is 330 metres tall."
+    everest = "Mount Everest is 8,849 metres high. It lies in the Himalayas."
+    sources = [
+        CitationSource(id="eiffel", type="web", full_content=eiffel),
+        CitationSource(id="everest", type="web", full_content=everest),
+    ]
+    # a Source column: each row's cell of markers cites the row's claim
+    table = (
+        "| Fact | Source |\n|---|---|\n| The Eiffel Tower was completed in 1889 | [1] |\n"
+        "| Everest is 8,849 metres high | [1] |\n"
+    )
+    result = attributor.attribute(table, sources)
+    assert [(c.text, c.verdict, c.cited, c.added) for c in result.claims] == [
+        ("The Eiffel Tower was completed in 1889", "supported", (1,), ()),
+        ("Everest is 8,849 metres high", "supported", (1,), ()),
+    ]
+    checks = [(m.number, m.claim_index, m.verdict, m.suggested) for m in result.markers]
+    assert checks == [(1, 0, "supported", None), (1, 1, "wrong_source", 2)]
+    assert table[result.markers[1].start : result.markers[1].end] == "[1]"
+    assert result.answer == table  # nothing added to a row that cites
+    # a line of sources, a marker alone on a line, a reference list: no one claim's citation
+    for tail in (
+        "\n\nSources: [1], [2]",
+        "\n\n[1]",
+        "\n\n[1] Eiffel, https://example.org/eiffel\n[2] Everest, https://example.org/everest",
+    ):
+        answer = "The Eiffel Tower was completed in 1889. Everest is 8,849 metres high." + tail
+        result = attributor.attribute(answer, sources)
+        assert [(c.verdict, c.added) for c in result.claims] == [
+            ("supported", (1,)),
+            ("supported", (2,)),
+        ], tail
+        assert result.markers == ()
+        assert result.summary.unsupported == 0
+    # a short sentence that says something keeps its marker checked, as before
+    result = attributor.attribute("It is 330 metres tall [1].", sources)
+    assert [(m.number, m.verdict) for m in result.markers] == [(1, "supported")]
+
+
 def test_two_passages_joined_do_not_support_what_one_of_them_contradicts(
     attributor: Attributor,
 ) -> None:

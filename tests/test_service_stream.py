@@ -309,6 +309,35 @@ async def test_claim_events_agree_with_the_final_result(client: Client, size: in
     assert "added" not in claims[0]  # empty: omitted on the wire
 
 
+@pytest.mark.parametrize("size", [1, 4, 11, 30])
+async def test_a_source_column_cites_its_rows_claim_in_the_stream_too(
+    client: Client, size: int
+) -> None:
+    """A table cell of markers alone cites the claim of its row, streamed or not (the row's
+    cells are finished together); a line of sources cites no one claim."""
+    answer = (
+        "| Fact | Source |\n|---|---|\n| The tower is 330 metres tall | [1] |\n"
+        "| It was completed in 1889 | [1] |\n\nSources: [1]"
+    )
+    body = {"deltas": split_deltas(answer, size), "sources": [SOURCE]}
+    events = parse_events((await client.post(STREAM, json=body)).text)
+    check_stream(events, answer)
+    claims = [e["data"] for e in events[:-1]]
+    final = events[-1]["data"]
+    ignore = {"outputStart", "outputEnd"}
+    assert [{k: v for k, v in c.items() if k not in ignore} for c in claims] == [
+        {k: v for k, v in c.items() if k not in ignore} for c in final["claims"]
+    ]
+    assert [c["text"] for c in claims] == [
+        "The tower is 330 metres tall",
+        "It was completed in 1889",
+    ]
+    assert [c["cited"] for c in claims] == [[1], [1]]
+    assert all("added" not in c for c in claims)
+    assert [m["verdict"] for m in final["markers"]] == ["supported", "supported"]
+    assert final["answer"] == answer  # nothing added, nothing dropped
+
+
 async def test_a_full_service_refuses_a_stream_with_429(client: Client) -> None:
     """Issue 15: admitted before the status line, so no 200 followed by an overloaded event."""
     runner = client.app.state.runner

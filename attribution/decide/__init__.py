@@ -2,15 +2,17 @@
 
 - ``_claims``: :func:`decide_claim`, where a claim is judged (supported, partially supported,
   contradicted, unsupported) from its best support per source and its best passage pair.
-- ``_markers``: :func:`check_marker`, where each number of a marker the answer wrote is judged
-  (supported, wrong source with a suggestion, unknown number, unverifiable, unsupported).
+- ``_markers``: :func:`claims_to_check`, which segments' markers are checked (a table cell of
+  markers alone cites its row's claim), and :func:`check_marker`, where each number of a marker
+  the answer wrote is judged (supported, wrong source with a suggestion, unknown number,
+  unverifiable, unsupported).
 - ``_types``: what they read and write.
 """
 
 from __future__ import annotations
 
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
-from attribution.decide._markers import check_marker
+from attribution.decide._markers import CITATION_LABELS, check_marker, claims_to_check
 from attribution.decide._types import (
     CheckedClaim,
     ClaimDecision,
@@ -21,6 +23,7 @@ from attribution.decide._types import (
 )
 
 __all__ = [
+    "CITATION_LABELS",
     "OUT_OF_REACH",
     "CheckedClaim",
     "ClaimDecision",
@@ -30,6 +33,7 @@ __all__ = [
     "Thresholds",
     "best_support",
     "check_marker",
+    "claims_to_check",
     "decide_claim",
     "support_rank",
 ]

@@ -2,15 +2,79 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from attribution._result import MarkerCheck
-from attribution.decide._types import ClaimDecision, Numbering, Support
-from attribution.text import Marker
+from attribution.decide._types import CheckedClaim, ClaimDecision, Numbering, Support
+from attribution.segment import Segment
+from attribution.text import Marker, content_terms
 
-__all__ = ["check_marker"]
+__all__ = ["CITATION_LABELS", "check_marker", "claims_to_check"]
+
+CITATION_LABELS = frozenset({"source", "see", "ref", "reference", "citation", "cite", "cf", "via"})
+"""Words (as :func:`content_terms` gives them) that only introduce citations: "Sources: [1],
+[2]", "See [3].", "Ref. [4]"."""
+
+
+def _says_nothing(segment: Segment) -> bool:
+    """Whether a segment holds nothing but its markers (and a word introducing them)."""
+    return set(content_terms(segment.clean_text)) <= CITATION_LABELS
+
+
+def claims_to_check(
+    text: str, segments: Sequence[Segment], by_number: Mapping[int, int]
+) -> list[CheckedClaim]:
+    """The segments whose markers are checked, in order, with what their markers cite.
+
+    Every claim, and every other segment that carries markers and says something (a heading,
+    a sentence too short to be a claim: "Yes [1]."). A segment that says nothing but its markers
+    is no claim of its own: in a table row, its markers cite the row's claim before it ("| The
+    tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`);
+    elsewhere ("Sources: [1], [2]" under the answer, "[1]" alone on a line, a trailing reference
+    list's "[1] Title, https://...") they cite no one claim and are not checked.
+
+    Args:
+        text: the answer, or the part of it the segments' offsets index.
+        segments: its segments, in order.
+        by_number: the request's source index of each registered number.
+    """
+    kept: list[int] = []
+    lent: dict[int, list[Marker]] = {}
+    row_claim: int | None = None  # the last claim cell of the table row being read
+    previous: Segment | None = None
+    for k, s in enumerate(segments):
+        same_row = (
+            previous is not None
+            and s.block == previous.block == "table_cell"
+            and "\n" not in text[previous.end : s.start]
+        )
+        if not same_row:
+            row_claim = None
+        previous = s
+        if s.is_claim:
+            kept.append(k)
+            if s.block == "table_cell":
+                row_claim = k
+        elif s.markers and s.skip_reason != "reference_list" and not _says_nothing(s):
+            kept.append(k)
+        elif s.markers and row_claim is not None and s.skip_reason != "reference_list":
+            lent.setdefault(row_claim, []).extend(s.markers)
+    out: list[CheckedClaim] = []
+    for k in kept:
+        s = segments[k]
+        markers = (*s.markers, *lent.get(k, ()))
+        numbers = tuple(n for m in markers for n in m.numbers)
+        out.append(
+            CheckedClaim(
+                segment=s,
+                cited_numbers=numbers,
+                cited_sources=tuple(dict.fromkeys(by_number[n] for n in numbers if n in by_number)),
+                lent_markers=tuple(lent.get(k, ())),
+            )
+        )
+    return out
 
 
 def check_marker(

@@ -6,6 +6,7 @@ import msgspec
 
 from attribution._result import ClaimVerdict, EvidenceQuote
 from attribution.segment import Segment
+from attribution.text import Marker
 
 __all__ = ["CheckedClaim", "ClaimDecision", "ClaimOutcome", "Numbering", "Support", "Thresholds"]
 
@@ -18,6 +19,10 @@ class CheckedClaim(msgspec.Struct, frozen=True):
     """Every number the claim's markers name, in order (unknown numbers included)."""
     cited_sources: tuple[int, ...]
     """Indices (into the request's sources) of the cited numbers that name a source."""
+    lent_markers: tuple[Marker, ...] = ()
+    """Markers written in a cell of the claim's table row that says nothing else ("| The
+    tower is 330 m tall | [1] |": a Source column): they cite this claim, and are checked with
+    its own (``segment.markers``); their numbers are in ``cited_numbers``."""
 
 
 class Support(msgspec.Struct, frozen=True):

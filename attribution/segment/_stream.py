@@ -16,13 +16,14 @@ grows by a quarter (:data:`GROWTH`) once it is over :data:`EAGER_CHARS`: its fin
 come a little later, and every character is still segmented a bounded number of times.
 
 A segment is *finished* once another segment follows it in the tail, except while what follows
-may still become part of it: the start of a marker (``Sentence. [1``), or lines starting like
+may still become part of it: the start of a marker (``Sentence. [1``), lines starting like
 reference entries (``[1] ...``) at the end, which may turn out to be the answer's trailing
-reference list. Two markdown constructs can still change a finished segment afterwards, and no
-streaming segmenter can know in advance: a setext underline (``===`` or ``---`` on the line
-right after a paragraph) makes the paragraph a heading, and a delimiter row under a line makes
-it a table header. Answers almost never write either without a blank line before; when they
-do, the final result is the one to trust.
+reference list, and the rest of a table row (its cells are finished together, once the row has
+ended: a cell of markers alone cites the row's claim). Two markdown constructs can still
+change a finished segment afterwards, and no streaming segmenter can know in advance: a setext
+underline (``===`` or ``---`` on the line right after a paragraph) makes the paragraph a
+heading, and a delimiter row under a line makes it a table header. Answers almost never write
+either without a blank line before; when they do, the final result is the one to trust.
 """
 
 from __future__ import annotations
@@ -149,6 +150,11 @@ class SegmentStream:
             # which would take their markers from the sentence before them.
             held = _held_from(tail)
             done = [s for s in done if s.end <= held]
+            if segments[-1].block == "table_cell":
+                # a table row's cells are finished together, at the row's end: a cell holding
+                # only markers cites the row's claim before it (decide.claims_to_check)
+                row = tail.rfind("\n", 0, segments[-1].start) + 1
+                done = [s for s in done if s.block != "table_cell" or s.start < row]
         out: list[Segment] = []
         base, replace = self._base, msgspec.structs.replace
         for k, s in enumerate(done):
