@@ -500,7 +500,7 @@ def test_crawl_of_several_pages_keeps_the_good_ones() -> None:
     result = run("firecrawl_crawl", output)
     assert ids(result) == ["web_result:https://a.org/1"]
     assert reasons(result) == [
-        "page 2 has no text (content/markdown/text); skipped",
+        "page 2 has no text (content/markdown/text/html); skipped",
         "page 3 https://a.org/3 returned HTTP 404; skipped",
     ]
 
@@ -515,7 +515,7 @@ def test_crawl_of_several_pages_keeps_the_good_ones() -> None:
         ),
         (
             {"url": "https://a.org", "content": 12},
-            "page has no text (content/markdown/text); skipped",
+            "page has no text (content/markdown/text/html); skipped",
         ),
         (["fine text", 7], "page 2 is a number, not an object or text; skipped"),
     ],
@@ -1704,6 +1704,53 @@ def test_text_that_mentions_tags_is_not_taken_for_html() -> None:
     call = ToolOutput(tool_name="fetch_url", parameters={"url": "https://t.org/b"}, output=output)
     (page,) = extract_sources([call]).sources
     assert page.full_content == output
+
+
+def test_html_in_a_page_field_is_read_as_html_wherever_it_comes() -> None:
+    page = (
+        "<html><head><title>T</title><style>x{}</style></head><body><nav>Menu</nav>"
+        "<p>Para one.</p><script>alert(1)</script></body></html>"
+    )
+    calls = [
+        # a scraper's text field holding the page's HTML
+        ToolOutput(tool_name="web_scrape", output={"url": "https://a.com/p", "content": page}),
+        # a fragment that carries a script
+        ToolOutput(
+            tool_name="fetch_url",
+            parameters={"url": "https://a.com/q"},
+            output="<p>Para <b>two</b>.</p><script>x()</script>",
+        ),
+        # Firecrawl asked for HTML only: the page is in "html", not lost
+        ToolOutput(
+            tool_name="firecrawl_scrape",
+            output={
+                "success": True,
+                "data": {
+                    "html": "<html><head><title>FC</title></head><body><p>Fire.</p></body></html>",
+                    "metadata": {"sourceURL": "https://f.com/x"},
+                },
+            },
+        ),
+    ]
+    result = extract_sources(calls)
+    assert result.warnings == ()
+    assert [(s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("https://a.com/p", "T", "Para one."),
+        ("https://a.com/q", None, "Para two."),
+        ("https://f.com/x", "FC", "Fire."),
+    ]
+    # a search result's title loses its highlight tags as its snippet does
+    search = ToolOutput(
+        tool_name="web_search",
+        output={"results": [{"title": "<b>Bold</b> &amp; more", "url": "https://s.com"}]},
+    )
+    (hit,) = extract_sources([search]).sources
+    assert hit.title == "Bold & more"
+    # markdown that opens with an HTML block stays markdown
+    readme = '<p align="center"><img src="logo.png"></p>\n\n# Project\n\nIt does things.'
+    call = ToolOutput(tool_name="fetch_url", parameters={"url": "https://g.com/r"}, output=readme)
+    (page_source,) = extract_sources([call]).sources
+    assert page_source.full_content == readme
 
 
 @given(st.text(max_size=300))

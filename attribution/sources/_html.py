@@ -15,6 +15,10 @@ __all__ = ["html_page", "looks_like_html"]
 
 _DOCUMENT_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
 _BLOCK_TAGS = re.compile(r"<(?:p|div|body|head|article|section|table|li|h[1-6])[\s>]", re.I)
+_FRAGMENT_START = re.compile(
+    r"^\s*<(?:p|div|body|head|main|article|section|table|ul|ol|h[1-6]|script|style)[\s>]", re.I
+)
+_SCRIPT = re.compile(r"<(?:script|style)[\s>].*?</(?:script|style)\s*>", re.I | re.S)
 _DROPPED = (
     "script, style, noscript, template, svg, iframe, object, canvas, nav, header, footer, "
     "aside, form, button, select"
@@ -28,9 +32,13 @@ _BLANK_LINES = re.compile(r"\n\s*\n+")
 
 
 def looks_like_html(text: str) -> bool:
-    """Whether ``text`` is an HTML document (a doctype or ``<html>`` first), or markup dense
-    enough to be one (several block tags in its first few kilobytes)."""
+    """Whether ``text`` is an HTML document (a doctype or ``<html>`` first), a fragment of one
+    that carries code (a block element first and a script or style element: ``<p>Para.</p>
+    <script>x()</script>``; markdown that opens with ``<p align="center">`` stays markdown), or
+    markup dense enough to be one (several block tags in its first few kilobytes)."""
     if _DOCUMENT_START.match(text[:4096]):
+        return True
+    if _FRAGMENT_START.match(text[:512]) and _SCRIPT.search(text[:8192]):
         return True
     return len(_BLOCK_TAGS.findall(text[:8192])) >= 5
 

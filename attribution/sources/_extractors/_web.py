@@ -76,6 +76,8 @@ discussions, SerpApi's ``related_questions``, Serper's ``peopleAlsoAsk``, Perple
 ``citations`` (bare URLs). A page in several lists is one source (merged by URL)."""
 _RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent")
 _PAGE_TEXT_FIELDS = ("content", "markdown", "text", "page_content", "raw_content", "body")
+_PAGE_HTML_FIELDS = ("html", "rawHtml", "raw_html")
+"""A page's HTML (Firecrawl's ``formats: ["html"]``), read when it has no text field."""
 _PAGE_URL_FIELDS = (*URL_FIELDS, "final_url", "finalUrl", "og:url", "ogUrl")
 _PAGE_TITLE_FIELDS = ("title", "og:title", "ogTitle")
 _STATUS_FIELDS = ("status", "status_code", "statusCode")
@@ -252,7 +254,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         call,
         "web_result",
         uri=url,
-        title=first_str(item, *_TITLE_FIELDS),
+        title=_undecorated(first_str(item, *_TITLE_FIELDS)),
         snippet=snippet,
         full_content=full,
     )
@@ -424,14 +426,14 @@ def _status(obj: JSONObject) -> int | None:
 
 def _page_of(obj: JSONObject) -> JSONObject:
     """The page inside ``obj`` (Firecrawl's ``data``), with its ``metadata`` fields."""
-    return with_metadata(unwrap(obj, _PAGE_TEXT_FIELDS)[0])
+    return with_metadata(unwrap(obj, (*_PAGE_TEXT_FIELDS, *_PAGE_HTML_FIELDS))[0])
 
 
 def is_web_page(obj: JSONObject) -> bool:
     """True when ``obj`` looks like one fetched page: an http(s) address and some text."""
     page = _page_of(obj)
     return is_web_url(first_str(page, *_PAGE_URL_FIELDS)) and bool(
-        first_text(page, *_PAGE_TEXT_FIELDS)
+        first_text(page, *_PAGE_TEXT_FIELDS, *_PAGE_HTML_FIELDS)
     )
 
 
@@ -459,8 +461,19 @@ def web_page(
         warn(f"{what}{where} returned HTTP {status}; skipped")
         return None
     content = first_text(page, *_PAGE_TEXT_FIELDS)
+    title = first_str(page, *_PAGE_TITLE_FIELDS)
+    markup = first_text(page, *_PAGE_HTML_FIELDS) if content is None else content
+    if markup is not None and (content is None or looks_like_html(markup)):
+        # a page's HTML in its text field, or only in its html field: what a reader sees
+        html_title, content = html_page(markup)
+        title = title or html_title
+        if not content:
+            warn(f"{what} is an HTML page with no readable text; skipped")
+            return None
     if content is None:
-        detail = f"reports an error: {error}" if error else "has no text (content/markdown/text)"
+        detail = (
+            f"reports an error: {error}" if error else "has no text (content/markdown/text/html)"
+        )
         warn(f"{what} {detail}; skipped")
         return None
     if url is None:
@@ -469,7 +482,7 @@ def web_page(
         call,
         "web",
         uri=url,
-        title=first_str(page, *_PAGE_TITLE_FIELDS),
+        title=title,
         snippet=first_text(page, "description", "og:description", "ogDescription"),
         full_content=content,
     )
@@ -502,7 +515,9 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
         # an MCP result of the fetch server under a scrape tool's name
         blocks = text_of(data["content"])
         data = (fetch_page(blocks) if blocks else None) or data
-    if isinstance(data, dict) and first_text(_page_of(data), *_PAGE_TEXT_FIELDS):
+    if isinstance(data, dict) and first_text(
+        _page_of(data), *_PAGE_TEXT_FIELDS, *_PAGE_HTML_FIELDS
+    ):
         pages: list[Any] = [data]  # one page, even if it has a list field such as "items"
     else:
         found = find_items(data)
