@@ -288,6 +288,23 @@ async def test_client_going_away_frees_every_slot(client: Client) -> None:
     assert parse_events(after.text)[-1]["event"] == "result"
 
 
+async def streamed_claims(
+    client: Client, answer: str, size: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The claim events of ``answer`` streamed in pieces of ``size`` against :data:`SOURCE`,
+    checked to be the final result's claims (input offsets aside), and the final result."""
+    body = {"deltas": split_deltas(answer, size), "sources": [SOURCE]}
+    events = parse_events((await client.post(STREAM, json=body)).text)
+    check_stream(events, answer)
+    claims = [e["data"] for e in events[:-1]]
+    final = events[-1]["data"]
+    ignore = {"outputStart", "outputEnd"}
+    assert [{k: v for k, v in c.items() if k not in ignore} for c in claims] == [
+        {k: v for k, v in c.items() if k not in ignore} for c in final["claims"]
+    ]
+    return claims, final
+
+
 @pytest.mark.parametrize("size", [1, 3, 8, 25])
 async def test_claim_events_agree_with_the_final_result(client: Client, size: int) -> None:
     """Issue 15: every claim event is the final result's claim (markers cited, not added)."""
@@ -296,15 +313,7 @@ async def test_claim_events_agree_with_the_final_result(client: Client, size: in
         "Germany [1].\n\n- The tower is in Paris [1].\n- It is 330 metres tall.\n\n"
         "The Eiffel Tower was completed in 1889. [1]"
     )
-    body = {"deltas": split_deltas(answer, size), "sources": [SOURCE]}
-    events = parse_events((await client.post(STREAM, json=body)).text)
-    check_stream(events, answer)
-    claims = [e["data"] for e in events[:-1]]
-    final = events[-1]["data"]["claims"]
-    ignore = {"outputStart", "outputEnd"}
-    assert [{k: v for k, v in c.items() if k not in ignore} for c in claims] == [
-        {k: v for k, v in c.items() if k not in ignore} for c in final
-    ]
+    claims, _ = await streamed_claims(client, answer, size)
     assert claims[0]["cited"] == [1]
     assert "added" not in claims[0]  # empty: omitted on the wire
 
@@ -319,15 +328,7 @@ async def test_a_source_column_cites_its_rows_claim_in_the_stream_too(
         "| Fact | Source |\n|---|---|\n| The tower is 330 metres tall | [1] |\n"
         "| It was completed in 1889 | [1] |\n\nSources: [1]"
     )
-    body = {"deltas": split_deltas(answer, size), "sources": [SOURCE]}
-    events = parse_events((await client.post(STREAM, json=body)).text)
-    check_stream(events, answer)
-    claims = [e["data"] for e in events[:-1]]
-    final = events[-1]["data"]
-    ignore = {"outputStart", "outputEnd"}
-    assert [{k: v for k, v in c.items() if k not in ignore} for c in claims] == [
-        {k: v for k, v in c.items() if k not in ignore} for c in final["claims"]
-    ]
+    claims, final = await streamed_claims(client, answer, size)
     assert [c["text"] for c in claims] == [
         "The tower is 330 metres tall",
         "It was completed in 1889",
