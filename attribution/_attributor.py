@@ -57,6 +57,7 @@ from attribution.sources import (
     ExtractionWarning,
     check_distinct_ids,
     extract_sources,
+    made_safe,
     merge_sightings,
     source_key,
 )
@@ -325,8 +326,10 @@ class Attributor:
         given = [i for i in items if isinstance(i, CitationSource)]
         _valid_sources(given, what)
         check_distinct_ids(given, what)
+        # as safe as extracted sources: no javascript: address, no bidi overrides in a title
+        given, safety = made_safe(given, what)
         merged: dict[str, CitationSource] = {}
-        warnings: list[ExtractionWarning] = []
+        warnings: list[ExtractionWarning] = list(safety)
         for position, source in enumerate(given):
             key = source_key(source)
             first = merged.get(key)

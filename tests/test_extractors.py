@@ -142,6 +142,7 @@ def test_public_names_are_sorted_and_exported() -> None:
         "Warn",
         "default_extractors",
         "extract_sources",
+        "made_safe",
         "merge_sightings",
     }
     for name in extractors_module.__all__:

@@ -335,6 +335,37 @@ async def test_one_id_given_to_two_texts_is_refused_before_anything_is_registere
     assert ok.status_code == 200, ok.text
 
 
+async def test_sources_given_directly_are_made_as_safe_as_extracted_ones(client: Client) -> None:
+    unsafe = {
+        "id": "x",
+        "type": "web",
+        "uri": "javascript:alert(1)",
+        "title": "T\u202eitle",
+        "fullContent": "Paris is the capital of France.",
+    }
+    conv = "/v1/conversations/given-unsafe"
+    registered = await client.post(f"{conv}/sources", json={"sources": [unsafe]})
+    assert registered.status_code == 200, registered.text
+    reasons = [w["reason"] for w in registered.json()["warnings"]]
+    assert reasons == [
+        "$.sources[0] ('x'): its address uses the unsafe javascript: scheme; the address was "
+        "dropped and the source kept",
+        "$.sources[0] ('x'): control or bidirectional-override characters were removed from "
+        "its title",
+    ]
+    display = (await client.get(f"{conv}/citations/1")).json()["display"]
+    assert display == {"title": "Title"}  # no address at all, rather than a javascript: one
+    body = {"answer": "Paris is the capital of France [1].", "sources": [unsafe]}
+    for extra in ({}, {"conversationId": "given-unsafe-2"}):
+        result = (await client.post("/v1/attributions", json={**body, **extra})).json()
+        assert [s.get("uri") for s in result["citations"]["sources"]] == [None]
+        assert len(result["warnings"]) == 2
+    # an id that names nothing is refused
+    blank = {**unsafe, "id": "  "}
+    error = _error(await client.post("/v1/attributions", json={**body, "sources": [blank]}), 400)
+    assert error["message"] == "$.sources[0].id is blank: a source needs an id that names it"
+
+
 # -- operations ----------------------------------------------------------------------------------
 
 

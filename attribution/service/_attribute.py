@@ -29,7 +29,7 @@ from attribution import (
     extract_sources,
     find_markers,
 )
-from attribution.sources import check_distinct_ids
+from attribution.sources import check_distinct_ids, made_safe
 
 from ._api import (
     AttributionOptions,
@@ -220,8 +220,11 @@ async def attribute_request(
         # Tool outputs are extracted here, not by attribute(), so that the limits apply to
         # the extracted text and the stored registry can number the sources; the warnings
         # are added to the result below (attribute() sees sources only).
-        sources = data.sources
-        if sources is None:
+        sources: Sequence[CitationSource]
+        if data.sources is not None:
+            # made safe before the registry stores them (attribute() would, after)
+            sources, warnings = made_safe(data.sources, "$.sources")
+        else:
             extracted = extract_checked(settings, data.tool_outputs or ())
             sources, warnings = extracted.sources, extracted.warnings
         if data.conversation_id is not None:

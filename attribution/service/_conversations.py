@@ -19,6 +19,7 @@ handlers run in litestar's thread pool (``sync_to_thread=True``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 from litestar import Controller, get, post
@@ -33,6 +34,7 @@ from attribution import (
     RegistryEntry,
     ToolOutput,
 )
+from attribution.sources import made_safe
 
 from ._api import Body
 from ._attribute import check_sources, extract_checked
@@ -122,8 +124,10 @@ def register_sources(
     limits (:func:`check_sources`).
     """
     warnings: tuple[ExtractionWarning, ...] = ()
+    sources: Sequence[CitationSource]
     if data.sources is not None:
-        sources = data.sources
+        # as safe as extracted sources: the registry hands a source's address to any UI
+        sources, warnings = made_safe(data.sources, "$.sources")
     else:
         extracted = extract_checked(settings, data.tool_outputs or ())
         sources, warnings = extracted.sources, extracted.warnings

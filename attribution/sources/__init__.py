@@ -19,6 +19,7 @@ from attribution.sources._extractors import (
     Warn,
     default_extractors,
     extract_sources,
+    made_safe,
     merge_sightings,
 )
 from attribution.sources._keys import (
@@ -55,6 +56,7 @@ __all__ = [
     "domain_of",
     "extract_sources",
     "is_web_url",
+    "made_safe",
     "make_source_key",
     "merge_sightings",
     "render_retrieved_context",

@@ -73,11 +73,16 @@ def check_distinct_ids(sources: Sequence[CitationSource], what: str = "sources")
     page's text) are merged, but two different texts under one id are two sources the caller
     mixed up, and keeping either would judge claims against the wrong one.
 
+    An id that is empty or blank names nothing and is refused too.
+
     Raises:
-        InputError: naming the later item (``sources[3].id``) and the earlier one.
+        InputError: naming the later item (``sources[3].id``) and the earlier one, or the item
+            whose id is blank.
     """
     seen: dict[str, tuple[int, CitationSource]] = {}
     for i, source in enumerate(sources):
+        if not source.id.strip():
+            raise InputError(f"{what}[{i}].id is blank: a source needs an id that names it")
         first = seen.setdefault(source.id, (i, source))
         if first[0] == i:
             continue

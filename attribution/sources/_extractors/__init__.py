@@ -26,6 +26,7 @@ from attribution.sources._extractors._framework import (
     ExtractorFn,
     ExtractorRegistry,
     Warn,
+    made_safe,
     merge_sightings,
     unsafe_scheme,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "Warn",
     "default_extractors",
     "extract_sources",
+    "made_safe",
     "merge_sightings",
     "unsafe_scheme",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -126,7 +126,7 @@ def not_text(text: str) -> str | None:
     return None
 
 
-def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSource | None:
+def _made_safe(source: CitationSource, item: str, warn: Warn) -> CitationSource | None:
     """``source`` without an unsafe address, with no control or bidi characters in its title
     and snippet, and without base64 or binary data as its text (each change said in a
     warning); None when nothing but such data was left of it."""
@@ -136,16 +136,16 @@ def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSou
         kind = not_text(value) if isinstance(value, str) else None
         if kind:
             changes[field] = None
-            warn(f"item {position}: its {name} is {kind} data, not text; not used")
+            warn(f"{item}: its {name} is {kind} data, not text; not used")
     scheme = unsafe_scheme(source.uri) if source.uri else None
     text_left = any(getattr(source, f) and f not in changes for f in ("full_content", "snippet"))
     if changes and not text_left and not (source.uri and not scheme):
-        warn(f"item {position}: nothing but data was left of it (no text, no address); dropped")
+        warn(f"{item}: nothing but data was left of it (no text, no address); dropped")
         return None
     if scheme:
         changes.update(uri=None, domain=None)
         warn(
-            f"item {position}: its address uses the unsafe {scheme}: scheme; the address was "
+            f"{item}: its address uses the unsafe {scheme}: scheme; the address was "
             "dropped and the source kept"
         )
     for field in ("title", "snippet"):
@@ -154,10 +154,30 @@ def _made_safe(source: CitationSource, position: int, warn: Warn) -> CitationSou
             cleaned = _DISPLAY_UNSAFE.sub("", value).strip()
             changes[field] = cleaned or None
             warn(
-                f"item {position}: control or bidirectional-override characters were removed "
+                f"{item}: control or bidirectional-override characters were removed "
                 f"from its {field}"
             )
     return msgspec.structs.replace(source, **changes) if changes else source
+
+
+def made_safe(
+    sources: Sequence[CitationSource], what: str
+) -> tuple[list[CitationSource], tuple[ExtractionWarning, ...]]:
+    """Sources a caller gave directly, made as safe as extracted ones: no unsafe address
+    (``javascript:``), no control or bidirectional-override characters in a title or snippet,
+    no base64 or binary data as text; each change said in a warning naming ``what`` and the
+    item (0-based, as the request's list), a source with nothing left dropped with one."""
+    kept: list[CitationSource] = []
+    warnings: list[ExtractionWarning] = []
+
+    def warn(reason: str) -> None:
+        warnings.append(ExtractionWarning(tool_name=what, reason=reason))
+
+    for position, source in enumerate(sources):
+        safe = _made_safe(source, f"{what}[{position}] ({source.id!r})", warn)
+        if safe is not None:
+            kept.append(safe)
+    return kept, tuple(warnings)
 
 
 def _invalid(source: object) -> str | None:
@@ -299,7 +319,7 @@ class ExtractorRegistry:
                 if problem:
                     warn(f"extractor returned an invalid source (item {position}): {problem}")
                     continue
-                safe = _made_safe(source, position, warn)
+                safe = _made_safe(source, f"item {position}", warn)
                 if safe is None:
                     continue
                 key = source_key(safe)
