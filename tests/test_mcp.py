@@ -124,6 +124,7 @@ async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
     # errors are results the model can act on, and the server stays up
     errors = {
         "bad argument": await client.call_tool("verify", {"claim": 3, "passage": "x"}),
+        "blank claim": await client.call_tool("verify", {"claim": " ", "passage": "x"}),
         "unknown field": await client.call_tool("extract", {"toolOutputs": [], "extra": 1}),
         "both given": await client.call_tool(
             "register_sources",
@@ -139,6 +140,8 @@ async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
     }
     assert all(r.is_error for r in errors.values()), {k: _text(r) for k, r in errors.items()}
     assert "$.claim" in _text(errors["bad argument"])
+    # the tool's own argument is named, not the HTTP body's $.pairs[0].claim
+    assert "$.claim is blank: there is nothing to check" in _text(errors["blank claim"])
     assert "extra" in _text(errors["unknown field"])
     assert "exactly one of" in _text(errors["both given"])
     assert "[999]" in _text(errors["unknown number"])

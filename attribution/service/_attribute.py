@@ -256,8 +256,12 @@ async def verify_pairs(
     attributor: Attributor,
     runner: ModelRunner,
     metrics: Metrics,
+    single: bool = False,
 ) -> VerificationResponse:
     """The verifier's support (and contradiction) score of each pair, in order.
+
+    ``single``: the one pair is the request itself (the MCP ``verify`` tool's ``claim`` and
+    ``passage``), so an error names ``$.claim``, not ``$.pairs[0].claim``.
 
     Raises:
         LimitExceeded: more than ``max_pairs`` pairs, or more than ``max_source_chars`` of text.
@@ -270,7 +274,8 @@ async def verify_pairs(
             if not text.strip():
                 # the model scores blank text as it scores anything (a blank claim against a
                 # blank passage came out "supported"): nothing is there to check
-                raise BadRequest(f"$.pairs[{i}].{field} is blank: there is nothing to check")
+                where = "$" if single else f"$.pairs[{i}]"
+                raise BadRequest(f"{where}.{field} is blank: there is nothing to check")
     chars = sum(len(p.claim) + len(p.passage) for p in pairs)
     if chars > settings.max_source_chars:
         raise over_limit("max_source_chars", "the pair text", chars, settings.max_source_chars)

@@ -187,6 +187,7 @@ async def _verify(res: McpResources, args: VerifyArguments) -> object:
         attributor=res.attributor,
         runner=res.runner,
         metrics=res.metrics,
+        single=True,
     )
     (result,) = response.results
     return {
