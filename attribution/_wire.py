@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 import msgspec
 
@@ -54,6 +54,10 @@ class WireStruct(
     """Base of every wire type: frozen, strict, camelCase on the wire."""
 
 
+PageNumber = Annotated[int, msgspec.Meta(ge=0, le=1_000_000_000)]
+"""A page number as the wire takes it: not negative, not absurd (a decoder refuses 10^40)."""
+
+
 class CitationSource(WireStruct, frozen=True):
     """One thing an answer can cite: a web page, a search result, a knowledge-base chunk, ...
 
@@ -79,8 +83,8 @@ class CitationSource(WireStruct, frozen=True):
     """Short excerpt (a search result's snippet)."""
     full_content: str | None = None
     """Whole text of the source when the tool returned it."""
-    page_number: int | None = None
-    """Page of a paged document the text came from."""
+    page_number: PageNumber | None = None
+    """Page of a paged document the text came from (0 to 10^9: some loaders count from 0)."""
 
     @property
     def text(self) -> str:

@@ -114,6 +114,20 @@ def test_decoding_untrusted_json_names_the_problem(raw: bytes, message: str) -> 
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("page", "message"),
+    [("-5", "Expected `int` >= 0"), ("1" + "0" * 40, "Expected `int` <= 1000000000")],
+)
+def test_an_absurd_page_number_is_rejected(page: str, message: str) -> None:
+    raw = f'{{"id": "a", "type": "file", "fullContent": "x", "pageNumber": {page}}}'.encode()
+    with pytest.raises(InputError, match=r"\$\.pageNumber") as info:
+        decode_json(raw, CitationSource)
+    assert message in str(info.value)
+    for fine in (0, 12):  # some loaders count pages from 0
+        raw = f'{{"id": "a", "type": "file", "pageNumber": {fine}}}'.encode()
+        assert decode_json(raw, CitationSource).page_number == fine
+
+
 def test_unknown_source_type_is_rejected() -> None:
     with pytest.raises(InputError, match=r"\$\.type"):
         decode_json(b'{"id": "a", "type": "webpage"}', CitationSource)

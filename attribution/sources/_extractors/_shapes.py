@@ -342,12 +342,13 @@ def as_int(value: Any) -> int | None:
 
 
 def page_number(obj: Mapping[str, Any] | None, *names: str) -> int | None:
-    """The first of ``names`` in ``obj`` holding a page number: a non-negative int or its text."""
+    """The first of ``names`` in ``obj`` holding a page number: an int from 0 to 10^9 (the
+    wire's :data:`~attribution._wire.PageNumber`) or its text."""
     if obj is None:
         return None
     for name in names:
         number = as_int(obj.get(name))
-        if number is not None and number >= 0:
+        if number is not None and 0 <= number <= 1_000_000_000:
             return number
     return None
 
