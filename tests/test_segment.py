@@ -248,6 +248,14 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("The [tower [of] iron](http://a.b/(x) 'T') is tall.", "The tower [of] iron is tall."),
         ("See ![a diagram](d.png) of the tower here.", "See a diagram of the tower here."),
         ("See[Paris](https://p.fr)and the tower here.", "See Paris and the tower here."),
+        # what a citation in brackets leaves once its marker is out is no part of the claim
+        ("Launched in 2021 (see [1]).", "Launched in 2021."),
+        ("Launched in 2021 ([1]) from Kourou.", "Launched in 2021 from Kourou."),
+        ("Launched in 2021 (Source: [2]; see also [3]).", "Launched in 2021."),
+        ("Launched in 2021 (cf. [1]), twice.", "Launched in 2021, twice."),
+        # words of the claim in the brackets stay, and so do brackets without a marker
+        ("Launched in 2021 (see Kourou [1]).", "Launched in 2021 (see Kourou)."),
+        ("Launched in 2021 (see below) today.", "Launched in 2021 (see below) today."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:

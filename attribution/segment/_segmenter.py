@@ -49,7 +49,8 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     """The segment as written, markers and inner markdown included."""
     clean_text: str
-    """``text`` without its markers and container syntax, whitespace normalised: what models see."""
+    """``text`` without its markers and container syntax (and what a citation in brackets
+    leaves: "(see [1])"), whitespace normalised: what models see."""
     block: BlockKind
     """The markdown block it comes from."""
     is_claim: bool
@@ -106,6 +107,13 @@ _GONE = "\x00"
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
 _GONE_RUN = re.compile(_GONE + "+")
+# what "(see [1])", "([1])" or "(source: [2])" leave once their markers are out: a citation's
+# brackets and the words that introduced it, nothing of the claim
+_EMPTIED_GROUP = re.compile(
+    r"\s*[(\[]\s*(?:(?:see|also|cf|source|sources|ref|refs|reference|references|citation|citations"
+    r"|via)\b[.:,;]*\s*)*[)\]]",
+    re.IGNORECASE,
+)
 
 
 def _link_syntax(
@@ -187,7 +195,10 @@ def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) 
         cursor = me
     parts.append(view[cursor:end])
     # link syntax between two words reads as a blank ("See[Paris](u)and"), else as nothing
-    return " ".join(_GONE_RUN.sub(_glue, "".join(parts)).split())
+    text = " ".join(_GONE_RUN.sub(_glue, "".join(parts)).split())
+    if markers:
+        text = " ".join(_EMPTIED_GROUP.sub("", text).split())
+    return text
 
 
 def _glue(run: re.Match[str]) -> str:
