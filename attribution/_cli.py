@@ -307,15 +307,25 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     from attribution.batch import run_batch
 
     config = _config_arg(args.config) if args.config else None
-    summary = run_batch(
-        args.records,
-        args.out,
-        address=args.address,
-        workers=args.workers,
-        batch_size=args.batch_size,
-        config=config,
-        limit=args.limit,
-    )
+    written: list[str] = []
+    try:
+        summary = run_batch(
+            args.records,
+            args.out,
+            address=args.address,
+            workers=args.workers,
+            batch_size=args.batch_size,
+            config=config,
+            limit=args.limit,
+            on_output=written.append,
+        )
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: {len(written)} records written to {args.out} this run; the same "
+            "command resumes",
+            file=sys.stderr,
+        )
+        return 130
     verdicts = ", ".join(f"{n} {v}" for v, n in summary.verdicts.items()) or "none"
     print(
         f"{summary.records} records attributed ({summary.failed} failed, {summary.skipped} "
@@ -476,7 +486,9 @@ def make_parser() -> argparse.ArgumentParser:
         "cluster. Records whose id OUT.jsonl already holds are skipped, so an interrupted job "
         "resumes. Needs the batch extra: pip install 'attribution[batch]'.",
     )
-    batch.add_argument("records", metavar="RECORDS.jsonl", help="one record per line")
+    batch.add_argument(
+        "records", metavar="RECORDS.jsonl", help="one record per line (- for standard input)"
+    )
     batch.add_argument("out", metavar="OUT.jsonl", help="results, appended")
     batch.add_argument("--address", help="a Ray cluster to join (ray://HOST:10001, auto)")
     batch.add_argument("--workers", type=int, default=1, help="Ray workers (default 1)")

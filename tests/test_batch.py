@@ -63,7 +63,9 @@ def local_ray() -> Iterator[None]:
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    # "\n" only: a result may hold U+2028 in its strings, which splitlines() would cut at
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line]
 
 
 def test_a_batch_with_bad_records_then_resumed(tmp_path: Path) -> None:
@@ -137,3 +139,46 @@ def test_bad_arguments_and_paths_are_refused_before_any_work(
         assert main(["batch", *args]) == 2, args
         assert said in capsys.readouterr().err, args
     assert not out.exists(), "nothing was attributed"
+
+
+def test_records_hold_unicode_line_separators_inside_their_strings(tmp_path: Path) -> None:
+    # U+2028 and U+0085 are valid inside a JSON string; only "\n" ends a record
+    lines = [
+        json.dumps({"id": "u", "answer": "It is 330 metres\u2028tall.", "sources": [SOURCE]}),
+        json.dumps({"id": "n", "answer": "It was completed\x85in 1889.", "sources": [SOURCE]}),
+    ]
+    records = tmp_path / "records.jsonl"
+    records.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8", newline="")
+    out = tmp_path / "out.jsonl"
+    summary = run_batch(records, out, progress=None)
+    assert (summary.records, summary.failed) == (2, 0)
+    assert sorted(line["id"] for line in _lines(out)) == ["n", "u"]
+
+
+def test_an_output_that_is_not_this_commands_is_never_touched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = tmp_path / "records.jsonl"
+    text = RECORDS[1] + "\n" + json.dumps({"id": "x", "answer": "A b c.", "sources": [SOURCE]})
+    records.write_text(text, encoding="utf-8")  # no newline at the end
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nno newline at the end", encoding="utf-8")
+    dangling = tmp_path / "dangling.jsonl"
+    dangling.symlink_to(tmp_path / "gone" / "out.jsonl")
+    for out, said in (
+        (records, "is the input file; results go to another file"),
+        (notes, "notes.txt:1: not a result line of this command"),
+        (dangling, "cannot be written"),
+    ):
+        assert main(["batch", str(records), str(out), "--limit", "0"]) == 2, out
+        assert said in capsys.readouterr().err, out
+    assert records.read_text(encoding="utf-8") == text, "the input is unchanged"
+    assert notes.read_text(encoding="utf-8") == "my notes\nno newline at the end"
+    # records from standard input
+    monkeypatch.setattr(
+        "sys.stdin",
+        type("In", (), {"buffer": __import__("io").BytesIO((RECORDS[1] + "\n").encode())})(),
+    )
+    out = tmp_path / "from-stdin.jsonl"
+    assert main(["batch", "-", str(out)]) == 0
+    assert [line["id"] for line in _lines(out)] == ["line-1"]

@@ -112,27 +112,46 @@ def attribute_dataset(
 
 
 def _done_ids(out_path: Path) -> set[str]:
-    """The ids already in the output; a last line cut short by an interruption is removed."""
-    if not out_path.exists():
+    """The ids already in the output; a last line cut short by an interruption is removed.
+
+    Only a regular file is read back (a terminal, a pipe or ``/dev/stdout`` is written to, not
+    read), and only one this command wrote: every whole line a ``{"id", "result" | "error"}``
+    object. Anything else is refused before a byte of it changes.
+
+    Raises:
+        InputError: the file holds a line that is not a result of this command.
+    """
+    if not out_path.is_file():
         return set()
     data = out_path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        data = data[: data.rfind(b"\n") + 1]
-        out_path.write_bytes(data)
+    whole = data[: data.rfind(b"\n") + 1]
     done: set[str] = set()
-    for line in data.splitlines():
+    for number, line in enumerate(whole.split(b"\n"), start=1):
+        if not line.strip():
+            continue
         try:
             value = msgspec.json.decode(line)
         except msgspec.DecodeError:
-            continue
-        if isinstance(value, dict) and isinstance(value.get("id"), str):
-            done.add(value["id"])
+            value = None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("id"), str)
+            and ("result" in value or "error" in value)
+        ):
+            raise InputError(
+                f"{out_path}:{number}: not a result line of this command; the output must be a "
+                "new file or the results of an earlier run (nothing was written)"
+            )
+        done.add(value["id"])
+    if whole != data:  # a last line cut short by an interruption: it is attributed again
+        out_path.write_bytes(whole)
     return done
 
 
 def _read_records(in_path: Path) -> list[tuple[str, str]]:
     try:
-        text = in_path.read_bytes().decode("utf-8")
+        raw = sys.stdin.buffer.read() if str(in_path) == "-" else in_path.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError as exc:
         raise InputError(f"{in_path}: no such file") from exc
     except IsADirectoryError as exc:
@@ -143,7 +162,9 @@ def _read_records(in_path: Path) -> list[tuple[str, str]]:
         raise InputError(f"{in_path}: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
     records: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for number, line in enumerate(text.splitlines(), start=1):
+    # lines end at "\n" only: U+2028 or U+0085 inside a JSON string is part of its record
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         record = record_id(line, number)
@@ -190,8 +211,15 @@ def run_batch(
         raise InputError(f"{target}: is a directory, not a file")
     if not target.parent.is_dir():
         raise InputError(f"{target}: no such directory {str(target.parent)!r}")
+    if str(source) != "-" and source.exists() and target.exists() and source.samefile(target):
+        raise InputError(f"{target}: is the input file; results go to another file")
     records = _read_records(source)
     done = _done_ids(target)
+    try:  # written to before any work: an output that cannot be is said now, not after
+        with target.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise InputError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     todo = [r for r in records if r[0] not in done]
     skipped = len(records) - len(todo)
     if limit is not None:
@@ -202,13 +230,18 @@ def run_batch(
     if todo:
         if not ray.is_initialized():
             own_ray = True
-            ray.init(
-                address=address,
-                num_cpus=None if address else max(workers, 1),
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
+            try:
+                ray.init(
+                    address=address,
+                    num_cpus=None if address else max(workers, 1),
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    configure_logging=False,
+                )
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                # no cluster at the address, or ray:// without the Ray Client
+                # (pip install 'ray[client]')
+                raise InputError(f"cannot join the Ray cluster at {address!r}: {exc}") from exc
         ray.data.DataContext.get_current().enable_progress_bars = False
         try:
             dataset = ray.data.from_items([{"id": i, "line": line} for i, line in todo])
@@ -217,8 +250,14 @@ def run_batch(
             )
             with target.open("a", encoding="utf-8") as out:
                 for row in results.iter_rows():
-                    out.write(str(row["output"]) + "\n")
-                    out.flush()
+                    try:
+                        out.write(str(row["output"]) + "\n")
+                        out.flush()
+                    except OSError as exc:  # a full disk: what was written stays, resumable
+                        raise InputError(
+                            f"{target}: writing failed after {written} records: "
+                            f"{exc.strerror or exc}"
+                        ) from exc
                     written += 1
                     claims += int(row["claims"])
                     failed += bool(row["failed"])
