@@ -202,8 +202,14 @@ class Attributor:
         must be the same: other models need their own attributor (:meth:`from_config`).
 
         Raises:
-            ConfigError: ``config.model`` differs from this attributor's.
+            ConfigError: ``config`` is not an :class:`AttributionConfig` (a dict: use
+                :func:`load_config` first), or ``config.model`` differs from this attributor's.
         """
+        if not isinstance(config, AttributionConfig):
+            raise ConfigError(
+                f"with_config takes an AttributionConfig, got {type(config).__name__} "
+                "(attribution.load_config reads one from JSON or a dict)"
+            )
         if config == self.config:
             return self
         if config.model != self.config.model:

@@ -399,8 +399,11 @@ def load_config(data: bytes | str | dict[str, Any]) -> AttributionConfig:
     """An :class:`AttributionConfig` from JSON text or a dict.
 
     Raises:
-        ConfigError: an unknown field, a wrong type, or a value out of bounds (named).
+        ConfigError: an unknown field, a wrong type, or a value out of bounds (named); ``data``
+            neither JSON text nor a dict.
     """
+    if not isinstance(data, bytes | bytearray | str | dict):
+        raise ConfigError(f"configuration: expected JSON text or a dict, got {type(data).__name__}")
     try:
         if isinstance(data, dict):
             return msgspec.convert(data, AttributionConfig)

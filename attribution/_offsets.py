@@ -66,8 +66,9 @@ class OffsetConverter:
         """Code-point offset → offset in the converter's unit.
 
         Raises:
-            InputError: ``index`` is outside ``[0, len(text)]``.
+            InputError: ``index`` is not an int, or is outside ``[0, len(text)]``.
         """
+        _whole(index, "offset")
         if not 0 <= index <= len(self.text):
             raise InputError(f"offset {index} is outside the text (0..{len(self.text)})")
         k = bisect_left(self._wide_at, index)  # wide characters strictly before index
@@ -77,9 +78,11 @@ class OffsetConverter:
         """Offset in the converter's unit → code-point offset.
 
         Raises:
-            InputError: ``offset`` is outside the text or falls inside a character (between the
-                two halves of a surrogate pair, or inside a multi-byte UTF-8 sequence).
+            InputError: ``offset`` is not an int, is outside the text, or falls inside a
+                character (between the two halves of a surrogate pair, or inside a multi-byte
+                UTF-8 sequence).
         """
+        _whole(offset, f"{self.unit} offset")
         if not 0 <= offset <= self._total:
             raise InputError(f"{self.unit} offset {offset} is outside the text (0..{self._total})")
         k = bisect_left(self._wide_unit_start, offset)
@@ -93,6 +96,12 @@ class OffsetConverter:
                     f"{self._wide_at[k - 1]}"
                 )
         return offset - (self._extra_after[k - 1] if k else 0)
+
+
+def _whole(value: object, what: str) -> None:
+    """Refuse an offset that is not an int (1.5 came back as 2.5; a bool is not an offset)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} {value!r} is not a whole number")
 
 
 def to_units(text: str, index: int, unit: OffsetUnit) -> int:

@@ -73,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be 1 or more")
+    # the report folder is made now: a run of hours must not end on a path it cannot write
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--out {args.out}: cannot be a folder for the report ({exc.strerror or exc})")
     if not args.data_root.is_dir():
         print(
             f"note: {args.data_root} not found; accuracy tasks will skip every dataset",

@@ -18,7 +18,13 @@ from collections import Counter
 
 import msgspec
 
-from attribution import AttributionConfig, Attributor, CitationSource, read_config
+from attribution import (
+    AttributionConfig,
+    AttributionError,
+    Attributor,
+    CitationSource,
+    read_config,
+)
 
 __all__ = ["CASES", "main"]
 
@@ -155,13 +161,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--config", help="a preset name or a JSON AttributionConfig file")
     args = parser.parse_args(argv)
-    config = read_config(args.config) if args.config else AttributionConfig()
-    if args.verifier:
-        config = msgspec.structs.replace(
-            config, model=msgspec.structs.replace(config.model, verifier=args.verifier)
-        )
-    attributor = Attributor.from_config(config)
-    print(f"verifier: {attributor.verifier.name}")
+    try:
+        config = read_config(args.config) if args.config else AttributionConfig()
+    except AttributionError as exc:
+        parser.error(f"--config {args.config}: {exc}")
+    try:
+        if args.verifier:
+            config = msgspec.structs.replace(
+                config, model=msgspec.structs.replace(config.model, verifier=args.verifier)
+            )
+        attributor = Attributor.from_config(config)
+        name = attributor.verifier.name  # the models load here
+    except AttributionError as exc:  # a bad preset, file or model: said in one line
+        parser.error(str(exc))
+    print(f"verifier: {name}")
     if args.set == "wide":
         return _wide(attributor)
     right = 0

@@ -144,6 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args(argv)
+    for name in ("repeat", "claims", "sources", "words"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be 1 or more, got {getattr(args, name)}")
     quiet_logs()
 
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -54,6 +55,23 @@ def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--datasets", "nope"])
     assert info.value.code == 2
     assert "unknown dataset nope" in capsys.readouterr().err
+    # a report folder that cannot be made is said before any work, not after hours of it
+    with pytest.raises(SystemExit) as info:
+        main(["--out", __file__, "--tasks", "verification"])
+    assert info.value.code == 2
+    assert "cannot be a folder for the report" in capsys.readouterr().err
+
+
+def test_every_report_table_row_has_as_many_cells_as_its_header(report: Path) -> None:
+    from benchmarks.harness._report import _verification_table
+
+    text = (report / "report.md").read_text(encoding="utf-8")
+    tables = [_verification_table({}), text.split("\n")]
+    for lines in tables:
+        rows = [line for line in lines if line.startswith("|")]
+        for head, rule in itertools.pairwise(rows):
+            if set(rule.replace("|", "").split()) <= {"---", "---:"}:
+                assert head.count("|") == rule.count("|"), (head, rule)
 
 
 def test_the_embedding_baselines_keep_their_model_whatever_the_engine_embeds_with(

@@ -61,6 +61,13 @@ def test_out_of_range(index: int) -> None:
         from_units("hello", index, "utf8")
 
 
+@pytest.mark.parametrize("index", [1.5, True, "2", None])
+def test_an_offset_that_is_not_a_whole_number_is_refused(index: object) -> None:
+    for convert in (to_units, from_units):
+        with pytest.raises(InputError, match="is not a whole number"):
+            convert("h\u00e9llo", index, "utf8")  # type: ignore[arg-type]
+
+
 def test_unknown_unit() -> None:
     with pytest.raises(InputError, match="unknown offset unit"):
         OffsetConverter("x", "utf32")  # type: ignore[arg-type]

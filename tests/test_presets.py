@@ -29,6 +29,7 @@ from attribution import (
     MatchConfig,
     ReconcileConfig,
     VerifyConfig,
+    load_config,
     preset,
     read_config,
 )
@@ -109,6 +110,13 @@ def test_a_configuration_is_read_by_preset_name_or_from_a_file(tmp_path: Path) -
     own.write_bytes(b"\xff\xfe{")
     with pytest.raises(ConfigError, match="malformed JSON"):
         read_config(str(own))
+    # neither JSON text nor a dict, and a dict where a configuration is due: clear errors
+    for wrong in ([], None, 3):
+        with pytest.raises(ConfigError, match="expected JSON text or a dict"):
+            load_config(wrong)  # type: ignore[arg-type]
+    engine = Attributor()
+    with pytest.raises(ConfigError, match="with_config takes an AttributionConfig, got dict"):
+        engine.with_config({"match": {"top_k": 7}})  # type: ignore[arg-type]
 
 
 def test_the_fast_preset_judges_with_the_static_embedder_and_its_own_combination() -> None:

@@ -34,9 +34,11 @@ def _f(value: Any) -> str:
 
 def _verification_table(datasets: dict[str, Any]) -> list[str]:
     baselines = sorted({b for d in datasets.values() for b in d.get("baselines", {})})
-    head = "| dataset | n | engine bal. acc | engine AUC | held-out bal. acc | held-out AUC | "
-    head += " | ".join(f"{b} bal. acc / AUC" for b in baselines) + " |"
-    lines = [head, "|" + " --- |" * (6 + len(baselines))]
+    columns = [
+        "dataset", "n", "engine bal. acc", "engine AUC", "held-out bal. acc", "held-out AUC",
+        *(f"{b} bal. acc / AUC" for b in baselines),
+    ]  # fmt: skip
+    lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for name, d in datasets.items():
         if "balanced_accuracy" not in d:
             continue
