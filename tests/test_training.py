@@ -604,3 +604,35 @@ def test_a_set_with_not_entailment_labels_has_no_three_way_accuracy() -> None:
 
     assert three_way_truth(np.array([0, 1, 2, 1]))
     assert not three_way_truth(np.array([0, 1, NOT_ENTAILED]))
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--scale", "0"], "--scale must be in (0, 1], got 0.0"),
+        (["--scale", "5"], "--scale must be in (0, 1], got 5.0"),
+        (["--epochs", "-2"], "--epochs must be above 0, got -2.0"),
+        (["--layers", "99"], "--layers must be 1 to 6, got 99"),
+        (["--freeze-layers", "99"], "--freeze-layers must be 0 to 6, got 99"),
+        (["--batch-size", "0"], "--batch-size must be 1 or more, got 0"),
+        (["--learning-rate", "-1"], "--learning-rate must be above 0, got -1.0"),
+        (["--learning-rate", "nan"], "--learning-rate must be above 0, got nan"),
+        (["--warmup-fraction", "3"], "--warmup-fraction must be in [0, 1), got 3.0"),
+        (["--threads", "0"], "--threads must be 1 or more, got 0"),
+        (["--patience", "-1"], "--patience must be 0 or more, got -1"),
+        (["--init-round", "/nope/round"], "--init-round /nope/round: no such file or folder"),
+        (["--teacher", "/nope/t.onnx"], "--teacher /nope/t.onnx: no such file or folder"),
+    ],
+)
+def test_option_values_no_run_can_use_are_refused_before_any_work(
+    option: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.cli import main, stage_config
+
+    with pytest.raises(SystemExit) as info:
+        stage_config(["train", *option])
+    assert info.value.code == 2
+    assert said in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # the command itself, before reading any data
+        main(["train", "--data", "/nope/data", *option])
+    assert said in capsys.readouterr().err

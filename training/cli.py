@@ -286,14 +286,52 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+BASE_LAYERS = 6
+"""Transformer layers of the base encoder (all-MiniLM-L6-v2): ``--layers`` keeps its lower N."""
+
+
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse option values no run can use, before any data is read (a usage error)."""
+    bounds: list[tuple[str, object, bool, str]] = [
+        ("--scale", args.scale, 0 < args.scale <= 1, "in (0, 1]"),
+        ("--freeze-layers", args.freeze_layers, 0 <= args.freeze_layers <= BASE_LAYERS,
+         f"0 to {BASE_LAYERS}"),
+        ("--heldout-limit", args.heldout_limit, args.heldout_limit >= 1, "1 or more"),
+    ]  # fmt: skip
+    optional = (
+        ("--epochs", args.epochs, lambda v: v > 0, "above 0"),
+        ("--threads", args.threads, lambda v: v >= 1, "1 or more"),
+        ("--budget-minutes", args.budget_minutes, lambda v: v >= 0, "0 or more"),
+        ("--layers", args.layers, lambda v: 1 <= v <= BASE_LAYERS, f"1 to {BASE_LAYERS}"),
+        ("--batch-size", args.batch_size, lambda v: v >= 1, "1 or more"),
+        ("--learning-rate", args.learning_rate, lambda v: v > 0, "above 0"),
+        ("--head-learning-rate", args.head_learning_rate, lambda v: v > 0, "above 0"),
+        ("--warmup-fraction", args.warmup_fraction, lambda v: 0 <= v < 1, "in [0, 1)"),
+        ("--eval-steps", args.eval_steps, lambda v: v >= 1, "1 or more"),
+        ("--eval-pairs", args.eval_pairs, lambda v: v >= 1, "1 or more"),
+        ("--patience", args.patience, lambda v: v >= 0, "0 or more"),
+    )
+    bounds += [(name, v, ok(v), said) for name, v, ok, said in optional if v is not None]
+    for name, value, fine, said in bounds:
+        if not fine or value != value:  # NaN is never fine
+            parser.error(f"{name} must be {said}, got {value}")
+    for name, path in (("--init-round", args.init_round), ("--teacher", args.teacher)):
+        if path is not None and not path.exists():
+            parser.error(f"{name} {path}: no such file or folder")
+
+
 def stage_config(argv: list[str]) -> TrainConfig:
     """The run configuration that these command-line options give (nothing is run)."""
-    return _config(_parser().parse_args(argv))
+    parser = _parser()
+    args = parser.parse_args(argv)
+    _check(parser, args)
+    return _config(args)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    _check(parser, args)
     if args.command == "base-pack":
         if not args.packs or args.out is None:
             parser.error("base-pack needs --packs and --out")
