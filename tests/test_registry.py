@@ -161,7 +161,12 @@ def test_json_round_trip_and_format() -> None:
         ),
         (
             b'{"entries": [{"number": 0, "sourceKey": "a", "sourceType": "web", "locator": []}]}',
-            "< 1",
+            r"number 0, outside 1\.\.999999",
+        ),
+        (  # a number no marker can name
+            b'{"entries": [{"number": 99999999999999999999, "sourceKey": "a", "sourceType": '
+            b'"web", "locator": []}]}',
+            r"number 99999999999999999999, outside 1\.\.999999 \(a marker names six digits",
         ),
     ],
 )

@@ -35,6 +35,10 @@ class SourceDisplay(WireStruct, frozen=True):
     """Host of the address, for display."""
 
 
+MAX_NUMBER = 999_999
+"""The largest citation number: a marker names six digits at most (``attribution.text``)."""
+
+
 class RegistryEntry(WireStruct, frozen=True):
     """One registered source and its number."""
 
@@ -88,9 +92,10 @@ class CitationRegistry:
         self._by_key: dict[str, int] = {}
         self._next = 1
         for entry in sorted(entries, key=lambda e: e.number):
-            if entry.number < 1:
+            if not 1 <= entry.number <= MAX_NUMBER:
                 raise InputError(
-                    f"registry entry {entry.source_key!r} has number {entry.number} < 1"
+                    f"registry entry {entry.source_key!r} has number {entry.number}, outside "
+                    f"1..{MAX_NUMBER} (a marker names six digits at most)"
                 )
             if entry.number in self._by_number:
                 raise InputError(f"registry number {entry.number} is given twice")
