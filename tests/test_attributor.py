@@ -869,6 +869,17 @@ def test_markers_with_nothing_else_to_say_are_no_claim_of_their_own(
         ], tail
         assert result.markers == ()
         assert result.summary.unsupported == 0
+    # an unknown number where no claim checks it is still reported, as it is dropped
+    for answer, kept in (
+        ("| Event | Source |\n|---|---|\n| Moon landing | [9] |\n", "| Moon landing | |"),
+        ("The Eiffel Tower was completed in 1889 [1].\n\nSources: [1], [9]", "Sources: [1]"),
+    ):
+        result = attributor.attribute(answer, sources)
+        unknown = [(m.number, m.verdict, m.claim_index) for m in result.markers if m.number == 9]
+        assert unknown == [(9, "unknown_number", None)], answer
+        assert result.summary.markers_unknown == 1
+        assert kept in result.answer
+        assert "[9]" not in result.answer
     # a short sentence that says something keeps its marker checked, as before
     result = attributor.attribute("It is 330 metres tall [1].", sources)
     assert [(m.number, m.verdict) for m in result.markers] == [(1, "supported")]

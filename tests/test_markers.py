@@ -127,6 +127,22 @@ def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
     assert glued.text == "so and [citation:1] x [citation:1]."
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Sources: [1], [9]", "Sources: [1]"),
+        ("Sources: [9], [1]", "Sources: [1]"),
+        ("Sources: [1], [9], [2]", "Sources: [1], [2]"),
+        ("Sources: [9], [8], [1]", "Sources: [1]"),
+        ("See [1]; [9] and more.", "See [1] and more."),
+        ("Claim [9], then more.", "Claim, then more."),
+    ],
+)
+def test_a_dropped_marker_of_a_list_takes_its_separator_along(text: str, expected: str) -> None:
+    out = normalize_markers(text, style="bracket", known={1, 2}, drop_unknown=True)
+    assert out.text == expected
+
+
 def test_a_run_of_unknown_markers_goes_with_the_blank_before_it() -> None:
     def dropped(text: str) -> str:
         return normalize_markers(text, style="bracket", known={1}, drop_unknown=True).text

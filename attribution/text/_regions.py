@@ -150,6 +150,7 @@ def removal_spans(
     ``[7][8] Claim`` at a line start → ``Claim``; where one of them stays, each that goes is
     removed alone (``in 2023 [7][8][1].`` → ``in 2023 [1].``)."""
     order = sorted(range(len(markers)), key=lambda k: markers[k][0])
+    at = {k: pos for pos, k in enumerate(order)}  # a marker's place in text order
     out: list[tuple[int, int] | None] = [None] * len(markers)
     run: list[int] = []
     for pos, k in enumerate(order):
@@ -166,11 +167,41 @@ def removal_spans(
             out[run[-1]] = (markers[run[-1]][0], b)
         else:
             for m in run:
-                start, end, goes = markers[m]
-                if goes:
-                    out[m] = removal_span(text, start, end)
+                if markers[m][2]:
+                    out[m] = _listed_removal(text, markers, order, at[m])
         run = []
+    # two markers of a list that both go share the separator between them: one deletes it
+    last_end = 0
+    for k in order:
+        span = out[k]
+        if span is not None:
+            if span[0] < last_end:
+                out[k] = span = (last_end, max(span[1], last_end))
+            last_end = span[1]
     return out
+
+
+_SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
+"""What separates two markers of a list ("Sources: [1], [2]")."""
+
+
+def _listed_removal(
+    text: str, markers: Sequence[tuple[int, int, bool]], order: Sequence[int], pos: int
+) -> tuple[int, int]:
+    """The span to delete for the marker at ``order[pos]``, which goes: in a list of markers
+    its separator goes with it, the one before it when the marker before stays (``Sources: [1],
+    [9]`` → ``Sources: [1]``), else the one after it (``[9], [1]`` → ``[1]``); alone, as
+    :func:`removal_span` says."""
+    start, end, _ = markers[order[pos]]
+    if pos > 0:
+        _, p_end, p_goes = markers[order[pos - 1]]
+        if not p_goes and _SEPARATOR.fullmatch(text, p_end, start):
+            return p_end, end
+    if pos + 1 < len(order):
+        q_start = markers[order[pos + 1]][0]
+        if _SEPARATOR.fullmatch(text, end, q_start):
+            return start, q_start
+    return removal_span(text, start, end)
 
 
 def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
@@ -178,7 +209,7 @@ def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
 
     ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
     ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it; a run
-    of markers that all go: :func:`removal_spans`).
+    of markers that all go, and a list of markers: :func:`removal_spans`).
     """
     left = start
     while left > 0 and text[left - 1] in " \t":
