@@ -33,6 +33,7 @@ from attribution.decide import (
     claims_to_check,
     decide_claim,
     support_rank,
+    unchecked_unknown,
 )
 from attribution.emit import (
     Edit,
@@ -952,24 +953,7 @@ class Attributor:
                     nearest=nearest,
                 )
             )
-        # markers no claim checks ("Sources: [1], [9]", a Source cell of a row without a
-        # claim): an unknown number there is still reported, since it is dropped from the answer
-        checked = {(m.start, m.end) for c in claims for m in (*c.segment.markers, *c.lent_markers)}
-        for m in markers:
-            if (m.start, m.end) in checked:
-                continue
-            for n in m.numbers:
-                if n not in numbering.known:
-                    marker_checks.append(
-                        MarkerCheck(
-                            start=m.start,
-                            end=m.end,
-                            marker=m.text,
-                            number=n,
-                            claim_index=None,
-                            verdict="unknown_number",
-                        )
-                    )
+        marker_checks += unchecked_unknown(markers, claims, numbering.known)
         marker_checks.sort(key=lambda c: c.start)  # stable: a marker's numbers keep their order
         return assemble_result(
             answer,

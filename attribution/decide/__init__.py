@@ -12,7 +12,12 @@
 from __future__ import annotations
 
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
-from attribution.decide._markers import CITATION_LABELS, check_marker, claims_to_check
+from attribution.decide._markers import (
+    CITATION_LABELS,
+    check_marker,
+    claims_to_check,
+    unchecked_unknown,
+)
 from attribution.decide._types import (
     CheckedClaim,
     ClaimDecision,
@@ -36,4 +41,5 @@ __all__ = [
     "claims_to_check",
     "decide_claim",
     "support_rank",
+    "unchecked_unknown",
 ]

@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from attribution._result import MarkerCheck
+from attribution._result import MarkerCheck, MarkerVerdict
 from attribution.decide._types import CheckedClaim, ClaimDecision, Numbering, Support
 from attribution.segment import Segment
 from attribution.text import Marker, content_terms
 
-__all__ = ["CITATION_LABELS", "check_marker", "claims_to_check"]
+__all__ = ["CITATION_LABELS", "check_marker", "claims_to_check", "unchecked_unknown"]
 
 CITATION_LABELS = frozenset({"source", "see", "ref", "reference", "citation", "cite", "cf", "via"})
 """Words (as :func:`content_terms` gives them) that only introduce citations: "Sources: [1],
@@ -97,14 +97,7 @@ def check_marker(
     - **wrong_source**: another source supports the claim (its number is suggested);
     - **unsupported**: no source supports it.
     """
-    check = MarkerCheck(
-        start=marker.start,
-        end=marker.end,
-        marker=marker.text,
-        number=number,
-        claim_index=claim_index,
-        verdict="unsupported",
-    )
+    check = _check(marker, number, claim_index, "unsupported")
     if number not in numbering.known:
         return msgspec.structs.replace(check, verdict="unknown_number")
     source = numbering.index_of(number)
@@ -130,3 +123,32 @@ def check_marker(
             suggested_source_id=numbering.source_ids[other],
         )
     return check
+
+
+def _check(
+    marker: Marker, number: int, claim_index: int | None, verdict: MarkerVerdict
+) -> MarkerCheck:
+    return MarkerCheck(
+        start=marker.start,
+        end=marker.end,
+        marker=marker.text,
+        number=number,
+        claim_index=claim_index,
+        verdict=verdict,
+    )
+
+
+def unchecked_unknown(
+    markers: Sequence[Marker], claims: Sequence[CheckedClaim], known: frozenset[int]
+) -> list[MarkerCheck]:
+    """The unknown numbers of the markers no claim checks ("Sources: [1], [9]", the Source
+    cell of a row without a claim): reported (``unknown_number``, no claim) since they are
+    dropped from the answer like any unknown number."""
+    checked = {(m.start, m.end) for c in claims for m in (*c.segment.markers, *c.lent_markers)}
+    return [
+        _check(m, n, None, "unknown_number")
+        for m in markers
+        if (m.start, m.end) not in checked
+        for n in m.numbers
+        if n not in known
+    ]
