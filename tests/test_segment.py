@@ -177,6 +177,24 @@ def test_example_answer() -> None:
             "It was done in 1889 (approx.) per v1.2 of the plan. Use fruit (e.g.) apples.",
             ["It was done in 1889 (approx.) per v1.2 of the plan.", "Use fruit (e.g.) apples."],
         ),
+        # an HTML line break ends a sentence, and belongs to neither side
+        (
+            "It was completed in 1889 [1].<br>The tower is made entirely of gold.",
+            ["It was completed in 1889 [1].", "The tower is made entirely of gold."],
+        ),
+        (
+            "It was completed in 1889.<BR />It is 330 metres tall.<br/>",
+            ["It was completed in 1889.", "It is 330 metres tall."],
+        ),
+        # an ordinal after a word that leads one is no sentence end ("am 31. März")
+        (
+            "Der Turm wurde am 31. März 1889 eröffnet. Er liegt im 7. Arrondissement von Paris.",
+            [
+                "Der Turm wurde am 31. März 1889 eröffnet.",
+                "Er liegt im 7. Arrondissement von Paris.",
+            ],
+        ),
+        ("He scored 10. March was a good month.", ["He scored 10.", "March was a good month."]),
     ],
 )
 def test_sentences(answer: str, expected: list[str]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -138,6 +139,22 @@ def test_streamed_claims_agree_with_the_whole_attribution(
             )
             == claim
         )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It was completed in 1889 [1].<br>The tower is made of gold.<br />It is tall [2].",
+        "| Fact | Source |\n|---|---|\n| It opened in 1889.<br>It is tall. | [1] |\n"
+        "| Gold. | [2] |\n",
+        "Der Turm wurde am 31. März 1889 eröffnet [1]. Er liegt im 7. Arrondissement [2].",
+    ],
+)
+def test_line_breaks_ordinals_and_table_rows_stream_as_the_whole_answer(text: str) -> None:
+    whole = [comparable(s) for s in SEGMENTER.segment(text)]
+    for deltas in ([*text], *([text[:k], text[k:]] for k in range(1, len(text)))):
+        _, found = streamed(deltas)
+        assert [comparable(s) for s in found] == whole, deltas
 
 
 def test_a_marker_the_model_wrote_is_cited_not_added(attributor: Attributor) -> None:

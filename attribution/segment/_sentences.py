@@ -109,10 +109,24 @@ def sentence_starts(nlp: Language, texts: Iterable[str]) -> list[list[int]]:
     return [[sent.start_char for sent in doc.sents] for doc in nlp.pipe(texts)]
 
 
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_DATE_LEAD = re.compile(
+    r"(?:^|\s)(?:am|vom|zum|bis|seit|ab|den|dem|im|le|du|au|el|del|il)\s+\d{1,2}\.$",
+    re.IGNORECASE,
+)
+"""A day or an ordinal written with a dot after a word that leads one ("am 31. März", "vom
+1. Mai", "im 7. Arrondissement", "le 15. mai"): no sentence ends there."""
+
+
 def _continues(text: str, before: int, after: int) -> bool:
     """True when the boundary between ``text[:before]`` and ``text[after:]`` follows an
-    abbreviation and the sentence goes on."""
+    abbreviation and the sentence goes on, or an ordinal ("am 31. März 1889", "le 1. mai")."""
     head = text[max(0, before - 40) : before].rstrip()
+    # an ordinal after "am", "vom", "le"...: decided by what comes before the dot alone, so a
+    # stream cut right after it decides as the whole answer does ("He scored 10. March was
+    # good" still ends a sentence)
+    if _DATE_LEAD.search(head):
+        return True
     if head.endswith(_ELLIPSES):
         # "in 1889... Mount Everest": a capital starts another sentence; "Wait... what" goes on
         return not text[after : after + 1].isupper()
@@ -151,19 +165,28 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     Returns:
         Non-empty spans, in order, with no whitespace at either end.
     """
+    # an HTML line break ("...1889.<br>The tower...", common in table cells) ends a sentence
+    breaks = {m.end() for m in _LINE_BREAK.finditer(text) if text[m.end() :].strip()}
     kept: list[int] = []
-    for start in starts:
+    for start in sorted({*starts, *breaks}):
         if kept:
-            start = _take_openers(text, kept[-1], start)
-            lead = start
-            while lead < len(text) and text[lead].isspace():
-                lead += 1
-            if _continues(text, start, lead):
+            if start <= kept[-1]:
                 continue
+            if start not in breaks:
+                start = _take_openers(text, kept[-1], start)
+                lead = start
+                while lead < len(text) and text[lead].isspace():
+                    lead += 1
+                if _continues(text, start, lead):
+                    continue
         kept.append(start)
     spans: list[tuple[int, int]] = []
     for a, b in zip(kept, [*kept[1:], len(text)], strict=True):
         a, b = strip_span(text, a, b)
+        # a line break between two sentences (or after the last) belongs to neither
+        tags = [m for m in _LINE_BREAK.finditer(text, a, b) if m.end() == b]
+        if tags:
+            a, b = strip_span(text, a, tags[-1].start())
         if a < b:
             spans.append((a, b))
     return spans
