@@ -589,3 +589,7 @@ def test_thread_settings() -> None:
     assert Settings(model_threads=1).busy_onnx_threads() == cores
     with pytest.raises(ConfigError, match="intra_op_threads"):
         Settings(intra_op_threads=0)
+    # an infinite timeout is no timeout the server can keep (it crashed the start)
+    for name in ("ATTRIBUTION_REQUEST_TIMEOUT_S", "ATTRIBUTION_STREAM_TIMEOUT_S"):
+        with pytest.raises(ConfigError, match=r"= inf is out of bounds: > 0 and <= 86400"):
+            Settings.from_env({name: "inf"})

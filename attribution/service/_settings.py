@@ -28,6 +28,10 @@ def _split(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+MAX_TIMEOUT_S = 86_400.0
+"""The longest request or stream timeout (a day): ``inf`` is not a timeout the server can keep."""
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Everything the service can be configured with; every field has a sane default."""
 
@@ -117,8 +121,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
                 1 <= self.max_conversation_sources <= 2**62,
                 "1..2**62",
             ),
-            ("request_timeout_s", self.request_timeout_s > 0, "> 0"),
-            ("stream_timeout_s", self.stream_timeout_s > 0, "> 0"),
+            (
+                "request_timeout_s",
+                0 < self.request_timeout_s <= MAX_TIMEOUT_S,
+                f"> 0 and <= {MAX_TIMEOUT_S:g}",
+            ),
+            (
+                "stream_timeout_s",
+                0 < self.stream_timeout_s <= MAX_TIMEOUT_S,
+                f"> 0 and <= {MAX_TIMEOUT_S:g}",
+            ),
             ("max_queue", self.max_queue >= 1, ">= 1"),
             (
                 "database_url",
