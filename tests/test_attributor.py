@@ -869,15 +869,28 @@ def test_markers_with_nothing_else_to_say_are_no_claim_of_their_own(
         ], tail
         assert result.markers == ()
         assert result.summary.unsupported == 0
+    # a row without a claim: the Source cell cites the row's last cell that says something
+    rows = "| Fact | Value | Source |\n|---|---|---|\n| Height | 330 metres tall | [1] |\n"
+    result = attributor.attribute(rows + "| Everest | 8,849 metres high | [1] |\n", sources)
+    assert [(c.text, c.cited) for c in result.claims] == [
+        ("330 metres tall", (1,)),
+        ("8,849 metres high", (1,)),
+    ]
+    assert [(m.claim_index, m.verdict, m.suggested) for m in result.markers] == [
+        (0, "supported", None),
+        (1, "wrong_source", 2),
+    ]
     # an unknown number where no claim checks it is still reported, as it is dropped
-    for answer, kept in (
-        ("| Event | Source |\n|---|---|\n| Moon landing | [9] |\n", "| Moon landing | |"),
-        ("The Eiffel Tower was completed in 1889 [1].\n\nSources: [1], [9]", "Sources: [1]"),
+    for answer, kept, owner in (
+        # the row's cell that says something is checked with the Source cell's markers
+        ("| Event | Source |\n|---|---|\n| Moon landing | [9] |\n", "| Moon landing | |", 0),
+        ("| Event | Source |\n|---|---|\n| [9] | [9] |\n", "| | |", None),
+        ("The Eiffel Tower was completed in 1889 [1].\n\nSources: [1], [9]", "Sources: [1]", None),
     ):
         result = attributor.attribute(answer, sources)
-        unknown = [(m.number, m.verdict, m.claim_index) for m in result.markers if m.number == 9]
-        assert unknown == [(9, "unknown_number", None)], answer
-        assert result.summary.markers_unknown == 1
+        unknown = {(m.number, m.verdict, m.claim_index) for m in result.markers if m.number == 9}
+        assert unknown == {(9, "unknown_number", owner)}, answer
+        assert result.summary.markers_unknown == len([m for m in result.markers if m.number == 9])
         assert kept in result.answer
         assert "[9]" not in result.answer
     # a short sentence that says something keeps its marker checked, as before

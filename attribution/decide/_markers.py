@@ -31,9 +31,11 @@ def claims_to_check(
     Every claim, and every other segment that carries markers and says something (a heading,
     a sentence too short to be a claim: "Yes [1]."). A segment that says nothing but its markers
     is no claim of its own: in a table row, its markers cite the row's claim before it ("| The
-    tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`);
-    elsewhere ("Sources: [1], [2]" under the answer, "[1]" alone on a line, a trailing reference
-    list's "[1] Title, https://...") they cite no one claim and are not checked.
+    tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`), or, in a
+    row without a claim, its last cell that says something ("| Height | 330 metres | [1] |"),
+    which is then checked; elsewhere ("Sources: [1], [2]" under the answer, "[1]" alone on a
+    line, a trailing reference list's "[1] Title, https://...") they cite no one claim and are
+    not checked (their unknown numbers are still reported: :func:`unchecked_unknown`).
 
     Args:
         text: the answer, or the part of it the segments' offsets index.
@@ -43,6 +45,7 @@ def claims_to_check(
     kept: list[int] = []
     lent: dict[int, list[Marker]] = {}
     row_claim: int | None = None  # the last claim cell of the table row being read
+    row_said: int | None = None  # else its last cell that says something
     previous: Segment | None = None
     for k, s in enumerate(segments):
         same_row = (
@@ -51,7 +54,7 @@ def claims_to_check(
             and "\n" not in text[previous.end : s.start]
         )
         if not same_row:
-            row_claim = None
+            row_claim = row_said = None
         previous = s
         if s.is_claim:
             kept.append(k)
@@ -59,10 +62,14 @@ def claims_to_check(
                 row_claim = k
         elif s.markers and s.skip_reason != "reference_list" and not _says_nothing(s):
             kept.append(k)
-        elif s.markers and row_claim is not None and s.skip_reason != "reference_list":
-            lent.setdefault(row_claim, []).extend(s.markers)
+        elif s.markers and s.skip_reason != "reference_list" and s.block == "table_cell":
+            owner = row_claim if row_claim is not None else row_said
+            if owner is not None:
+                lent.setdefault(owner, []).extend(s.markers)
+        elif s.block == "table_cell" and s.skip_reason != "table_header" and not _says_nothing(s):
+            row_said = k
     out: list[CheckedClaim] = []
-    for k in kept:
+    for k in sorted({*kept, *lent}):
         s = segments[k]
         markers = (*s.markers, *lent.get(k, ()))
         numbers = tuple(n for m in markers for n in m.numbers)
