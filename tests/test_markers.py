@@ -88,6 +88,14 @@ def test_offsets_are_code_points_with_emoji_and_cjk() -> None:
     markers = find_markers(text)
     assert [text[m.start : m.end] for m in markers] == ["[1]", "【2】"]
     assert markers[0].start == len("😀 emoji claim ")
+    # full-width square brackets, as CJK text writes them, are markers too (their number was
+    # read as a figure of the claim, which the source then contradicted)
+    wide = find_markers("埃菲尔铁塔于1889年建成［6］。 Then ［1, 2］ and ［１２］.")
+    assert [(m.text, m.numbers, m.style) for m in wide] == [
+        ("［6］", (6,), "cjk"),
+        ("［1, 2］", (1, 2), "cjk"),
+        ("［１２］", (12,), "cjk"),
+    ]
 
 
 def test_format_marker() -> None:

@@ -44,7 +44,7 @@ longer one (a table, a code block, a list: no cut inside them) only once it has 
 :data:`GROWTH` part since it was last segmented, so the work stays linear in the answer."""
 GROWTH = 4
 """A long tail is segmented again once it has grown by 1/GROWTH of its length."""
-_REFERENCE_LIKE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?[\[【]")
+_REFERENCE_LIKE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?[\[【［]")
 _OPENERS = "\"'“‘«¿¡*_("
 # The syntax before the text of an ATX heading, and of a list item that is not nested.
 _ATX = re.compile(r"#{1,6}[ \t]+")
@@ -142,7 +142,7 @@ class SegmentStream:
         done = segments if final else segments[:-1]
         if not final and len(segments) >= 2:
             same_unit = seg.unit_of[-1] == seg.unit_of[-2]
-            dangling = segments[-2].text.endswith(("[", "【", "[^"))
+            dangling = segments[-2].text.endswith(("[", "【", "［", "[^"))
             if same_unit and (dangling or not _settled(segments[-1].text)):
                 # ``Sentence. [1`` : what follows may yet be a marker of the sentence before
                 done = segments[:-2]

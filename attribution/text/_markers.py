@@ -8,7 +8,7 @@ style          examples                    written back as
 ``bracket``    ``[1]`` ``[1, 2]`` ``[1-3]``  ``[1, 2]``
 ``citation``   ``[citation:1]`` ``[citation:1, 2]``  ``[citation:1, 2]``
 ``footnote``   ``[^1]``                    ``[^1][^2]``
-``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】``  ``【1, 2】``
+``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】`` ``［1］``  ``【1, 2】``
 =============  ==========================  ===================
 
 ``[1][2]`` is two markers. Never a marker: anything inside a code fence or an inline code span,
@@ -57,6 +57,7 @@ _CANDIDATE = re.compile(
     rf"(?P<citation>\[\s*citation\s*:\s*(?P<cnums>{_NUMS})\s*\])"
     rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\])"
     rf"|(?P<cjk>【\s*(?P<jnums>{_NUMS})\s*(?:†[^】\n]{{0,80}})?】)"
+    rf"|(?P<wide>［\s*(?P<wnums>{_NUMS})\s*］)"
     rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
     re.IGNORECASE,
 )
@@ -149,6 +150,8 @@ def _scan(text: str) -> list[Marker]:
             style, spec = "footnote", m["fnum"]
         elif m["cjk"]:
             style, spec = "cjk", m["jnums"]
+        elif m["wide"]:  # full-width square brackets, as CJK text writes them: ［1］
+            style, spec = "cjk", m["wnums"]
         else:
             style, spec = "bracket", m["bnums"]
         if style != "cjk":

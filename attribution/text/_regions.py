@@ -219,6 +219,6 @@ def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
         while right < len(text) and text[right] in " \t":
             right += 1
         return start, right
-    if text[end : end + 1] in ("[", "【"):
+    if text[end : end + 1] in ("[", "【", "［"):
         return start, end
     return left, end
