@@ -151,6 +151,22 @@ SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequenc
 """What :meth:`Attributor.attribute` takes: typed sources or tool outputs, or their JSON dicts."""
 
 
+def _outside_code(
+    markers: Sequence[Marker], segments: Sequence[Segment]
+) -> tuple[Sequence[Marker], Sequence[Segment]]:
+    """The markers and segments without what lies in code the segmenter found and the marker
+    finder cannot see: an indented code block ("    y = [2]" after a blank line) holds no
+    citation, so nothing in it is checked, rewritten or dropped."""
+    code = [(s.start, s.end) for s in segments if s.skip_reason == "code" and s.markers]
+    if not code:
+        return markers, segments
+    kept = [m for m in markers if not any(a <= m.start < b for a, b in code)]
+    bare = [
+        msgspec.structs.replace(s, markers=()) if s.skip_reason == "code" else s for s in segments
+    ]
+    return kept, bare
+
+
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
@@ -502,6 +518,7 @@ class Attributor:
         lap: Callable[[str], None],
     ) -> AttributionResult:
         """Match, verify, decide and emit the claims among ``segments``."""
+        markers, segments = _outside_code(markers, segments)
         numbering = prepared.numbering
         by_number = {n: i for i, n in enumerate(numbering.numbers)}
         claims = claims_to_check(answer, segments, by_number)

@@ -893,6 +893,14 @@ def test_markers_with_nothing_else_to_say_are_no_claim_of_their_own(
         assert result.summary.markers_unknown == len([m for m in result.markers if m.number == 9])
         assert kept in result.answer
         assert "[9]" not in result.answer
+    # an indented code block holds no citation: nothing in it is checked, rewritten or dropped
+    code = (
+        "It was completed in 1889 [1]:\n\n    if x[1]:\n        y = [9]\n\nIt is 330 metres tall."
+    )
+    result = attributor.attribute(code, sources)
+    assert "        y = [9]\n" in result.answer
+    assert [(m.marker, m.verdict) for m in result.markers] == [("[1]", "supported")]
+    assert all("y = " not in c.text for c in result.claims)
     # a short sentence that says something keeps its marker checked, as before
     result = attributor.attribute("It is 330 metres tall [1].", sources)
     assert [(m.number, m.verdict) for m in result.markers] == [(1, "supported")]
