@@ -51,6 +51,13 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
     assert insertion_edit(
         "Earth is round", 0, 14, [1, 2], style="citation", before_punctuation=True
     ) == Edit(14, 14, " [citation:1, 2]")
+    # CJK text is written without spaces: the marker is glued on
+    assert insertion_edit("地球是圆的。", 0, 6, [3], style="cjk", before_punctuation=True) == Edit(
+        5, 5, "【3】"
+    )
+    assert insertion_edit(
+        "完成した。", 0, 5, [7], style="bracket", before_punctuation=True
+    ) == Edit(4, 4, "[7]")
     url = "Docs are at https://example.com/a."
     edit = insertion_edit(url, 0, len(url), [2], style="bracket", before_punctuation=True)
     assert (

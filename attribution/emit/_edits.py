@@ -109,6 +109,12 @@ def marker_edits(
     return edits
 
 
+_CJK = re.compile(
+    r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+)
+"""Chinese, Japanese and Korean characters and their punctuation: text written without spaces."""
+
+
 def insertion_edit(
     text: str,
     claim_start: int,
@@ -136,5 +142,7 @@ def insertion_edit(
         if a < position < b:
             position = b
     marker = format_marker(numbers, style)
-    glue = "" if style == "footnote" else " "
+    # a footnote mark, and a marker after CJK text (written without spaces), are glued on
+    cjk = position > 0 and _CJK.match(text, position - 1) is not None
+    glue = "" if style == "footnote" or cjk else " "
     return Edit(position, position, glue + marker)
