@@ -40,6 +40,7 @@ from attribution.emit import (
     assemble_result,
     clear_quote_cache,
     evidence_quotes,
+    footnote_definitions,
     insertion_edit,
     marker_edits,
 )
@@ -149,6 +150,16 @@ class Verified(NamedTuple):
 
 SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
 """What :meth:`Attributor.attribute` takes: typed sources or tool outputs, or their JSON dicts."""
+
+
+def _footnote_text(sources: Sequence[CitationSource], numbering: Numbering, number: int) -> str:
+    """What a footnote added for ``number`` says: the source's title and address, one line."""
+    index = numbering.index_of(number)
+    if index is None:
+        return f"source {number}"
+    source = sources[index]
+    parts = [p for p in (source.title, source.uri) if p] or [source.id]
+    return " ".join(", ".join(parts).split())
 
 
 def _outside_code(
@@ -971,6 +982,24 @@ class Attributor:
                 )
             )
         marker_checks += unchecked_unknown(markers, claims, numbering.known)
+        # "[^3]" without "[^3]: ..." renders as literal text: define the footnotes added, and
+        # those the answer cites (and keeps in their style) without a definition
+        kept_style = cfg.reconcile.marker_style in (None, "footnote")
+        cited = [
+            n
+            for m in markers
+            if m.style == "footnote" and kept_style
+            for n in m.numbers
+            if n in numbering.known and numbering.index_of(n) is not None
+        ]
+        if style == "footnote" or cited:
+            edit = footnote_definitions(
+                answer,
+                [*cited, *(n for o in outcomes for n in o.added if style == "footnote")],
+                lambda n: _footnote_text(sources, numbering, n),
+            )
+            if edit is not None:
+                edits.append(edit)
         marker_checks.sort(key=lambda c: c.start)  # stable: a marker's numbers keep their order
         return assemble_result(
             answer,

@@ -832,6 +832,38 @@ def test_a_joined_pair_the_judge_refused_is_a_model_pass_not_a_shortcut(
     assert with_pair.shortcut is None  # but the model read it
 
 
+def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
+    # "[^2]" without "[^2]: ..." renders as literal text: the footnotes added, and those cited
+    # without a definition, are defined under the answer's own definitions
+    eiffel = CitationSource(
+        id="e",
+        type="web",
+        title="Eiffel Tower",
+        uri="https://example.org/eiffel",
+        full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+    )
+    everest = CitationSource(id="v", type="web", full_content="Everest is 8,849 metres high.")
+    own = "It is 330 metres tall[^1]. Everest is 8,849 metres high.\n\n[^1]: Eiffel page\n"
+    result = attributor.attribute(own, [eiffel, everest])
+    assert result.answer == (
+        "It is 330 metres tall[^1]. Everest is 8,849 metres high[^2].\n\n"
+        "[^1]: Eiffel page\n[^2]: v\n"
+    )
+    bare = "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high."
+    assert attributor.attribute(bare, [eiffel, everest]).answer == (
+        "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high[^2].\n\n"
+        "[^1]: Eiffel Tower, https://example.org/eiffel\n[^2]: v\n"
+    )
+    # another style asked for: no footnote is left to define
+    cited = Attributor(
+        AttributionConfig(reconcile=ReconcileConfig(marker_style="citation")),
+        embedder=attributor.embedder,
+        verifier=attributor.verifier,
+        segmenter=attributor.segmenter,
+    )
+    assert "[^" not in cited.attribute(bare, [eiffel, everest]).answer
+
+
 def test_markers_with_nothing_else_to_say_are_no_claim_of_their_own(
     attributor: Attributor,
 ) -> None:

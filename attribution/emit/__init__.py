@@ -9,7 +9,14 @@
 from __future__ import annotations
 
 from attribution.emit._assemble import assemble_result, summarize
-from attribution.emit._edits import Edit, EditedText, apply_edits, insertion_edit, marker_edits
+from attribution.emit._edits import (
+    Edit,
+    EditedText,
+    apply_edits,
+    footnote_definitions,
+    insertion_edit,
+    marker_edits,
+)
 from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
 __all__ = [
@@ -20,6 +27,7 @@ __all__ = [
     "best_sentences",
     "clear_quote_cache",
     "evidence_quotes",
+    "footnote_definitions",
     "insertion_edit",
     "marker_edits",
     "summarize",

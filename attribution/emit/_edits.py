@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from attribution.text import (
@@ -16,7 +16,14 @@ from attribution.text import (
     removal_spans,
 )
 
-__all__ = ["Edit", "EditedText", "apply_edits", "insertion_edit", "marker_edits"]
+__all__ = [
+    "Edit",
+    "EditedText",
+    "apply_edits",
+    "footnote_definitions",
+    "insertion_edit",
+    "marker_edits",
+]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
 
@@ -80,6 +87,33 @@ class EditedText:
 def apply_edits(text: str, edits: Sequence[Edit]) -> EditedText:
     """Apply non-overlapping edits; see :class:`EditedText`."""
     return EditedText(text, edits)
+
+
+_FOOTNOTE_DEFINITION = re.compile(r"^[ \t]*\[\^(\d{1,6})\]:", re.MULTILINE)
+
+
+def footnote_definitions(
+    text: str, numbers: Sequence[int], describe: Callable[[int], str]
+) -> Edit | None:
+    """The edit that appends a definition (``[^3]: Title, https://...``) for each footnote
+    number added to ``text`` that has none, so that markdown renders the added marks as
+    footnotes rather than as literal ``[^3]``; None when every one is defined."""
+    defined = {int(m[1]) for m in _FOOTNOTE_DEFINITION.finditer(text)}
+    missing = sorted({n for n in numbers if n not in defined})
+    if not missing:
+        return None
+    lines = "\n".join(f"[^{n}]: {describe(n)}" for n in missing)
+    # under the answer's own definitions, else after a blank line
+    last = text.rstrip("\n").rsplit("\n", 1)[-1]
+    if (
+        not text
+        or text.endswith("\n\n")
+        or (text.endswith("\n") and _FOOTNOTE_DEFINITION.match(last))
+    ):
+        lead = ""
+    else:
+        lead = "\n" if text.endswith("\n") else "\n\n"
+    return Edit(len(text), len(text), f"{lead}{lines}\n")
 
 
 def marker_edits(
