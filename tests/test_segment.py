@@ -195,6 +195,16 @@ def test_example_answer() -> None:
             ],
         ),
         ("He scored 10. March was a good month.", ["He scored 10.", "March was a good month."]),
+        # a full stop glued to the next sentence still ends it, an abbreviation's does not
+        (
+            "It was completed in 1889 [1].The tower is made of gold.",
+            ["It was completed in 1889 [1].", "The tower is made of gold."],
+        ),
+        ("It opened in 2023.Then it closed.", ["It opened in 2023.", "Then it closed."]),
+        (
+            "The U.S.The end is here. See e.g.The next part.",
+            ["The U.S.The end is here.", "See e.g.The next part."],
+        ),
     ],
 )
 def test_sentences(answer: str, expected: list[str]) -> None:

@@ -148,6 +148,7 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "| Fact | Source |\n|---|---|\n| It opened in 1889.<br>It is tall. | [1] |\n"
         "| Gold. | [2] |\n",
         "Der Turm wurde am 31. März 1889 eröffnet [1]. Er liegt im 7. Arrondissement [2].",
+        "It was completed in 1889 [1].The tower is gold.Then1 it is.The1 x. U.S.The end.",
     ],
 )
 def test_line_breaks_ordinals_and_table_rows_stream_as_the_whole_answer(text: str) -> None:

@@ -110,6 +110,12 @@ def sentence_starts(nlp: Language, texts: Iterable[str]) -> list[list[int]]:
 
 
 _LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_GLUED_END = re.compile(r"(?<=[a-z0-9\])\s][.!?])(?=[A-Z][a-z]{2,}[ ,;:])")
+"""A sentence end glued to the next sentence: after a lower-case word, a number, a closing
+bracket or a marker (masked to blanks), not after an initial or an abbreviation's capital
+("U.S.The" stays; "e.g.The" is an abbreviation's, checked as any other end), and before a
+capitalised word of three letters or more that a blank or a comma ends (decided once it has
+ended, so a stream cut inside the word decides as the whole answer does)."""
 _DATE_LEAD = re.compile(
     r"(?:^|\s)(?:am|vom|zum|bis|seit|ab|den|dem|im|le|du|au|el|del|il)\s+\d{1,2}\.$",
     re.IGNORECASE,
@@ -165,10 +171,13 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     Returns:
         Non-empty spans, in order, with no whitespace at either end.
     """
-    # an HTML line break ("...1889.<br>The tower...", common in table cells) ends a sentence
+    # an HTML line break ("...1889.<br>The tower...", common in table cells) ends a sentence,
+    # and so does a full stop with no blank after it before a capitalised word ("in 1889
+    # [1].The tower")
     breaks = {m.end() for m in _LINE_BREAK.finditer(text) if text[m.end() :].strip()}
+    glued = {m.end() for m in _GLUED_END.finditer(text)}  # abbreviations still checked below
     kept: list[int] = []
-    for start in sorted({*starts, *breaks}):
+    for start in sorted({*starts, *breaks, *glued}):
         if kept:
             if start <= kept[-1]:
                 continue
