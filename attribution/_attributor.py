@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import re
 import time
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
@@ -171,7 +172,13 @@ def _outside_code(
     code = [(s.start, s.end) for s in segments if s.skip_reason == "code" and s.markers]
     if not code:
         return markers, segments
-    kept = [m for m in markers if not any(a <= m.start < b for a, b in code)]
+    starts = [a for a, _ in code]  # segments come in order and never overlap
+
+    def in_code(at: int) -> bool:
+        k = bisect_right(starts, at) - 1
+        return k >= 0 and at < code[k][1]
+
+    kept = [m for m in markers if not in_code(m.start)]
     bare = [
         msgspec.structs.replace(s, markers=()) if s.skip_reason == "code" else s for s in segments
     ]

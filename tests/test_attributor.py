@@ -832,6 +832,15 @@ def test_a_joined_pair_the_judge_refused_is_a_model_pass_not_a_shortcut(
     assert with_pair.shortcut is None  # but the model read it
 
 
+@pytest.mark.parametrize("source_id", ["", "  ", None])
+def test_a_source_whose_id_names_nothing_is_refused(
+    attributor: Attributor, source_id: str | None
+) -> None:
+    source = CitationSource(id=source_id, type="web", full_content="a b c")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"sources\[0\]\.id is blank"):
+        attributor.check_claims(["The tower is tall."], [source])
+
+
 def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
     # "[^2]" without "[^2]: ..." renders as literal text: the footnotes added, and those cited
     # without a definition, are defined under the answer's own definitions

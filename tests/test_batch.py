@@ -7,6 +7,7 @@ end; run_batch uses a Ray already started in the process.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,10 +176,8 @@ def test_an_output_that_is_not_this_commands_is_never_touched(
     assert records.read_text(encoding="utf-8") == text, "the input is unchanged"
     assert notes.read_text(encoding="utf-8") == "my notes\nno newline at the end"
     # records from standard input
-    monkeypatch.setattr(
-        "sys.stdin",
-        type("In", (), {"buffer": __import__("io").BytesIO((RECORDS[1] + "\n").encode())})(),
-    )
+    stdin = io.TextIOWrapper(io.BytesIO((RECORDS[1] + "\n").encode()), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
     out = tmp_path / "from-stdin.jsonl"
     assert main(["batch", "-", str(out)]) == 0
     assert [line["id"] for line in _lines(out)] == ["line-1"]

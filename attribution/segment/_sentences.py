@@ -174,7 +174,8 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     # an HTML line break ("...1889.<br>The tower...", common in table cells) ends a sentence,
     # and so does a full stop with no blank after it before a capitalised word ("in 1889
     # [1].The tower")
-    breaks = {m.end() for m in _LINE_BREAK.finditer(text) if text[m.end() :].strip()}
+    last = len(text.rstrip())  # a break with only blanks after it starts nothing
+    breaks = {m.end() for m in _LINE_BREAK.finditer(text) if m.end() < last}
     glued = {m.end() for m in _GLUED_END.finditer(text)}  # abbreviations still checked below
     kept: list[int] = []
     for start in sorted({*starts, *breaks, *glued}):

@@ -81,7 +81,7 @@ def check_distinct_ids(sources: Sequence[CitationSource], what: str = "sources")
     """
     seen: dict[str, tuple[int, CitationSource]] = {}
     for i, source in enumerate(sources):
-        if not source.id.strip():
+        if not isinstance(source.id, str) or not source.id.strip():
             raise InputError(f"{what}[{i}].id is blank: a source needs an id that names it")
         first = seen.setdefault(source.id, (i, source))
         if first[0] == i:
