@@ -67,3 +67,40 @@ def test_bad_packs_are_refused_naming_what_to_do(tmp_path: Path) -> None:
     (tmp_path / "junk.pack").write_bytes(lzma.compress(b"not a pack"))
     with pytest.raises(Exception):  # noqa: B017, PT011 - numpy's own error for a non-npz
         read_pack(tmp_path / "junk.pack")
+
+
+def test_a_base_of_embeddings_only_keeps_the_rows_and_needs_a_round(tmp_path: Path) -> None:
+    from safetensors.numpy import load_file, save_file
+
+    from training.pack import EMBEDDINGS_ONLY, read_base, write_base
+    from training.train import TrainConfig, train
+
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "config.json").write_text("{}")
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(50, 4)).astype(np.float32)
+    layer = rng.normal(size=(4, 4)).astype(np.float32)
+    save_file(
+        {"embeddings.word_embeddings.weight": table, "encoder.layer.0.dense.weight": layer},
+        str(base / "model.safetensors"),
+    )
+    summary = write_base(base, np.array([3, 7, 3]), tmp_path / "packed", embeddings_only=True)
+    assert summary["rows_kept"] == 2
+    assert summary["embeddings_only"]
+    unpacked = read_base(tmp_path / "packed", tmp_path / "unpacked")
+    tensors = load_file(str(unpacked / "model.safetensors"))
+    kept = tensors["embeddings.word_embeddings.weight"]
+    np.testing.assert_allclose(kept[[3, 7]], table[[3, 7]], atol=1e-2)  # float16 on the way
+    assert not kept[[0, 1, 8]].any()
+    assert not tensors["encoder.layer.0.dense.weight"].any()
+    assert (unpacked / EMBEDDINGS_ONLY).is_file()
+    # such a base trains nothing unless a round gives every other weight
+    with pytest.raises(SystemExit, match="--init-round"):
+        train(TrainConfig(), tmp_path / "no-data", tmp_path / "out", base_dir=unpacked)
+    # packed whole again into the same folders: the marker goes with the zeros
+    write_base(base, np.array([3]), tmp_path / "packed")
+    whole = read_base(tmp_path / "packed", tmp_path / "unpacked")
+    assert not (whole / EMBEDDINGS_ONLY).is_file()
+    layer_back = load_file(str(whole / "model.safetensors"))["encoder.layer.0.dense.weight"]
+    np.testing.assert_allclose(layer_back, layer, atol=1e-2)

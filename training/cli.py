@@ -167,7 +167,10 @@ def _base_pack(args: argparse.Namespace, config: TrainConfig) -> None:
             ]
         )
     )
-    print(json.dumps(write_base(base_model_dir(config.base), used, args.out), indent=1))
+    written = write_base(
+        base_model_dir(config.base), used, args.out, embeddings_only=args.embeddings_only
+    )
+    print(json.dumps(written, indent=1))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -261,6 +264,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--packs", type=Path, nargs="*", default=[], help="base-pack: the packs it must serve"
+    )
+    parser.add_argument(
+        "--embeddings-only",
+        action="store_true",
+        help="base-pack: keep only the word embeddings (for runs started with --init-round)",
     )
     parser.add_argument(
         "--device", default="cpu", help="train: torch device (cuda on a GPU machine)"

@@ -11,8 +11,13 @@
 # "kd3", the same with its attribution stage also taught by the shipped judge's probabilities,
 # which travel as $PACKS/teacher.npz: training/teachers/support-verifier-attribution.npz, or
 # after a change to the mix, the teacher.npz of a CPU run of that stage here with --teacher)
+# "hc", the whole mix with the optional hard cases HARD_CASES (train --with-hard-cases), packed
+# into $PACKS/attribution-hc.pack with the same option)
 # trains the generic stage, then the attribution stage from its best weights,
-# all variants at once on the one GPU (a kdN named beside lN shares lN's generic stage). The
+# all variants at once on the one GPU (a kdN named beside lN shares lN's generic stage).
+# GENERIC_ROUND (a round's folder, e.g. training/rounds/support-verifier) skips the generic
+# stage: each variant's attribution stage starts from that round (then the base pack may be
+# `base-pack --embeddings-only`, the one part of the encoder a round lacks). The
 # final rounds come back split under 16 MiB a file (join them with cat), with every log and
 # record in logs.tar.gz.
 set -uo pipefail
@@ -24,24 +29,28 @@ VARIANTS=${VARIANTS:-"full commercial"}
 GENERIC_MINUTES=${GENERIC_MINUTES:-6}
 ATTRIBUTION_MINUTES=${ATTRIBUTION_MINUTES:-2}
 SCALE=${SCALE:-1}  # the packs' --scale (a smoke run packs a small mix)
+GENERIC_ROUND=${GENERIC_ROUND:-}
+HARD_CASES=${HARD_CASES:-role_swaps=20000,name_changes=20000}
 GENERIC_ARGS=${GENERIC_ARGS:-"--batch-size 128 --learning-rate 8e-5 --head-learning-rate 4e-4 --warmup-fraction 0.04 --epochs 3 --eval-steps 500 --eval-pairs 2000 --threads 4"}
 ATTRIBUTION_ARGS=${ATTRIBUTION_ARGS:-"--batch-size 64 --learning-rate 3e-5 --epochs 2 --eval-steps 200 --eval-pairs 2000 --threads 4"}
 mkdir -p "$OUT" "$WORK"
 OUT=$(cd "$OUT" && pwd)  # the logs are packed from inside $WORK
 
 stage() {  # variant stage minutes extra-args...
-    local name=$1 stage=$2 minutes=$3
+    local name=$1 stage=$2 minutes=$3 pack="$PACKS/$2.pack"
     shift 3
-    ${PYTHON:-python3} -u -m training train --stage "$stage" --pack "$PACKS/$stage.pack" \
+    [ "$name" = hc ] && [ "$stage" = attribution ] && pack="$PACKS/attribution-hc.pack"
+    ${PYTHON:-python3} -u -m training train --stage "$stage" --pack "$pack" \
         --base-dir "$PACKS/base" --device "$DEVICE" --out "$WORK/$name/$stage" \
         --round "$WORK/$name/$stage-round" --budget-minutes "$minutes" --finish-at-budget --scale "$SCALE" "$@" \
         >>"$WORK/$name.log" 2>&1
 }
 
 variant() {
-    local name=$1 flag="" teach=""
+    local name=$1 flag="" teach="" only=""
     case "$name" in
     commercial) flag=--commercial-only ;;
+    hc) only="--with-hard-cases $HARD_CASES" ;;  # the attribution stage's option
     l[1-9]*) flag="--layers ${name#l}" ;;
     kd[1-9]*) flag="--layers ${name#kd}" teach="--teacher $PACKS/teacher.npz" ;;
     esac
@@ -50,7 +59,10 @@ variant() {
         return 1
     fi
     local generic="$WORK/$name/generic-round"
-    if [ -n "$teach" ] && [[ " $VARIANTS " == *" l${name#kd} "* ]]; then
+    if [ -n "$GENERIC_ROUND" ]; then
+        generic=$GENERIC_ROUND
+        mkdir -p "$WORK/$name"
+    elif [ -n "$teach" ] && [[ " $VARIANTS " == *" l${name#kd} "* ]]; then
         # kdN beside lN: the two differ only in their attribution stage, so kdN waits for lN's
         # generic stage (the GPU's whole time for one run) and starts from its weights
         generic="$WORK/l${name#kd}/generic-round"
@@ -67,7 +79,7 @@ variant() {
         [ "$(cat "$WORK/$name/generic.done")" = 0 ] || { echo "$name: generic stage failed" >>"$WORK/$name.log"; return 1; }
     fi
     # shellcheck disable=SC2086
-    stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag $teach --init-round "$generic"
+    stage "$name" attribution "$ATTRIBUTION_MINUTES" $ATTRIBUTION_ARGS $flag $only $teach --init-round "$generic"
     echo "$name: exit $?" >>"$WORK/$name.log"
 }
 

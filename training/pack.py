@@ -128,8 +128,19 @@ def pack_mix_name() -> str:
     return _MIX
 
 
-def write_base(base_dir: Path, used_ids: NDArray[np.integer[Any]], out: Path) -> dict[str, Any]:
-    """The base encoder in float16 with only the word-embedding rows in ``used_ids`` kept."""
+EMBEDDINGS_ONLY = "embeddings-only.txt"
+"""In a base pack written with ``embeddings_only``: its encoder weights are zeros."""
+
+
+def write_base(
+    base_dir: Path, used_ids: NDArray[np.integer[Any]], out: Path, *, embeddings_only: bool = False
+) -> dict[str, Any]:
+    """The base encoder in float16 with only the word-embedding rows in ``used_ids`` kept.
+
+    ``embeddings_only`` zeroes every other tensor too (they pack to almost nothing), for runs
+    that take all of them from a round (``--init-round``): the frozen word-embedding table is
+    the one part of the encoder a round does not hold. A marker file says so, and training
+    refuses such a base without a round to start from."""
     from safetensors.numpy import load_file, save_file
 
     weights = base_dir / "model.safetensors"
@@ -141,6 +152,8 @@ def write_base(base_dir: Path, used_ids: NDArray[np.integer[Any]], out: Path) ->
     rows = np.unique(np.asarray(used_ids, dtype=np.int64))
     kept[rows] = tensors[table][rows]
     tensors[table] = kept
+    if embeddings_only:
+        tensors = {k: v if k == table else np.zeros_like(v) for k, v in tensors.items()}
     half = {k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in tensors.items()}
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_bytes((base_dir / "config.json").read_bytes())
@@ -149,7 +162,17 @@ def write_base(base_dir: Path, used_ids: NDArray[np.integer[Any]], out: Path) ->
     packed = out / "model.fp16.safetensors.xz"
     packed.write_bytes(lzma.compress(raw.read_bytes(), preset=6))
     raw.unlink()
-    return {"rows_kept": int(rows.size), "rows": int(kept.shape[0]), "bytes": packed.stat().st_size}
+    marker = out / EMBEDDINGS_ONLY
+    if embeddings_only:
+        marker.write_text("the encoder's weights are zeros: train with --init-round\n")
+    else:
+        marker.unlink(missing_ok=True)
+    return {
+        "rows_kept": int(rows.size),
+        "rows": int(kept.shape[0]),
+        "bytes": packed.stat().st_size,
+        "embeddings_only": embeddings_only,
+    }
 
 
 def read_base(packed: Path, out: Path) -> Path:
@@ -164,6 +187,11 @@ def read_base(packed: Path, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_bytes((packed / "config.json").read_bytes())
     save_file(full, str(out / "model.safetensors"))
+    marker = out / EMBEDDINGS_ONLY
+    if (packed / EMBEDDINGS_ONLY).is_file():
+        marker.write_bytes((packed / EMBEDDINGS_ONLY).read_bytes())
+    else:
+        marker.unlink(missing_ok=True)
     return out
 
 

@@ -427,6 +427,14 @@ def train(
         raise SystemExit(
             f"teacher_weight is a share of the loss, from 0 to 1: not {config.teacher_weight}"
         )
+    if base_dir is not None and not config.init_round:
+        from .pack import EMBEDDINGS_ONLY
+
+        if (base_dir / EMBEDDINGS_ONLY).is_file():
+            raise SystemExit(
+                f"the base in {base_dir} holds only the word embeddings (base-pack "
+                "--embeddings-only): start from a round with --init-round, or pack the base whole"
+            )
     where = torch.device(device)
     if bf16 is None:
         # natively (Ampere and later): an older GPU's emulated bf16 is no gain
