@@ -52,7 +52,7 @@ from attribution import (
     normalize_markers,
 )
 from attribution.match import Candidate, Matcher, MatchResult, make_passages
-from attribution.runtime import OnnxCrossEncoder, load_embedder
+from attribution.runtime import OnnxCrossEncoder, load_embedder, models_dir
 from attribution.verify import (
     FEATURE_NAMES,
     NLI_FEATURE_NAMES,
@@ -73,7 +73,6 @@ from benchmarks.datasets._types import DatasetName, VerificationExample
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "attribution"
 DEFAULT_OUT = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
-DEFAULT_MANIFEST = REPO / "attribution" / "models" / "manifest.json"
 DATASETS = ("expertqa", "attributionbench", "wice", "lfqa")
 CANDIDATES_PER_CLAIM = 5
 """Candidates of each example the combination learns from (the matcher's best, then the best
@@ -589,8 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--manifest",
         type=Path,
-        default=DEFAULT_MANIFEST,
-        help="the manifest --threshold-only writes into (attribution/models/manifest.json)",
+        default=None,
+        help="the manifest --threshold-only writes into: that of the models folder the model "
+        "is read from ($ATTRIBUTION_MODELS_DIR, else attribution/models/manifest.json)",
     )
     args = parser.parse_args(argv)
     quiet_logs()
@@ -637,7 +637,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"need labelled examples from two datasets at least, found {datasets}")
 
     if args.threshold_only:
-        return _fit_threshold(examples, args.cross_encoder, args.manifest, args.split, started)
+        # the entry of the model just scored: a copy of the models folder
+        # (ATTRIBUTION_MODELS_DIR) gets the threshold, not the committed manifest
+        manifest = args.manifest or models_dir() / "manifest.json"
+        return _fit_threshold(examples, args.cross_encoder, manifest, args.split, started)
 
     metrics: dict[str, float] = {}
     print("\n| dataset | n | held-out AUC | held-out bal. acc | cosine-only AUC |", file=sys.stderr)

@@ -89,7 +89,10 @@ def test_the_harness_refits_weights_the_way_they_were_fitted() -> None:
 
 
 def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
-    tmp_path: Path, data_root: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    data_root: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from attribution import ModelConfig
     from attribution.runtime import OnnxCrossEncoder, load_manifest
@@ -107,7 +110,12 @@ def test_a_cross_encoders_own_threshold_is_fitted_into_its_manifest_entry(
         entry.pop("threshold", None)
     (folder / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
     argv = ["--data-root", str(data_root), "--limit", "12", "--cross-encoder", model]
-    assert main([*argv, "--threshold-only", "--manifest", str(folder / "manifest.json")]) == 0
+    committed = (models / "manifest.json").read_bytes()
+    # the models folder the model is read from ($ATTRIBUTION_MODELS_DIR) gets the threshold,
+    # not the committed manifest (it got every copy's threshold before)
+    monkeypatch.setenv("ATTRIBUTION_MODELS_DIR", str(folder))
+    assert main([*argv, "--threshold-only"]) == 0
+    assert (models / "manifest.json").read_bytes() == committed
     metrics = json.loads(capsys.readouterr().out)
     spec = next(m for m in load_manifest(folder).models if m.name == model)
     assert spec.threshold == metrics["threshold"]
