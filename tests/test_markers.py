@@ -67,6 +67,7 @@ def test_markers_found(text: str, expected: list[tuple[str, tuple[int, ...], str
         "A URL https://example.com/page[3] and https://en.wikipedia.org/wiki/A_(b)[2]",
         "Link target [see](https://example.com/a[1]/b)",
         "Not numbers [a] [1a] [ ] [#1] [-1]",
+        "TeX math $x_{[1]}$, $$a^{[2]} + b$$ and $\\sum_i [3]$",
     ],
 )
 def test_not_markers(text: str) -> None:
@@ -76,6 +77,11 @@ def test_not_markers(text: str) -> None:
 def test_code_does_not_hide_markers_after_it() -> None:
     text = "```\ncode [1]\n```\n\nAfter the fence [2]. Then `code [3]` and prose [4]."
     assert [m[0] for m in _found(text)] == ["[2]", "[4]"]
+
+
+def test_math_hides_its_brackets_and_prices_do_not() -> None:
+    text = "Let $x_{[1]}$ hold [2]. It costs $5 [3] and $10 [4], or $$y^{[5]}$$ [6]."
+    assert [m[0] for m in _found(text)] == ["[2]", "[3]", "[4]", "[6]"]
 
 
 def test_footnote_definitions_keep_their_references() -> None:

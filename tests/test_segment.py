@@ -284,6 +284,10 @@ def test_markers_attach_to_the_sentence_they_follow(
         # words of the claim in the brackets stay, and so do brackets without a marker
         ("Launched in 2021 (see Kourou [1]).", "Launched in 2021 (see Kourou)."),
         ("Launched in 2021 (see below) today.", "Launched in 2021 (see below) today."),
+        # struck-through text is what the author took back: no part of the claim
+        ("The tower is ~~300~~ 330 m tall [1].", "The tower is 330 m tall."),
+        ("It costs ~~3.5~~ 4 euros, ~~built~~rebuilt.", "It costs 4 euros, rebuilt."),
+        ("Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here.", "Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:
@@ -741,3 +745,17 @@ def test_segments_of_generated_markdown_keep_every_invariant(answer: str) -> Non
 )
 def test_arbitrary_text_keeps_the_offset_invariants(answer: str) -> None:
     _segments(answer)
+
+
+def test_a_struck_through_sentence_is_no_claim_and_ends_where_it_is_closed() -> None:
+    """``~~...~~`` is text the author took back (GFM): a wholly struck sentence is not checked,
+    and its closing tildes, before or after its full stop, end it."""
+    for answer in (
+        "~~The tower is 300 m tall.~~ It opened in 1889 [1].",
+        "~~The tower is 300 m tall~~. It opened in 1889 [1].",
+    ):
+        first, second = SEGMENTER.segment(answer)
+        assert first.text.startswith("~~")
+        assert first.text.endswith(("~~", "~~."))
+        assert not first.is_claim
+        assert (second.text, second.is_claim) == ("It opened in 1889 [1].", True)

@@ -98,6 +98,8 @@ class _Prepared(msgspec.Struct, frozen=True):
     unit: Unit
     view: str
     masked: str
+    counted: str
+    """``masked`` with struck-through text blanked: what a claim's words are counted on."""
     code: list[tuple[int, int]]
     markers: list[Marker]
 
@@ -107,6 +109,11 @@ _GONE = "\x00"
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
 _GONE_RUN = re.compile(_GONE + "+")
+# struck-through text (GFM ``~~retracted~~``): what the author took back, so no part of what
+# the models read. Inside one sentence only (no sentence-ending mark but a decimal point or
+# one just before the closing tildes, no line break or tag), so that a stream decides it as the
+# whole answer does.
+_STRUCK = re.compile(r"(?<!~)~~(?=[^\s~])(?:[^~\n.!?<]|(?<=\d)\.(?=\d))+?[.!?]?(?<=[^\s~])~~(?!~)")
 # what "(see [1])", "([1])" or "(source: [2])" leave once their markers are out: a citation's
 # brackets and the words that introduced it, nothing of the claim
 _EMPTIED_GROUP = re.compile(
@@ -160,8 +167,14 @@ def _prepare(
     syntax = _link_syntax(answer, a, b, destinations)
     for s, e in syntax:
         shown[s - a : e - a] = _GONE * (e - s)
-    view = "".join(shown)
     code = [(s - a, e - a) for s, e in inline_code(answer, a, b)]
+    struck: list[tuple[int, int]] = []
+    for hit in _STRUCK.finditer(answer, a, b):
+        s, e = hit.start() - a, hit.end() - a
+        if not any(cs < e and s < ce for cs, ce in code):
+            shown[s:e] = _GONE * (e - s)
+            struck.append((s, e))
+    view = "".join(shown)
     if unit.skip is None:
         first = bisect_right(links, (a, a)) - 1
         for s, e in links[max(first, 0) :]:
@@ -177,7 +190,15 @@ def _prepare(
                 chars[s - a] = "x"
         for m in markers:
             chars[m.start - a : m.end - a] = " " * (m.end - m.start)
-    return _Prepared(unit=unit, view=view, masked="".join(chars), code=code, markers=markers)
+    masked = "".join(chars)
+    counted = masked
+    if struck:
+        for s, e in struck:
+            chars[s:e] = " " * (e - s)
+        counted = "".join(chars)
+    return _Prepared(
+        unit=unit, view=view, masked=masked, counted=counted, code=code, markers=markers
+    )
 
 
 def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) -> str:
@@ -409,7 +430,7 @@ class Segmenter:
         unit = prep.unit
         if whole and not unit.is_item and unit.block != "table_cell" and is_pseudo_heading(clean):
             return "heading"
-        words = count_words(prep.masked[start:end])
+        words = count_words(prep.counted[start:end])
         return skip_reason(clean, words, min_words=self.config.min_words)
 
     @staticmethod

@@ -52,7 +52,7 @@ _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
 _CONTINUATION_PUNCT = "([{,;:"
 _CLOSERS = ")]}\"'”’»"
 _ELLIPSES = ("...", "\u2026")
-_OPENERS = "([{\"'“‘«¿¡*_"
+_OPENERS = "([{\"'“‘«¿¡*_~"
 
 # Where a sentence that is too long may be cut, best first: after a semicolon; after the comma
 # before a coordinating conjunction (and the CJK comma); then at any blank.
@@ -74,7 +74,7 @@ def make_pipeline() -> Language:
     try:
         import spacy
         from spacy.pipeline import Sentencizer
-        from spacy.util import compile_infix_regex, compile_suffix_regex
+        from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
     except ImportError as exc:  # pragma: no cover - spaCy is a runtime dependency
         raise MissingDependencyError("spacy", purpose="sentence segmentation") from exc
 
@@ -92,7 +92,10 @@ def make_pipeline() -> Language:
     cjk = rf"[{CJK_TERMINATORS}]"
     tokenizer: Any = nlp.tokenizer  # a Cython class without type stubs
     tokenizer.infix_finditer = compile_infix_regex([*(nlp.Defaults.infixes or ()), cjk]).finditer
-    tokenizer.suffix_search = compile_suffix_regex([*(nlp.Defaults.suffixes or ()), cjk]).search
+    # "~~struck~~." ends a sentence as "**bold**." does: the tokenizer glued the tildes on
+    suffixes = [*(nlp.Defaults.suffixes or ()), cjk, "~~", r"(?<=~~)[.!?,;:]"]
+    tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+    tokenizer.prefix_search = compile_prefix_regex([*(nlp.Defaults.prefixes or ()), "~~"]).search
     return nlp
 
 
@@ -179,6 +182,13 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     glued = {m.end() for m in _GLUED_END.finditer(text)}  # abbreviations still checked below
     kept: list[int] = []
     for start in sorted({*starts, *breaks, *glued}):
+        if (
+            text.startswith("~~", start)
+            and start
+            and text[start - 1] in ".!?"
+            and (start + 2 == len(text) or text[start + 2].isspace())
+        ):
+            start += 2  # "~~struck.~~ Next": the closing tildes end the struck sentence
         if kept:
             if start <= kept[-1]:
                 continue

@@ -30,6 +30,13 @@ URL = re.compile(r"""(?:https?|ftp)://(?:\[[0-9A-Fa-f:.]+\])?[^\s<>"'`\[\]]+""",
 _LINK_DEST = re.compile(r"\]\(")
 _REF_DEFINITION = re.compile(r"^[ \t>]{0,4}\[[^\]\n]+\]:[ \t]+\S[^\n]*$", re.MULTILINE)
 _FOOTNOTE_DEFINITION = re.compile(r"^[ \t>]{0,4}\[\^[^\]\n]+\]:", re.MULTILINE)
+_MATH = re.compile(
+    r"(?<![\\$])\$\$[^$\n`]+?\$\$"  # $$display$$
+    r"|(?<![\\$\w])\$(?=[^\s$])[^$\n`]*?(?<=[^\s\\$])\$(?![\d$])"  # $inline$ (as pandoc reads it)
+)
+"""TeX math on one line. Brackets in it are indices or arguments, not citations: ``$x_{[1]}$``.
+Only spans that read as math count (a backslash, ``_``, ``^`` or ``{`` inside), so prices
+("$5 [1] and $10 [2]") keep their markers."""
 _URL_TRAILING = ".,;:!?*_~'\""
 
 
@@ -125,7 +132,14 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
     spans.extend(link_destinations(text))
     spans.extend(m.span() for m in _REF_DEFINITION.finditer(text))
     spans.extend(m.span() for m in _FOOTNOTE_DEFINITION.finditer(text))
+    if "$" in text:
+        spans.extend(m.span() for m in _MATH.finditer(text) if _is_math(m.group()))
     return merge_spans(spans)
+
+
+def _is_math(span: str) -> bool:
+    inner = span.strip("$")
+    return any(c in inner for c in "\\_^{")
 
 
 class ProtectedRegions:
