@@ -299,6 +299,21 @@ def test_numbers_that_disagree_are_not_supported(attributor: Attributor) -> None
     assert result.markers[0].verdict == "unsupported"
 
 
+def test_an_address_naming_where_a_claim_came_from_does_not_lower_its_support(
+    attributor: Attributor,
+) -> None:
+    """A true claim with its source's address written out was only partly supported (0.36)."""
+    plain = attributor.attribute("The Eiffel Tower was completed in 1889 [1].", SOURCES[:1])
+    for answer in (
+        "The Eiffel Tower was completed in 1889, see https://example.org/eiffel [1].",
+        "The Eiffel Tower was completed in 1889 (https://example.org/eiffel) [1].",
+        "The Eiffel Tower was completed in 1889 <https://example.org/eiffel> [1].",
+    ):
+        (claim,) = attributor.attribute(answer, SOURCES[:1]).claims
+        assert claim.verdict == "supported", answer
+        assert claim.score == pytest.approx(plain.claims[0].score, abs=0.01)
+
+
 def test_unknown_numbers_and_normalisation(attributor: Attributor) -> None:
     config = AttributionConfig(
         reconcile=ReconcileConfig(marker_style="citation", drop_unknown=True)

@@ -284,6 +284,18 @@ def test_markers_attach_to_the_sentence_they_follow(
         # words of the claim in the brackets stay, and so do brackets without a marker
         ("Launched in 2021 (see Kourou [1]).", "Launched in 2021 (see Kourou)."),
         ("Launched in 2021 (see below) today.", "Launched in 2021 (see below) today."),
+        # an address that only says where the claim came from is no part of it
+        ("Completed in 1889, see https://en.wikipedia.org/wiki/E [1].", "Completed in 1889."),
+        ("Completed in 1889 (https://en.wikipedia.org/wiki/A_(b)) [1].", "Completed in 1889."),
+        ("Completed in 1889 <https://e.org/a> [1].", "Completed in 1889."),
+        ("Completed in 1889: https://e.org/a", "Completed in 1889"),
+        ("Completed (see https://e.org/a) in 1889.", "Completed in 1889."),
+        # one the sentence is about stays
+        (
+            "The official site is https://www.python.org.",
+            "The official site is https://www.python.org.",
+        ),
+        ("Visit <https://python.org> for the docs.", "Visit <https://python.org> for the docs."),
         # struck-through text is what the author took back: no part of the claim
         ("The tower is ~~300~~ 330 m tall [1].", "The tower is 330 m tall."),
         ("It costs ~~3.5~~ 4 euros, ~~built~~rebuilt.", "It costs 4 euros, rebuilt."),

@@ -49,8 +49,9 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     """The segment as written, markers and inner markdown included."""
     clean_text: str
-    """``text`` without its markers and container syntax (and what a citation in brackets
-    leaves: "(see [1])"), whitespace normalised: what models see."""
+    """``text`` without its markers and container syntax, what a citation in brackets leaves
+    ("(see [1])"), struck-through text (``~~...~~``) and addresses that only say where it
+    came from ("(https://...)", ", see https://..."), whitespace normalised: what models see."""
     block: BlockKind
     """The markdown block it comes from."""
     is_claim: bool
@@ -121,6 +122,60 @@ _EMPTIED_GROUP = re.compile(
     r"|via)\b[.:,;]*\s*)*[)\]]",
     re.IGNORECASE,
 )
+
+
+_CITING = (
+    r"see|also|cf|source|sources|ref|refs|reference|references|citation|citations|via"
+    r"|more|details|read\s+more|learn\s+more|more\s+info"
+)
+_LEAD_WORDS = re.compile(rf"(?:\b(?:{_CITING})\b[.:,;]*\s*)+$", re.IGNORECASE)
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def _without_cited_urls(text: str) -> str:
+    """``text`` (a claim's clean text) without the addresses that only say where it came from:
+    one alone in brackets ("in 1889 (https://...)", "(see https://...)") or ending the
+    sentence as an autolink ("<https://...>") or after a comma, a colon, a dash or a word like
+    "see" ("in 1889, see https://..."). A source's page never holds its own address, so such a
+    URL only lowered the claim's support (0.99 to 0.36 for a true claim). An address the
+    sentence is about ("The site is https://...") stays."""
+    pieces: list[str] = []
+    cursor = 0
+    for m in URL.finditer(text):
+        start, end = m.start(), url_end(text, m.start(), m.end())
+        if start < cursor:
+            continue
+        a, b = start, end
+        autolink = text[a - 1 : a] == "<" and text[b : b + 1] == ">"
+        if autolink:
+            a, b = a - 1, b + 1
+        lead = _LEAD_WORDS.search(text, cursor, a)
+        head = lead.start() if lead else a
+        while head > cursor and text[head - 1].isspace():
+            head -= 1
+        tail = b
+        while tail < len(text) and text[tail].isspace():
+            tail += 1
+        cut: tuple[int, int] | None = None
+        opener = text[head - 1 : head]
+        if opener in _CLOSING and text[tail : tail + 1] == _CLOSING[opener]:
+            cut = (head - 1, tail + 1)  # alone in brackets
+        elif not text[tail:].strip(".!?…"):  # it ends the sentence
+            if opener in (",", ":", ";", "-", "–", "—"):
+                cut = (head - 1, b)
+            elif lead or autolink:
+                cut = (head, b)
+        if cut is None:
+            continue
+        begin = cut[0]
+        while begin > cursor and text[begin - 1].isspace():
+            begin -= 1
+        pieces.append(text[cursor:begin])
+        cursor = cut[1]
+    if not pieces:
+        return text
+    pieces.append(text[cursor:])
+    return " ".join("".join(pieces).split())
 
 
 def _link_syntax(
@@ -219,6 +274,8 @@ def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) 
     text = " ".join(_GONE_RUN.sub(_glue, "".join(parts)).split())
     if markers:
         text = " ".join(_EMPTIED_GROUP.sub("", text).split())
+    if "://" in text:
+        text = _without_cited_urls(text)
     return text
 
 
@@ -430,6 +487,8 @@ class Segmenter:
         unit = prep.unit
         if whole and not unit.is_item and unit.block != "table_cell" and is_pseudo_heading(clean):
             return "heading"
+        if not any(c.isalnum() for c in clean):
+            return "too_short"  # nothing left once struck text and cited addresses are out
         words = count_words(prep.counted[start:end])
         return skip_reason(clean, words, min_words=self.config.min_words)
 
