@@ -136,6 +136,9 @@ def test_bad_arguments_and_paths_are_refused_before_any_work(
         ([str(records), str(out), "--workers", "0"], "workers must be at least 1, got 0"),
         ([str(records), str(out), "--batch-size", "0"], "batch_size must be at least 1"),
         ([str(records), str(out), "--limit", "-1"], "limit must be 0 or more, got -1"),
+        # no cluster there: said at once (Ray itself waits minutes before it gives up)
+        ([str(records), str(out), "--address", "127.0.0.1:1"], "nothing answers at 127.0.0.1:1"),
+        ([str(records), str(out), "--address", "ray://127.0.0.1:1"], "nothing answers at"),
     ):
         assert main(["batch", *args]) == 2, args
         assert said in capsys.readouterr().err, args

@@ -8,6 +8,7 @@ appends one output line per record as results arrive, so an interruption loses l
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import time
 from collections import Counter
@@ -175,6 +176,24 @@ def _read_records(in_path: Path) -> list[tuple[str, str]]:
     return records
 
 
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` (or ``ray://host:port``) address nothing answers at: Ray
+    itself waits minutes for a cluster that is not there before it says so. ``auto``, ``local``
+    and addresses without a port are left to Ray."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return
+    host = host.strip("[]")  # [::1]:10001
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except (OSError, OverflowError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(
+            f"cannot join the Ray cluster at {address!r}: nothing answers at {host}:{port} "
+            f"({reason}); start one (ray start --head) or leave --address out to run here"
+        ) from exc
+
+
 def run_batch(
     in_path: str | os.PathLike[str],
     out_path: str | os.PathLike[str],
@@ -206,6 +225,8 @@ def run_batch(
             raise InputError(f"{name} must be at least {least}, got {value}")
     if limit is not None and limit < 0:
         raise InputError(f"limit must be 0 or more, got {limit}")
+    if address:
+        _check_reachable(address)
     source, target = Path(in_path), Path(out_path)
     if target.is_dir():
         raise InputError(f"{target}: is a directory, not a file")
