@@ -290,6 +290,8 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("Completed in 1889 <https://e.org/a> [1].", "Completed in 1889."),
         ("Completed in 1889: https://e.org/a", "Completed in 1889"),
         ("Completed (see https://e.org/a) in 1889.", "Completed in 1889."),
+        ("Completed in 1889 (https://a.org, https://b.org/(c)).", "Completed in 1889."),
+        ("Completed in 1889 (Sources: https://a.org; https://b.org).", "Completed in 1889."),
         # one the sentence is about stays
         (
             "The official site is https://www.python.org.",

@@ -134,11 +134,11 @@ _CLOSING = {"(": ")", "[": "]"}
 
 def _without_cited_urls(text: str) -> str:
     """``text`` (a claim's clean text) without the addresses that only say where it came from:
-    one alone in brackets ("in 1889 (https://...)", "(see https://...)") or ending the
-    sentence as an autolink ("<https://...>") or after a comma, a colon, a dash or a word like
-    "see" ("in 1889, see https://..."). A source's page never holds its own address, so such a
-    URL only lowered the claim's support (0.99 to 0.36 for a true claim). An address the
-    sentence is about ("The site is https://...") stays."""
+    one (or a list of them) alone in brackets ("in 1889 (https://...)", "(see https://...,
+    https://...)") or ending the sentence as an autolink ("<https://...>") or after a comma, a
+    colon, a dash or a word like "see" ("in 1889, see https://..."). A source's page never
+    holds its own address, so such a URL only lowered the claim's support (0.99 to 0.36 for a
+    true claim). An address the sentence is about ("The site is https://...") stays."""
     pieces: list[str] = []
     cursor = 0
     for m in URL.finditer(text):
@@ -158,8 +158,9 @@ def _without_cited_urls(text: str) -> str:
             tail += 1
         cut: tuple[int, int] | None = None
         opener = text[head - 1 : head]
-        if opener in _CLOSING and text[tail : tail + 1] == _CLOSING[opener]:
-            cut = (head - 1, tail + 1)  # alone in brackets
+        listed = _more_urls(text, tail) if opener in _CLOSING else tail  # "(https://a, ...)"
+        if opener in _CLOSING and text[listed : listed + 1] == _CLOSING[opener]:
+            cut = (head - 1, listed + 1)  # alone in brackets (or a list of them)
         elif not text[tail:].strip(".!?…"):  # it ends the sentence
             if opener in (",", ":", ";", "-", "–", "—"):
                 cut = (head - 1, b)
@@ -176,6 +177,22 @@ def _without_cited_urls(text: str) -> str:
         return text
     pieces.append(text[cursor:])
     return " ".join("".join(pieces).split())
+
+
+_URL_SEPARATOR = re.compile(r"\s*(?:[,;]|and\b|&)\s*(?:and\s+)?")
+
+
+def _more_urls(text: str, at: int) -> int:
+    """Past the addresses listed from ``at`` on (", https://b; https://c and https://d"),
+    and the blanks after them; ``at`` itself when none is."""
+    while True:
+        sep = _URL_SEPARATOR.match(text, at)
+        url = URL.match(text, sep.end()) if sep else None
+        if url is None:
+            return at
+        at = url_end(text, url.start(), url.end())
+        while at < len(text) and text[at].isspace():
+            at += 1
 
 
 def _link_syntax(
