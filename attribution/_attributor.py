@@ -990,12 +990,13 @@ class Attributor:
             )
         marker_checks += unchecked_unknown(markers, claims, numbering.known)
         # "[^3]" without "[^3]: ..." renders as literal text: define the footnotes added, and
-        # those the answer cites (and keeps in their style) without a definition
-        kept_style = cfg.reconcile.marker_style in (None, "footnote")
+        # those the answer cites as footnotes without a definition: its own footnote marks
+        # when markers keep their style, every marker when they are all rewritten as footnotes
+        target = cfg.reconcile.marker_style
         cited = [
             n
             for m in markers
-            if m.style == "footnote" and kept_style
+            if (m.style == "footnote" if target is None else target == "footnote")
             for n in m.numbers
             if n in numbering.known and numbering.index_of(n) is not None
         ]

@@ -878,6 +878,18 @@ def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
         "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high[^2].\n\n"
         "[^1]: Eiffel Tower, https://example.org/eiffel\n[^2]: v\n"
     )
+    # every marker rewritten as a footnote: each is defined, the answer's own and those added
+    footnotes = Attributor(
+        AttributionConfig(reconcile=ReconcileConfig(marker_style="footnote")),
+        embedder=attributor.embedder,
+        verifier=attributor.verifier,
+        segmenter=attributor.segmenter,
+    )
+    brackets = "The Eiffel Tower was completed in 1889 [1]. Everest is 8,849 metres high [2]."
+    assert footnotes.attribute(brackets, [eiffel, everest]).answer == (
+        "The Eiffel Tower was completed in 1889 [^1]. Everest is 8,849 metres high [^2].\n\n"
+        "[^1]: Eiffel Tower, https://example.org/eiffel\n[^2]: v\n"
+    )
     # another style asked for: no footnote is left to define
     cited = Attributor(
         AttributionConfig(reconcile=ReconcileConfig(marker_style="citation")),
