@@ -378,6 +378,15 @@ def test_unknown_name_lists_the_known_ones() -> None:
     message = str(caught.value)
     assert "unknown model 'no-such-model'" in message
     assert "all-minilm-l6-v2-int8, all-minilm-l6-v2-int8-dynamic, minilm-static-256," in message
+    assert message.endswith("the name came from the argument")
+
+
+def test_an_unknown_name_from_the_environment_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ATTRIBUTION_EMBEDDER", "nope")
+    with pytest.raises(ModelLoadError, match=r"unknown model 'nope'.*came from \$ATTRIBUTION_EMB"):
+        resolve_model(None, "embedder")
 
 
 def test_model_of_another_kind() -> None:

@@ -593,3 +593,8 @@ def test_thread_settings() -> None:
     for name in ("ATTRIBUTION_REQUEST_TIMEOUT_S", "ATTRIBUTION_STREAM_TIMEOUT_S"):
         with pytest.raises(ConfigError, match=r"= inf is out of bounds: > 0 and <= 86400"):
             Settings.from_env({name: "inf"})
+    # the error names the variable to fix, not only the field behind it
+    with pytest.raises(ConfigError, match=r"^environment: ATTRIBUTION_PORT: Expected `int`"):
+        Settings.from_env({"ATTRIBUTION_PORT": "abc"})
+    with pytest.raises(ConfigError, match=r"^environment: ATTRIBUTION_MAX_QUEUE: setting max_q"):
+        Settings.from_env({"ATTRIBUTION_MAX_QUEUE": "0"})

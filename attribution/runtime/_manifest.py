@@ -305,7 +305,10 @@ def resolve_model(
     if is_model_path(choice):
         return locate_model(_spec_for_path(Path(choice).expanduser(), kind, origin), directory)
     manifest = load_manifest(directory)
-    spec = manifest.get(choice)
+    try:
+        spec = manifest.get(choice)
+    except ModelLoadError as exc:
+        raise ModelLoadError(f"{exc}; the name came from {origin}") from exc
     if spec.kind != kind:
         raise ModelLoadError(
             f"model {spec.name!r} (from {origin}) is of kind {spec.kind}, not {kind}; "

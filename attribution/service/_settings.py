@@ -19,6 +19,9 @@ _PREFIX = "ATTRIBUTION_"
 _REPOSITORY_VARIABLES = ("ATTRIBUTION_DATA_ROOT", "ATTRIBUTION_MINUTES", "ATTRIBUTION_ARGS")
 """Read by the repository's benchmarks and GPU training script, not by the service: not typos."""
 
+_FIELD_IN_ERROR = re.compile(r"at `\$\.(\w+)`|^setting (\w+) = ")
+"""Where a validation message names the field: msgspec's path, or the bounds check's."""
+
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 """The hosts served by default when the service listens on a loopback address."""
 _HOST = re.compile(r"^(\*|(\*\.)?[A-Za-z0-9._:-]+)$")
@@ -238,4 +241,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
         try:
             return msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as exc:
-            raise ConfigError(f"environment: {exc} (variables {_PREFIX}<FIELD>)") from exc
+            found = _FIELD_IN_ERROR.search(str(exc))
+            field = found and (found[1] or found[2])
+            where = _PREFIX + field.upper() if field in raw else f"variables {_PREFIX}<FIELD>"
+            raise ConfigError(f"environment: {where}: {exc}") from exc
