@@ -504,7 +504,7 @@ def test_concurrent_calls_use_the_busy_session_and_score_the_same() -> None:
 
 
 def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from structlog.testing import capture_logs
 
@@ -529,11 +529,21 @@ def test_weights_fitted_with_another_embedder_are_loaded_with_a_warning(
     assert warning["embedder"] == "minilm-static-256"
     assert "--embedder minilm-static-256" in warning["fix"]
     # a file that names no embedder was fitted with the transformer's cosines
+    shipped = REPO / "attribution" / "models" / "feature-verifier" / "weights.json"
+    unnamed = {k: v for k, v in json.loads(shipped.read_bytes()).items() if k != "embedder"}
+    (tmp_path / "unnamed.json").write_text(json.dumps(unnamed))
     with capture_logs() as logs:
-        plain = ModelConfig(embedder="minilm-static-256", feature_weights="feature-verifier")
+        plain = ModelConfig(
+            embedder="minilm-static-256", feature_weights=str(tmp_path / "unnamed.json")
+        )
         load_verifier(plain, embedder=static)
     (warning,) = [e for e in logs if e["log_level"] == "warning"]
     assert warning["fitted_with"] == "all-minilm-l6-v2-int8"
+    # the features-only weights (the README's fast option) are fitted with the default embedder
+    with capture_logs() as logs:
+        default = load_embedder(ModelConfig())
+        load_verifier(ModelConfig(feature_weights="feature-verifier"), embedder=default)
+    assert [e for e in logs if e["log_level"] == "warning"] == []
     # an embedder given by path has no name to compare: no warning
     table = REPO / "attribution" / "models" / "minilm-static" / "vectors.npy"
     by_path = load_embedder(ModelConfig(embedder=str(table)))
