@@ -91,3 +91,44 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
         assert all(t.strip() for t in texts)
         assert isinstance(supported, bool)
         assert note is None or note.strip()
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "supported"),
+    [
+        ("The company had 1.2 million users.", "The company had 1,200,000 users in 2022.", True),
+        ("The company had 1,200,000 users.", "The company had 1.2 million users in 2022.", True),
+        (
+            "The bridge is 1.82 km long.",
+            "The bridge is 1,820 metres long and opened in 1937.",
+            True,
+        ),
+        (
+            "The bridge is 1,820 m long.",
+            "The bridge is 1.82 kilometres long and opened in 1937.",
+            True,
+        ),
+        (
+            "The bridge is 1.82 km long.",
+            "The bridge is 1,920 metres long and opened in 1937.",
+            False,
+        ),
+        ("The company had 1.3 million users.", "The company had 1,200,000 users in 2022.", False),
+        (
+            "The crew flew roughly 4,700 miles beyond the far side of the Moon.",
+            "The crew flew about 7,600 km beyond the far side of the Moon.",
+            True,
+        ),
+    ],
+)
+def test_a_quantity_in_another_form_is_the_same_quantity(
+    attributor: Attributor, claim: str, passage: str, supported: bool
+) -> None:
+    # the rule: numbers are compared with their units and forms normalised (the judge
+    # read "1.2 million" against "1,200,000", and "1.82 km" against "1,820 metres", as
+    # contradictions, and the claims were called contradicted)
+    from attribution import CitationSource
+
+    source = CitationSource(id="s", type="web", full_content=passage)
+    (checked,) = attributor.check_claims([claim], [source])
+    assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)

@@ -290,6 +290,9 @@ def test_a_range_in_a_claim_is_found_by_numbers_inside_it() -> None:
         ("It has 3M users.", {"3", "3000000"}),
         ("A 7B model.", {"7", "7000000000"}),
         ("A 5m wall.", {"5"}),  # metres, not a million
+        ("Revenue was 16.4 billion.", {"16.4", "16400000000"}),  # not 16399999999.999998
+        ("It cost $8.3bn.", {"8.3", "8300000000"}),
+        ("En hausse de 12\u202f%.", {"12"}),  # a no-break space before the sign
     ],
 )
 def test_a_scale_letter_gives_the_value(text: str, numbers: set[str]) -> None:
@@ -305,6 +308,14 @@ def test_a_scale_letter_gives_the_value(text: str, numbers: set[str]) -> None:
         ("It has 1.2 million users.", "It has 1.2M users.", 0.0),
         ("It has 1.5 million people.", "It has 1.5 billion people.", 0.5),
         ("It has 1.5 million people.", "It is 1.5 km long.", 0.5),
+        ("It is 1.82 km long.", "It is 1,820 metres long.", 0.0),
+        ("It is 1,820 m long.", "It is 1.82 kilometres long.", 0.0),
+        ("It weighs 2.5 kg.", "It weighs 2,500 grams.", 0.0),
+        ("It is 1.82 km long.", "It weighs 1,820 kg.", 1.0),  # another dimension
+        ("It is 1.82 km long.", "It is 1,920 metres long.", 1.0),
+        ("Revenue was $16.4 billion.", "Revenue was 16,400 million dollars.", 0.0),
+        ("It flew 4,700 miles beyond the Moon.", "It flew about 7,600 km beyond it.", 0.0),
+        ("It flew 4,700 miles beyond the Moon.", "It flew about 7,700 km beyond it.", 1.0),
     ],
 )
 def test_a_number_with_a_scale_is_found_by_its_value(
@@ -315,6 +326,73 @@ def test_a_number_with_a_scale_is_found_by_its_value(
 
     missing = FEATURE_NAMES.index("numbers_missing")
     assert pair_features(claim, passage, 0.5, LexicalIndex(["x"]))[missing] == share
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "read"),
+    [
+        (
+            "The company had 1.2 million users.",
+            "At the end of 2022 it had 1,200,000 users.",
+            "The company had 1,200,000 users.",
+        ),
+        ("It had 1,200,000 users.", "It had 1.2M users in 2022.", "It had 1.2M users."),
+        ("It is 1.82 km long.", "Its length is 1,820 metres.", "It is 1,820 metres long."),
+        ("It raised $5bn.", "It raised $5,000,000,000 in 2021.", "It raised $5,000,000,000."),
+        ("It flew 4,700 miles out.", "It flew about 7,600 km out.", "It flew 7,600 km out."),
+        # the same form, another value, another dimension, plain numbers: left as written
+        ("It is 330 m tall.", "It is 330 m tall.", "It is 330 m tall."),
+        ("It had 1.3 million users.", "It had 1,200,000 users.", "It had 1.3 million users."),
+        ("It is 1.82 km long.", "It weighs 1,820 kg.", "It is 1.82 km long."),
+        ("It opened in 1889.", "It opened in 1,889 days.", "It opened in 1889."),
+        ("No numbers here.", "It had 1,200,000 users.", "No numbers here."),
+    ],
+)
+def test_a_claim_is_read_with_the_passage_s_form_of_its_quantities(
+    claim: str, passage: str, read: str
+) -> None:
+    from attribution.text import as_written_in
+
+    assert as_written_in(claim, passage) == read
+
+
+def test_quantities_give_their_value_in_the_base_unit() -> None:
+    from attribution.text import quantities, quantity_values
+
+    text = "A 1.82 km bridge, 2.5 kg, 3M users, $5bn and 1,200 people in 2023-05-04."
+    found = {(text[q.start : q.end], q.value, q.dimension, q.plain) for q in quantities(text)}
+    assert ("1.82 km", "1820", "length", False) in found
+    assert ("2.5 kg", "2500", "mass", False) in found
+    assert ("3M", "3000000", "count", False) in found
+    assert ("5bn", "5000000000", "count", False) in found
+    assert ("1,200", "1200", "count", True) in found
+    (measure,) = quantity_values("It is 1.82 km long, 12% of it.")
+    assert (measure.written, measure.value, measure.dimension) == ("1.82", "1820", "length")
+    assert quantities("no digits") == []
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("4,700 miles", "7,600 km", True),  # rounded conversions of one distance
+        ("1,083 feet", "330 metres", True),
+        ("354 miles", "570 km", True),
+        ("150 lb", "68 kg", True),
+        ("4,700 miles", "7,700 km", False),  # another distance
+        ("354 miles", "590 km", False),
+        ("1.82 km", "1,820 m", True),  # one system: the same value only
+        ("1.82 km", "1,830 m", False),
+        ("5 km", "5 kg", False),  # another dimension
+    ],
+)
+def test_a_measure_in_the_other_system_is_the_same_within_its_rounding(
+    one: str, other: str, same: bool
+) -> None:
+    from attribution.text import quantity_values, same_quantity
+
+    (a,) = quantity_values(one)
+    (b,) = quantity_values(other)
+    assert same_quantity(a, b) == same_quantity(b, a) == same
 
 
 def test_sentence_spans_are_cached_by_text_and_limit() -> None:

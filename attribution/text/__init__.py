@@ -3,6 +3,7 @@
 - ``_regions``: code, URLs, link destinations and definitions (where prose rules do not apply).
 - ``_markers``: find, format, normalise and renumber citation markers, with exact offsets.
 - ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
+- ``_quantities``: a number written with a scale or another metric unit, compared by value.
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ from attribution.text._markers import (
     format_marker,
     normalize_markers,
     renumber_markers,
+)
+from attribution.text._quantities import (
+    Quantity,
+    as_written_in,
+    quantities,
+    quantity_values,
+    same_quantity,
 )
 from attribution.text._regions import (
     URL,
@@ -52,6 +60,8 @@ __all__ = [
     "MarkerStyle",
     "NormalizedText",
     "ProtectedRegions",
+    "Quantity",
+    "as_written_in",
     "content_terms",
     "entity_terms",
     "fenced_code",
@@ -68,9 +78,12 @@ __all__ = [
     "number_scales",
     "number_terms",
     "protected_spans",
+    "quantities",
+    "quantity_values",
     "removal_span",
     "removal_spans",
     "renumber_markers",
+    "same_quantity",
     "source_sentence_spans",
     "stem",
     "url_end",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -587,7 +588,7 @@ _LETTER_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 _CURRENCY_SCALE = {"k": 1e3, "m": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "tn": 1e12}
 
 
-def _spell_iso_dates(text: str) -> str:
+def spell_iso_dates(text: str) -> str:
     """``2015-03-10`` → ``10 March 2015``, the way prose writes a date."""
     if "-" not in text:
         return text
@@ -616,7 +617,7 @@ def word_tokens(text: str) -> list[str]:
     hundred`` → ``200``, ``three million`` → ``3 million``, ``third`` and ``3rd`` → ``3``), and
     an ISO date is spelled as prose writes it.
     """
-    words = _Words.of(_spell_iso_dates(text))
+    words = _Words.of(spell_iso_dates(text))
     numbers = _word_numbers(words)
     raw = [w.replace("’", "'") for w in words.words] if "’" in text else words.words
     # Only a number, a word number and the two words after either can be rewritten (a unit, an
@@ -688,8 +689,11 @@ def content_terms(text: str) -> list[str]:
     return [stem(t) for t in word_tokens(text) if t not in STOPWORDS]
 
 
-def _canonical_number(raw: str) -> str:
-    value = raw.replace(" ", "").rstrip("%")
+_SPACE = re.compile(r"\s")
+
+
+def canonical_number(raw: str) -> str:
+    value = _SPACE.sub("", raw).rstrip("%")  # "12 %" and "12\u202f%" (a no-break space)
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", value):
         value = value.replace(",", "")  # 1,500,000
     value = value.replace(",", ".")
@@ -708,8 +712,8 @@ def number_terms(text: str) -> set[str]:
     ``10/03/2015`` does), and ``1.2k`` gives ``{"1.2", "1200"}`` (``3M``, ``7B`` likewise). A
     year is a number like any other.
     """
-    text = _spell_iso_dates(text)
-    found = {_canonical_number(m.group()) for m in _NUMBER.finditer(text)}
+    text = spell_iso_dates(text)
+    found = {canonical_number(m.group()) for m in _NUMBER.finditer(text)}
     words = set(_ASCII_WORD.findall(text.lower()))
     if not words.isdisjoint(_WORD_NUMBER_CUES):
         for number in _word_numbers(_Words.of(text)).values():
@@ -728,30 +732,48 @@ def number_scales(text: str) -> set[tuple[str, str]]:
     ``$2.5bn`` ``("2.5", "2500000000")``, ``1.2k`` ``("1.2", "1200")``, ``3M`` ``("3",
     "3000000")``. A claim that writes a number so is not missing it where a text gives the
     value in full (``1,500,000``)."""
-    return _scaled_numbers(_spell_iso_dates(text))
+    return _scaled_numbers(spell_iso_dates(text))
+
+
+def scaled_matches(text: str) -> list[tuple[int, int, str, float]]:
+    """Each number written with a scale, as (start of the number, end of the scale, the number
+    as written, the scale's factor): ``1.5 million``, ``$2.5bn`` (from the ``2``), ``1.2k``."""
+    found: list[tuple[int, int, str, float]] = []
+    tables: tuple[tuple[re.Pattern[str], dict[str, float], bool], ...] = (
+        (_SCALED, _SCALE, True),
+        (_CURRENCY_SCALED, _CURRENCY_SCALE, True),
+        (_LETTER_SCALED, _LETTER_SCALE, False),
+    )
+    for pattern, table, fold in tables:
+        for m in pattern.finditer(text):
+            word = m.group(2).lower() if fold else m.group(2)
+            found.append((m.start(1), m.end(), m.group(1), table[word]))
+    return found
+
+
+def number_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the numbers written in digits (``1,820``, ``6.50``, ``12 %``)."""
+    return [m.span() for m in _NUMBER.finditer(text)]
 
 
 def _scaled_numbers(text: str) -> set[tuple[str, str]]:
-    scaled_numbers = (
-        [(m.group(1), _SCALE[m.group(2).lower()]) for m in _SCALED.finditer(text)]
-        + [
-            (m.group(1), _CURRENCY_SCALE[m.group(2).lower()])
-            for m in _CURRENCY_SCALED.finditer(text)
-        ]
-        + [(m.group(1), _LETTER_SCALE[m.group(2)]) for m in _LETTER_SCALED.finditer(text)]
-    )
     out: set[tuple[str, str]] = set()
-    for raw, factor in scaled_numbers:
-        written = _canonical_number(raw)
-        try:
-            base = float(written)
-        except ValueError:
-            continue
-        scaled = base * factor
-        out.add(
-            (written, _canonical_number(f"{scaled:.0f}" if scaled == int(scaled) else f"{scaled}"))
-        )
+    for _, _, raw, factor in scaled_matches(text):
+        written = canonical_number(raw)
+        value = scaled_value(written, factor)
+        if value is not None:
+            out.add((written, value))
     return out
+
+
+def scaled_value(written: str, factor: float) -> str | None:
+    """``written`` (canonical) times ``factor``, canonical, in decimal arithmetic: ``16.4`` times
+    a billion is ``16400000000`` (in floats, 16399999999.999998, which no text writes)."""
+    try:
+        value = Decimal(written) * Decimal(repr(factor))
+    except InvalidOperation:
+        return None
+    return canonical_number(format(value, "f"))
 
 
 _RANGE_NUMBER = r"(\d+(?:[.,]\d+)*)\s?(?:%|percent|per\s+cent)?"
@@ -771,11 +793,11 @@ def number_ranges(text: str) -> list[tuple[str, str]]:
     ``2015-16`` (the second end shortened) is not read, and a scale after a range (``5 to 10
     million``) is not applied to its ends."""
     found: list[tuple[str, str]] = []
-    for m in _RANGES.finditer(_spell_iso_dates(text)):
+    for m in _RANGES.finditer(spell_iso_dates(text)):
         ends = [g for g in m.groups() if g is not None]
         if len(ends) != 2:
             continue
-        lo, hi = (_canonical_number(e) for e in ends)
+        lo, hi = (canonical_number(e) for e in ends)
         try:
             if float(lo) < float(hi):
                 found.append((lo, hi))

@@ -14,6 +14,7 @@ import msgspec
 
 from attribution.match import LexicalIndex
 from attribution.text import (
+    Quantity,
     content_terms,
     entity_terms,
     in_range,
@@ -21,6 +22,8 @@ from attribution.text import (
     number_ranges,
     number_scales,
     number_terms,
+    quantity_values,
+    same_quantity,
     stem,
     word_tokens,
 )
@@ -83,9 +86,17 @@ def signals(text: str) -> ClaimSignals:
     )
 
 
+@lru_cache(maxsize=8192)
+def _measures(text: str) -> tuple[Quantity, ...]:
+    """Scaled numbers and measures (``1.82 km`` is 1820 metres). Read only where a claim misses
+    a number it writes so (a passage's are not needed otherwise)."""
+    return quantity_values(text)
+
+
 def clear_text_cache() -> None:
     """Forget the cached :func:`signals` of every text (as if no text was seen before)."""
     signals.cache_clear()
+    _measures.cache_clear()
 
 
 def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
@@ -105,15 +116,23 @@ def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
     return best
 
 
-def _missing_numbers(claim: ClaimSignals, passage: ClaimSignals) -> set[str]:
+def _missing_numbers(
+    claim: ClaimSignals, passage: ClaimSignals, claim_text: str, passage_text: str
+) -> set[str]:
     """The claim's numbers the passage lacks; the two ends of a range the claim states count as
     found when the passage gives a number inside it ("between 80% and 90%" against 85%), and a
     number the claim writes with a scale when the passage gives its value ("1.5 million"
-    against "1,500,000", "1.2k" against "1,200")."""
+    against "1,500,000", "1.2k" against "1,200"), and a measure the passage gives in another
+    metric unit ("1.82 km" against "1,820 metres")."""
     missing = set(claim.numbers - passage.numbers)
     for written, value in claim.scaled:
         if written in missing and value in passage.numbers:
             missing.discard(written)
+    if missing and (measures := _measures(claim_text)):
+        stated = _measures(passage_text)
+        for q in measures:
+            if q.written in missing and any(same_quantity(q, p) for p in stated):
+                missing.discard(q.written)  # "1.82 km" against "1,820 metres"
     for low, high in claim.ranges:
         if {low, high} & missing and any(in_range(v, low, high) for v in passage.numbers):
             missing -= {low, high}
@@ -135,7 +154,9 @@ def pair_features(claim: str, passage: str, cosine: float, lexical: LexicalIndex
     coverage = len(c.term_set & p.term_set) / n_terms if n_terms else 0.0
     bigram_coverage = len(c.bigrams & p.bigrams) / len(c.bigrams) if c.bigrams else coverage
     run = _longest_run(c.stems, p.stems) / len(c.stems) if c.stems else 0.0
-    numbers_missing = len(_missing_numbers(c, p)) / len(c.numbers) if c.numbers else 0.0
+    numbers_missing = (
+        len(_missing_numbers(c, p, claim, passage)) / len(c.numbers) if c.numbers else 0.0
+    )
     entities_missing = len(c.entities - p.words) / len(c.entities) if c.entities else 0.0
     return [
         max(-1.0, min(1.0, cosine)),

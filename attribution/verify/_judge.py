@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from attribution.verify._protocol import model_input
+
 if TYPE_CHECKING:
     from attribution.verify._protocol import Verifier
 
@@ -37,7 +39,7 @@ def sentence_judge(verifier: Verifier) -> SentenceJudge | None:
     def judge(claim: str, sentences: Sequence[str]) -> list[float]:
         if not sentences:
             return []
-        probs = model.predict([(s, claim) for s in sentences])
+        probs = model.predict([model_input(s, claim) for s in sentences])
         if neutral is not None:
             return [float(1.0 - row[neutral]) for row in probs]
         return [float(row[support]) for row in probs]

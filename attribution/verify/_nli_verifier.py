@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from attribution.verify._protocol import Pair, VerifierOutput
+from attribution.verify._protocol import Pair, VerifierOutput, model_input
 
 if TYPE_CHECKING:
     from attribution.match import LexicalIndex
@@ -48,7 +48,7 @@ class NliVerifier:
     ) -> VerifierOutput:
         if not pairs:
             return VerifierOutput(support=[])
-        probs = self.model.predict([(p.passage, p.claim) for p in pairs])
+        probs = self.model.predict([model_input(p.passage, p.claim) for p in pairs])
         support = [float(v) for v in probs[:, self.model.support_index]]
         contra_index = self.model.contradiction_index
         contradiction = (

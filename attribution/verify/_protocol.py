@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import msgspec
 
+from attribution.text import as_written_in
+
 if TYPE_CHECKING:
     from attribution.match import LexicalIndex
 
-__all__ = ["Pair", "Verifier", "VerifierOutput"]
+__all__ = ["Pair", "Verifier", "VerifierOutput", "model_input"]
 
 
 class Pair(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,3 +66,10 @@ class Verifier(Protocol):
                 by rarity; built from the pairs' passages when None.
         """
         ...
+
+
+def model_input(passage: str, claim: str) -> tuple[str, str]:
+    """What a cross-encoder reads of a pair: the passage, and the claim with each quantity the
+    passage states in another form written as the passage writes it (a small model reads "1.2
+    million" against "1,200,000", or "1.82 km" against "1,820 metres", as a contradiction)."""
+    return passage, as_written_in(claim, passage)
