@@ -92,6 +92,7 @@ NUMBERING = Numbering(numbers=(1, 2, 5), source_ids=("a", "b", "c"), known=froze
         (1, {0: _s(0.9, 0)}, (0,), "supported", None),
         (2, {0: _s(0.9, 0), 1: _s(0.2, 1)}, (0,), "wrong_source", 1),
         (2, {1: _s(0.5, 1), 0: _s(0.5, 0)}, (0, 1), "supported", None),  # one of a pair
+        (2, {1: _s(0.5, 1)}, (1,), "supported", None),  # two of its own passages together
         (5, {2: _s(0.3, 2)}, (), "unsupported", None),
         (3, {}, (), "unverifiable", None),  # known to the registry, not in this request
         (9, {}, (), "unknown_number", None),

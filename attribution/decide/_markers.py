@@ -100,7 +100,8 @@ def check_marker(
     - **unverifiable**: it has one, but the request did not bring its text (or brought the
       source without any);
     - **supported**: the cited source's best passage reaches the threshold, or the source is
-      one of a pair that supports the claim together;
+      one of a pair that supports the claim together (with another source, or two of its own
+      passages joined);
     - **wrong_source**: another source supports the claim (its number is suggested);
     - **unsupported**: no source supports it.
     """
@@ -117,9 +118,7 @@ def check_marker(
         source_id=numbering.source_ids[source],
     )
     supporting = decision.supporting
-    if (own is not None and own.score >= threshold) or (
-        source in supporting and len(supporting) > 1  # supports it together with another
-    ):
+    if (own is not None and own.score >= threshold) or source in supporting:
         return msgspec.structs.replace(check, verdict="supported")
     other = next((s for s in supporting if s != source), None)
     if other is not None:
