@@ -302,6 +302,18 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("The tower is ~~300~~ 330 m tall [1].", "The tower is 330 m tall."),
         ("It costs ~~3.5~~ 4 euros, ~~built~~rebuilt.", "It costs 4 euros, rebuilt."),
         ("Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here.", "Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here."),
+        # emphasis delimiters are markdown, not words: the models read "not", not "*not*"
+        (
+            "The build is *not* slower for single-threaded code.",
+            "The build is not slower for single-threaded code.",
+        ),
+        ("**Gustave Eiffel** designed the tower [1].", "Gustave Eiffel designed the tower."),
+        ("It is **very *much* so** and __so__ _true_.", "It is very much so and so true."),
+        (
+            "Use snake_case and 2*3*4 or `a *b* c` here.",
+            "Use snake_case and 2*3*4 or `a *b* c` here.",
+        ),
+        ("A * B and C * D are products here.", "A * B and C * D are products here."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:
@@ -361,6 +373,8 @@ def test_markers_only_paragraph() -> None:
         ("`make test`", "code"),
         ("`make test` [1].", "code"),
         ("**Design and orbit**", "heading"),
+        ("📉 **ECB cuts rates again**", "heading"),  # an emoji before a bold pseudo-heading
+        ("✅ __Launch done__", "heading"),
         ("Webb is big.", None),
         ("Overall, the telescope is a success.", None),
         ("In summary, Webb launched in 2021.", None),

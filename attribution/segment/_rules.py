@@ -17,6 +17,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020
 # A blank-separated token with a letter or digit in it.
 _WORD = re.compile(r"[^\s\w]*[^\W_]\S*")
 _EMPHASIS = "*_~`"
+_LEADING_SYMBOLS = re.compile(r"^(?:[^\w\s*_~`\"'“‘(\[<]\s*)+")
+"""Emoji and symbols before a bold pseudo-heading (``📉 **Rates**``, ``✅ **Done**``)."""
 _CLOSERS = "\"'”’»)]}" + _EMPHASIS
 
 # Greetings, pleasantries and sign-offs, matched against the whole segment (lower case, closing
@@ -110,6 +112,7 @@ def is_pseudo_heading(clean: str) -> bool:
     Returns:
         Whether it reads as a heading.
     """
+    clean = _LEADING_SYMBOLS.sub("", clean, count=1)
     for mark in ("**", "__"):
         if len(clean) > 2 * len(mark) and clean.startswith(mark) and clean.endswith(mark):
             inner = clean[len(mark) : -len(mark)].strip()

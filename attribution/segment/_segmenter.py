@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 __all__ = ["Segment", "Segmentation", "Segmenter"]
 
 _EMPHASIS = "*_ "
+_EMPHASIZED = re.compile(r"(?<![\w*_\\])(\*{1,3}|_{1,3})(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*_])")
+"""Emphasis (``*not*``, ``**Gustave Eiffel**``, ``_so_``): its delimiters are markdown, not
+words, so the models read ``not``; inside a word or a number (``snake_case``, ``2*3*4``) they
+are left alone."""
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
@@ -296,6 +300,25 @@ def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) 
     return text
 
 
+def _without_emphasis(clean: str) -> str:
+    """``clean`` with the delimiters of its emphasis removed (not inside inline code)."""
+    if "*" not in clean and "_" not in clean:
+        return clean
+    for _ in range(3):  # nested: **a *b* c**
+        code = inline_code(clean, 0, len(clean)) if "`" in clean else []
+
+        def inner(m: re.Match[str], code: list[tuple[int, int]] = code) -> str:
+            if any(a < m.end() and m.start() < b for a, b in code):
+                return m.group()
+            return m.group(2)
+
+        plain = _EMPHASIZED.sub(inner, clean)
+        if plain == clean:
+            break
+        clean = plain
+    return clean
+
+
 def _glue(run: re.Match[str]) -> str:
     text, a, b = run.string, run.start(), run.end()
     return " " if a > 0 and b < len(text) and text[a - 1].isalnum() and text[b].isalnum() else ""
@@ -477,6 +500,7 @@ class Segmenter:
             if skip is None:
                 whole = len(sentences) == 1 and not continued
                 skip = self._skip(prep, s, e, own, clean, whole=whole)
+            clean = _without_emphasis(clean)  # after the pseudo-heading rule, which reads it
             drafts.append(
                 _Draft(
                     unit=k,
