@@ -195,6 +195,17 @@ def test_example_answer() -> None:
             ],
         ),
         ("He scored 10. March was a good month.", ["He scored 10.", "March was a good month."]),
+        # a scale written short goes on into its currency ("16,4 Mrd. €"), else it may end one
+        (
+            "Der Bund gibt 16,4 Mrd. € aus. Es kostet 3,2 Mio. Euro. Es sind 16 Mrd. Das reicht.",
+            [
+                "Der Bund gibt 16,4 Mrd. € aus.",
+                "Es kostet 3,2 Mio. Euro.",
+                "Es sind 16 Mrd.",
+                "Das reicht.",
+            ],
+        ),
+        ("It raised USD 3.2 bn. in new funding.", ["It raised USD 3.2 bn. in new funding."]),
         # a full stop glued to the next sentence still ends it, an abbreviation's does not
         (
             "It was completed in 1889 [1].The tower is made of gold.",

@@ -21,7 +21,13 @@ from attribution.segment._spans import strip_span
 if TYPE_CHECKING:
     from spacy.language import Language
 
-__all__ = ["make_pipeline", "sentence_spans", "sentence_starts", "split_long"]
+__all__ = [
+    "ends_with_short_scale",
+    "make_pipeline",
+    "sentence_spans",
+    "sentence_starts",
+    "split_long",
+]
 
 # Sentence-final punctuation of Chinese and Japanese (full-width and half-width forms).
 CJK_TERMINATORS = "。！？｡"
@@ -48,6 +54,21 @@ _MAY_END = _word_set(
     mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
     """
 )
+# A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
+# sentence goes on into the currency or unit after it, or a word in lower case or a digit.
+_SCALE_ABBREVIATIONS = _word_set("mrd mio bn mn tsd mill md mds")
+_CURRENCY_AFTER = re.compile(
+    r"[$€£¥₹₩]|(?:Euro|Euros|EUR|USD|US-Dollar|Dollar|Dollars|CHF|GBP|Pfund|Franken|Yen)\b"
+)
+_SCALE_BEFORE_DOT = re.compile(r"(?<![\w.])(?:" + "|".join(_SCALE_ABBREVIATIONS) + r")\.$", re.I)
+
+
+def ends_with_short_scale(text: str) -> bool:
+    """Whether ``text`` ends with a scale written short (``16,4 Mrd.``): whether a sentence
+    ends there is decided by the whole word after it, which a stream may not have yet."""
+    return _SCALE_BEFORE_DOT.search(text.rstrip(_CLOSERS)) is not None
+
+
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
 _CONTINUATION_PUNCT = "([{,;:"
 _CLOSERS = ")]}\"'”’»"
@@ -146,7 +167,9 @@ def _continues(text: str, before: int, after: int) -> bool:
     word = m[1].lower()
     if word in _ALWAYS_CONTINUES:
         return True
-    if word in _MAY_END or len(word) == 1:
+    if word in _SCALE_ABBREVIATIONS and _CURRENCY_AFTER.match(text, after):
+        return True
+    if word in _MAY_END or word in _SCALE_ABBREVIATIONS or len(word) == 1:
         first = text[after : after + 1]
         return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)
     return False

@@ -33,6 +33,7 @@ import re
 import msgspec
 
 from attribution.segment._segmenter import Segment, Segmentation, Segmenter
+from attribution.segment._sentences import ends_with_short_scale
 
 __all__ = ["SegmentStream"]
 
@@ -143,7 +144,11 @@ class SegmentStream:
         if not final and len(segments) >= 2:
             same_unit = seg.unit_of[-1] == seg.unit_of[-2]
             dangling = segments[-2].text.endswith(("[", "【", "［", "[^"))
-            if same_unit and (dangling or not _settled(segments[-1].text)):
+            # "16,4 Mrd. E": "Euro" goes on with the sentence, "Es" starts one; wait for the word
+            word_pending = ends_with_short_scale(segments[-2].text) and not any(
+                ch.isspace() for ch in segments[-1].text
+            )
+            if same_unit and (dangling or word_pending or not _settled(segments[-1].text)):
                 # ``Sentence. [1`` : what follows may yet be a marker of the sentence before
                 done = segments[:-2]
             # Lines starting with ``[n]`` at the end may yet be a trailing reference list,
