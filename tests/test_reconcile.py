@@ -58,6 +58,17 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
     assert insertion_edit(
         "完成した。", 0, 5, [7], style="bracket", before_punctuation=True
     ) == Edit(4, 4, "[7]")
+    # after a quotation's closing mark, not inside the quotation
+    for quoted, added in (
+        (
+            'Eiffel called it "a monument to science."',
+            'Eiffel called it "a monument to science." [4]',
+        ),
+        ("It said “never again.”", "It said “never again.” [4]"),
+        ("(It opened in 1889.)", "(It opened in 1889.) [4]"),
+    ):
+        edit = insertion_edit(quoted, 0, len(quoted), [4], style="bracket", before_punctuation=True)
+        assert quoted[: edit.start] + edit.replacement + quoted[edit.start :] == added
     url = "Docs are at https://example.com/a."
     edit = insertion_edit(url, 0, len(url), [2], style="bracket", before_punctuation=True)
     assert (

@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
+_CLOSING = "\"'”’)]"
 
 
 class Edit(NamedTuple):
@@ -162,13 +163,15 @@ def insertion_edit(
     """The edit that adds a marker naming ``numbers`` to the claim ``text[claim_start:claim_end]``.
 
     The marker goes before the claim's final punctuation (``Earth [6].``) or after it
-    (``Earth. [6]``), never inside inline code, a URL or a link target: if the chosen place
-    falls inside one, it moves past it.
+    (``Earth. [6]``); after a closing quote or bracket that follows the punctuation, so that
+    it is not read as part of a quotation (``"a monument to science." [6]``); never inside
+    inline code, a URL or a link target: if the chosen place falls inside one, it moves past it.
     """
     claim = text[claim_start:claim_end]
     position = claim_end
     tail = _FINAL_PUNCT.search(claim)
-    if before_punctuation and tail:
+    closed = tail is not None and tail.group()[-1] in _CLOSING
+    if before_punctuation and tail and not closed:
         position = claim_start + tail.start()
         while position > claim_start and text[position - 1] in " \t":
             position -= 1
