@@ -542,7 +542,7 @@ class Attributor:
         claims = claims_to_check(answer, segments, by_number)
         passages = prepared.passages
         match = self.matcher.match(
-            [c.segment.clean_text for c in claims],
+            [c.segment.read_as for c in claims],
             passages,
             cited={i: c.cited_sources for i, c in enumerate(claims) if c.cited_sources},
             lexical=prepared.lexical,
@@ -601,7 +601,7 @@ class Attributor:
         ]
         checked = [CheckedClaim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
         passages = make_passages(sources, self.config.match)
-        match = self.matcher.match([s.clean_text for s in segments], passages)
+        match = self.matcher.match([s.read_as for s in segments], passages)
         per_source, pair_support, contradicting, refused = self._verify(checked, match, passages)
         numbering = Numbering(
             numbers=tuple(range(1, len(sources) + 1)),
@@ -683,7 +683,7 @@ class Attributor:
                     strongest[i] = support
 
         for i, claim in enumerate(claims):
-            text = claim.segment.clean_text
+            text = claim.segment.read_as
             chosen = {c.passage: c for c in match.candidates[i][: cfg.passages_per_claim]}
             for source_index in claim.cited_sources:
                 if any(passages[p].source_index == source_index for p in chosen):
@@ -754,7 +754,7 @@ class Attributor:
                 norm = float(np.linalg.norm(vec)) or 1.0
                 pairs.append(
                     Pair(
-                        claim=claim.segment.clean_text,
+                        claim=claim.segment.read_as,
                         passage=passages[first].text + "\n" + passages[second].text,
                         cosine=float(np.dot(match.claim_vectors[i], vec) / norm),
                     )

@@ -1085,3 +1085,18 @@ def test_a_link_in_a_claim_is_judged_by_its_text_not_its_address(attributor: Att
     (claim,) = result.claims
     assert claim.verdict == "supported", claim.score  # the URL's words made it 0.004
     assert claim.text == answer  # the text as written, link and all
+
+
+def test_a_table_cell_is_read_with_its_row_and_column(attributor: Attributor) -> None:
+    # "57 m" alone is in the source; the row says it is the second floor's height, which the
+    # source gives as 115.7 metres (the cell alone was called supported, 0.98)
+    source = CitationSource(
+        id="w",
+        type="web",
+        full_content="The tower is 330 metres tall and is the tallest structure in Paris. "
+        "The first level is at 57 metres and the second at 115.7 metres.",
+    )
+    table = "| Level | Height |\n|---|---|\n| Second floor | 57 m [1] |\n| First level | 57 metres [1] |"
+    wrong, right = attributor.attribute(table, [source]).claims
+    assert wrong.verdict != "supported", (wrong.verdict, wrong.score)
+    assert right.verdict == "supported", (right.verdict, right.score)

@@ -548,14 +548,19 @@ def test_tables() -> None:
         ("Launch date", "table_header", None),
         ("Notes", "table_header", None),
         ("JWST [1]", "too_short", "Name"),
-        ("2021", "too_short", "Launch date"),
-        ("Launched on an Ariane 5 rocket [2]", None, "Notes"),
+        ("2021", "too_short", "JWST | Launch date"),  # the row's first cell, the column's header
+        ("Launched on an Ariane 5 rocket [2]", None, "JWST | Notes"),
         ("Hubble", "too_short", "Name"),
-        ("1990", "too_short", "Launch date"),
-        ("Carried by the \\| Space Shuttle Discovery", None, "Notes"),
+        ("1990", "too_short", "Hubble | Launch date"),
+        ("Carried by the \\| Space Shuttle Discovery", None, "Hubble | Notes"),
     ]
     assert {s.block for s in segments} == {"table_cell"}
     assert segments[-1].clean_text == "Carried by the | Space Shuttle Discovery"
+    # what the models read of a cell: what its row is about and what its column holds
+    assert segments[4].read_as == "JWST | Launch date: 2021"
+    assert segments[3].read_as == "Name: JWST"
+    assert segments[6].read_as == "Name: Hubble"
+    assert _one("Webb is a big telescope.").read_as == "Webb is a big telescope."
     assert "-----" not in "".join(s.text for s in segments)
 
 

@@ -288,7 +288,7 @@ def evidence_quotes(
         text, field = source_text(sources[s])
         chosen = best_sentences(
             pool,
-            claim.segment.clean_text,
+            claim.segment.read_as,
             lexical,
             sentences,
             primary=len(primary),

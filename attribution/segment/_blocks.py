@@ -72,6 +72,9 @@ class Unit:
     """For a top-level list item: the last heading before the list."""
     headers: tuple[int, ...] = ()
     """For a table body cell: its column's header cell; for a whole body row: the header cells."""
+    row_label: int | None = None
+    """For a table body cell after the first of its row: the row's first cell (what the row is
+    about: "| Second floor | 116 m |")."""
 
 
 @dataclass(slots=True)
@@ -317,17 +320,21 @@ class _Parser:
                 break
             cells = _cells(self.text, line)
             if self.table_cells:
+                label: int | None = None
                 for column, (a, b) in enumerate(cells):
                     header = headers[column] if column < len(headers) else None
-                    self._add(
+                    added = self._add(
                         Unit(
                             start=a,
                             end=b,
                             block="table_cell",
                             mode="sentences",
                             headers=() if header is None else (header,),
+                            row_label=label,
                         )
                     )
+                    if column == 0:
+                        label = added
             else:
                 self._add(
                     Unit(

@@ -67,7 +67,17 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     """The citation markers attached to it (a marker right after a sentence belongs to it)."""
     context: str | None
     """For a list item: the lead-in ending with ':' before its list, else the heading above it
-    (a nested item: its parent item). For a table cell: its column header. Otherwise None."""
+    (a nested item: its parent item). For a table cell: its row's first cell (after the first
+    column) and its column header, ``"Second floor | Height"``. Otherwise None."""
+
+    @property
+    def read_as(self) -> str:
+        """What the models read of this segment: its clean text; a table cell's with its row's
+        first cell and its column header before it (``"Second floor | Height: 116 m"``): a
+        cell alone does not say what it is about."""
+        if self.block == "table_cell" and self.context:
+            return f"{self.context}: {self.clean_text}"
+        return self.clean_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,8 +551,9 @@ class Segmenter:
         cleans = [" ".join(d.clean for d in ds) for ds in by_unit]
 
         def context(unit: Unit) -> str | None:
-            if unit.headers:
-                return " | ".join(c for h in unit.headers if (c := cleans[h])) or None
+            if unit.headers or unit.row_label is not None:
+                around = [] if unit.row_label is None else [unit.row_label]
+                return " | ".join(c for h in (*around, *unit.headers) if (c := cleans[h])) or None
             if not unit.is_item:
                 return None
             if unit.parent is not None:
