@@ -1096,7 +1096,10 @@ def test_a_table_cell_is_read_with_its_row_and_column(attributor: Attributor) ->
         full_content="The tower is 330 metres tall and is the tallest structure in Paris. "
         "The first level is at 57 metres and the second at 115.7 metres.",
     )
-    table = "| Level | Height |\n|---|---|\n| Second floor | 57 m [1] |\n| First level | 57 metres [1] |"
+    table = (
+        "| Level | Height |\n|---|---|\n"
+        "| Second floor | 57 m [1] |\n| First level | 57 metres [1] |"
+    )
     wrong, right = attributor.attribute(table, [source]).claims
     assert wrong.verdict != "supported", (wrong.verdict, wrong.score)
     assert right.verdict == "supported", (right.verdict, right.score)
