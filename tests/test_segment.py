@@ -206,6 +206,15 @@ def test_example_answer() -> None:
             ],
         ),
         ("It raised USD 3.2 bn. in new funding.", ["It raised USD 3.2 bn. in new funding."]),
+        # a name's question or exclamation mark ends no sentence the words after it go on
+        (
+            "According to Which?, the Seal has a range of 354 miles. Yahoo! reported a loss.",
+            ["According to Which?, the Seal has a range of 354 miles.", "Yahoo! reported a loss."],
+        ),
+        (
+            "Is it big? Yes, it is. It is big! It is tall.",
+            ["Is it big?", "Yes, it is.", "It is big!", "It is tall."],
+        ),
         # a full stop glued to the next sentence still ends it, an abbreviation's does not
         (
             "It was completed in 1889 [1].The tower is made of gold.",

@@ -157,6 +157,10 @@ def _continues(text: str, before: int, after: int) -> bool:
     # good" still ends a sentence)
     if _DATE_LEAD.search(head):
         return True
+    if head.endswith((",", ";")):
+        return True  # "According to Which?, the Seal": no sentence ends at a comma
+    if head.endswith(("?", "!")) and text[after : after + 1].islower():
+        return True  # "Yahoo! reported", "Which? magazine": a name's mark, the sentence goes on
     if head.endswith(_ELLIPSES):
         # "in 1889... Mount Everest": a capital starts another sentence; "Wait... what" goes on
         return not text[after : after + 1].isupper()
