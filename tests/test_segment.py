@@ -322,6 +322,9 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("The tower is ~~300~~ 330 m tall [1].", "The tower is 330 m tall."),
         ("It costs ~~3.5~~ 4 euros, ~~built~~rebuilt.", "It costs 4 euros, rebuilt."),
         ("Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here.", "Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here."),
+        # a footnote mark with a name cites no number, and is no word of the claim either
+        ("Wing is owned by Alphabet[^wing] since 2012.", "Wing is owned by Alphabet since 2012."),
+        ("It flies drones [^note-2] in Logan [1].", "It flies drones in Logan."),
         # emphasis delimiters are markdown, not words: the models read "not", not "*not*"
         (
             "The build is *not* slower for single-threaded code.",

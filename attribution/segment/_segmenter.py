@@ -124,6 +124,9 @@ _GONE = "\x00"
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
 _GONE_RUN = re.compile(_GONE + "+")
+_NAMED_FOOTNOTE = re.compile(r"\[\^(?![\d\s]*\])[^\]\s]{1,64}\](?!:)")
+"""A footnote mark with a name (``[^wing]``, ``[^note-2]``): no citation number, so not a
+marker, and no word of the claim either."""
 # struck-through text (GFM ``~~retracted~~``): what the author took back, so no part of what
 # the models read. Inside one sentence only (no sentence-ending mark but a decimal point or
 # one just before the closing tildes, no line break or tag), so that a stream decides it as the
@@ -254,6 +257,10 @@ def _prepare(
     for s, e in syntax:
         shown[s - a : e - a] = _GONE * (e - s)
     code = [(s - a, e - a) for s, e in inline_code(answer, a, b)]
+    for hit in _NAMED_FOOTNOTE.finditer(answer, a, b):
+        s, e = hit.start() - a, hit.end() - a
+        if not any(cs < e and s < ce for cs, ce in code):
+            shown[s:e] = _GONE * (e - s)  # "Alphabet[^wing]" reads "Alphabet"
     struck: list[tuple[int, int]] = []
     for hit in _STRUCK.finditer(answer, a, b):
         s, e = hit.start() - a, hit.end() - a
