@@ -293,6 +293,8 @@ def test_a_range_in_a_claim_is_found_by_numbers_inside_it() -> None:
         ("Revenue was 16.4 billion.", {"16.4", "16400000000"}),  # not 16399999999.999998
         ("It cost $8.3bn.", {"8.3", "8300000000"}),
         ("En hausse de 12\u202f%.", {"12"}),  # a no-break space before the sign
+        ("Elle pèse 7\u202f300,5 tonnes.", {"7300.5"}),  # thousands set apart by a thin space
+        ("Elle mesure 1\u00a0083 pieds.", {"1083"}),
     ],
 )
 def test_a_scale_letter_gives_the_value(text: str, numbers: set[str]) -> None:

@@ -135,7 +135,12 @@ _WORD_SPLIT = re.compile(f"({_WORD.pattern})", re.UNICODE)
 _ASCII_WORD_SPLIT = re.compile(r"([0-9]+(?:[.,][0-9]+)*%?|[a-z]+(?:'[a-z]+)*)")
 """``_WORD_SPLIT`` for lower-cased ASCII text, where it splits the same way (``\\d`` is 0-9 and a
 letter a-z there) about 40% faster."""
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)*)"
+    r"(?:\s?%)?"
+)
+"""A number in digits: ``1,820``, ``6.50``, ``12 %``, and thousands set apart by a no-break or
+thin space as French and German typesetting write them (``7\u202f300``)."""
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|de|von|van|the|la|du)?\s*[A-Z][\w'’-]*)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|neither|nor|none|cannot|can't|won't|isn't|wasn't|"
