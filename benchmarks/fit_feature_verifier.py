@@ -57,6 +57,7 @@ from attribution.verify import (
     FEATURE_NAMES,
     NLI_FEATURE_NAMES,
     FeatureWeights,
+    judge_pairs,
     judged,
     pair_features,
 )
@@ -336,8 +337,9 @@ def labelled_rows(
 def _add_judge(
     model: OnnxCrossEncoder, claim: str, texts: Sequence[str], rows: Sequence[list[float]]
 ) -> None:
-    """Append the judge's P(support) and P(contradiction) of each text to its feature row."""
-    probs = model.predict([(text, claim) for text in texts])
+    """Append the judge's P(support) and P(contradiction) of each text to its feature row, as
+    the engine reads them (:func:`attribution.verify.judge_pairs`)."""
+    probs = judge_pairs(model, [(text, claim) for text in texts])
     contra = model.contradiction_index
     for row, p in zip(rows, probs, strict=True):
         row.append(float(p[model.support_index]))

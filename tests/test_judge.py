@@ -132,3 +132,33 @@ def test_a_quantity_in_another_form_is_the_same_quantity(
     source = CitationSource(id="s", type="web", full_content=passage)
     (checked,) = attributor.check_claims([claim], [source])
     assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)
+
+
+def test_a_sentence_beside_the_one_that_states_the_claim_does_not_sway_the_judge(
+    attributor: Attributor,
+) -> None:
+    # the judge read the snippet as neutral (0.005): a plan beside the fact ("is planned to"),
+    # which it learnt is no fact; the sentence that states the claim, read alone, supports it
+    from attribution import CitationSource
+
+    snippet = (
+        "SLS produces 8.8 million pounds (39.1 meganewtons) of thrust at liftoff. "
+        "Artemis III is planned to return astronauts to the lunar surface."
+    )
+    source = CitationSource(id="s", type="web", snippet=snippet)
+    claim = "The SLS rocket produces 8.8 million pounds of thrust at liftoff."
+    (checked,) = attributor.check_claims([claim], [source])
+    assert checked.verdict == "supported", (checked.verdict, checked.score)
+    # and a plan read as a fact is still no support
+    planned = "Artemis III has returned astronauts to the lunar surface."
+    (checked,) = attributor.check_claims([planned], [source])
+    assert checked.verdict != "supported", (checked.verdict, checked.score)
+
+
+def test_the_sentence_read_again_holds_most_of_the_claim() -> None:
+    from attribution.verify._windows import _best_sentence
+
+    passage = "The tower is 330 metres tall. It opened in 1889. Paris has many parks."
+    assert _best_sentence(passage, "The tower opened in 1889.") == "It opened in 1889."
+    assert _best_sentence(passage, "Berlin has a zoo.") is None  # no sentence holds enough
+    assert _best_sentence("It opened in 1889.", "It opened in 1889.") is None  # one sentence

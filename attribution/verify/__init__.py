@@ -7,6 +7,9 @@ r"""Verify: how strongly a passage supports (or contradicts) a claim.
 - :func:`load_verifier` (``_loading``): the verifier a :class:`ModelConfig` names.
 - :func:`sentence_judge` (``_judge``): the cross-encoder's reading of single sentences, which
   helps choose evidence quotes.
+- :func:`judge_pairs` (``_windows``): what the cross-encoder reads of a pair (the claim with
+  the passage's form of its quantities; a passage it does not read as support, read again by
+  its sentence that holds most of the claim).
 - :func:`verbatim_in` (``_verbatim``): the rule that supports a claim written word for word in
   a passage without a model pass.
 """
@@ -25,6 +28,7 @@ from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
 from attribution.verify._verbatim import VERBATIM_MIN_WORDS, verbatim_in, word_key
+from attribution.verify._windows import judge_pairs
 
 __all__ = [
     "FEATURE_NAMES",
@@ -38,6 +42,7 @@ __all__ = [
     "Verifier",
     "VerifierOutput",
     "clear_text_cache",
+    "judge_pairs",
     "judged",
     "load_verifier",
     "pair_features",

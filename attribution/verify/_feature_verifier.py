@@ -21,7 +21,8 @@ from numpy.typing import NDArray
 from attribution._errors import InputError, ModelLoadError
 from attribution.match import LexicalIndex
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution.verify._protocol import Pair, VerifierOutput, model_input
+from attribution.verify._protocol import Pair, VerifierOutput
+from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
     from attribution.runtime import Embedder, OnnxCrossEncoder
@@ -186,7 +187,7 @@ class FeatureVerifier:
         """P(entailment) and P(contradiction) per pair (0 where the model has no such label)."""
         model = self.cross_encoder
         assert model is not None
-        probs = model.predict([model_input(p.passage, p.claim) for p in pairs]).astype(np.float64)
+        probs = judge_pairs(model, [(p.passage, p.claim) for p in pairs]).astype(np.float64)
         support = probs[:, model.support_index]
         contra_index = model.contradiction_index
         contra = probs[:, contra_index] if contra_index is not None else np.zeros(len(pairs))

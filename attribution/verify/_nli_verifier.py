@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from attribution.verify._protocol import Pair, VerifierOutput, model_input
+from attribution.verify._protocol import Pair, VerifierOutput
+from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
     from attribution.match import LexicalIndex
@@ -48,7 +49,7 @@ class NliVerifier:
     ) -> VerifierOutput:
         if not pairs:
             return VerifierOutput(support=[])
-        probs = self.model.predict([model_input(p.passage, p.claim) for p in pairs])
+        probs = judge_pairs(self.model, [(p.passage, p.claim) for p in pairs])
         support = [float(v) for v in probs[:, self.model.support_index]]
         contra_index = self.model.contradiction_index
         contradiction = (
