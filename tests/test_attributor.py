@@ -1103,3 +1103,18 @@ def test_a_table_cell_is_read_with_its_row_and_column(attributor: Attributor) ->
     wrong, right = attributor.attribute(table, [source]).claims
     assert wrong.verdict != "supported", (wrong.verdict, wrong.score)
     assert right.verdict == "supported", (right.verdict, right.score)
+
+
+def test_a_quote_is_no_fragment_of_the_page(attributor: Attributor) -> None:
+    # a heading or a label run into the page text ("Support", "USD") adds a claim word, but
+    # says nothing of the claim: it was quoted after the sentence that carries it
+    page = (
+        "Travel policy\n\nSupport\n\nThe daily allowance for travel abroad is 85 US dollars "
+        "per day. USD\n\nMeals are covered separately."
+    )
+    source = CitationSource(id="p", type="web", full_content=page)
+    claim = "Employees travelling abroad get support: a daily allowance of USD 85 [1]."
+    (checked,) = attributor.attribute(claim, [source]).claims
+    assert [q.text for q in checked.evidence] == [
+        "The daily allowance for travel abroad is 85 US dollars per day."
+    ]

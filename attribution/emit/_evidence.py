@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["best_sentences", "clear_quote_cache", "evidence_quotes"]
 
 _WORD = re.compile(r"\S+")
+_WORDS = re.compile(r"[^\W_]+")
+MIN_QUOTE_WORDS = 3
+"""A sentence of fewer words is a fragment (a heading or a label run into the page text): it
+is quoted only when no longer sentence holds a word of the claim."""
 
 
 PRIMARY_BONUS = 0.0
@@ -91,6 +95,11 @@ def best_sentences(
     coverage = _Coverage(terms, lexical)
     chosen: list[tuple[int, int]] = []
     covered: set[str] = set()
+    # a fragment ("Support", "USD", a heading run into the page) says nothing of the claim:
+    # quoted only when no sentence holds a claim term
+    fragments = {span for span in order if len(_WORDS.findall(texts[span])) < MIN_QUOTE_WORDS}
+    if len(fragments) < len(order):
+        order = [span for span in order if span not in fragments]
     for pick in range(limit):
         best: tuple[int, int] | None = None
         gain = 0.0
@@ -112,7 +121,7 @@ def best_sentences(
         chosen.append(best)
         covered.update(t for t in terms if t in sentence_terms[best])
     if not chosen:
-        chosen = [next(span for span in order if spans[span])]
+        chosen = [next((span for span in order if spans[span]), order[0])]
     if cut:
         # two pieces of one sentence can come to the same run: it is quoted once
         chosen = list(
