@@ -31,7 +31,20 @@ if TYPE_CHECKING:
 __all__ = ["Segment", "Segmentation", "Segmenter"]
 
 _EMPHASIS = "*_ "
-_EMPHASIZED = re.compile(r"(?<![\w*_\\])(\*{1,3}|_{1,3})(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\w*_])")
+
+
+def _emphasis(mark: str, content: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w*_\\]){mark}(?=[^\s*_])({content}+?)(?<=[^\s*_\\]){mark}(?![\w*_])")
+
+
+_EMPHASIZED = (
+    _emphasis(r"\*\*\*", r"[^*]"),
+    _emphasis(r"\*\*", r"(?:[^*]|\*(?!\*))"),
+    _emphasis(r"\*", r"[^*]"),
+    _emphasis("___", "[^_]"),
+    _emphasis("__", "(?:[^_]|_(?!_))"),
+    _emphasis("_", "[^_]"),
+)
 """Emphasis (``*not*``, ``**Gustave Eiffel**``, ``_so_``): its delimiters are markdown, not
 words, so the models read ``not``; inside a word or a number (``snake_case``, ``2*3*4``) they
 are left alone."""
@@ -322,14 +335,18 @@ def _without_emphasis(clean: str) -> str:
     if "*" not in clean and "_" not in clean:
         return clean
     for _ in range(3):  # nested: **a *b* c**
-        code = inline_code(clean, 0, len(clean)) if "`" in clean else []
+        plain = clean
+        for pattern in _EMPHASIZED:  # the content holds no delimiter of its own kind: linear
+            if pattern.search(plain) is None:
+                continue
+            code = inline_code(plain, 0, len(plain)) if "`" in plain else []
 
-        def inner(m: re.Match[str], code: list[tuple[int, int]] = code) -> str:
-            if any(a < m.end() and m.start() < b for a, b in code):
-                return m.group()
-            return m.group(2)
+            def inner(m: re.Match[str], code: list[tuple[int, int]] = code) -> str:
+                if any(a < m.end() and m.start() < b for a, b in code):
+                    return m.group()
+                return m.group(1)
 
-        plain = _EMPHASIZED.sub(inner, clean)
+            plain = pattern.sub(inner, plain)
         if plain == clean:
             break
         clean = plain
