@@ -49,7 +49,9 @@ def _best_sentence(passage: str, claim: str) -> str | None:
 def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> NDArray:  # type: ignore[type-arg]
     """Label probabilities of (passage, claim) pairs as the judge reads them
     (:func:`model_input`), each pair read below :data:`READ_AGAIN_BELOW` read again by its best
-    sentence, the reading that supports the claim more winning."""
+    sentence; that reading wins when it reads support (at least :data:`READ_AGAIN_BELOW`): a
+    "no" a little less sure than the passage's is still a "no" (it would only slip past the
+    judge's floor)."""
     inputs = [model_input(passage, claim) for passage, claim in pairs]
     probs = model.predict(inputs)
     support = model.support_index
@@ -62,6 +64,6 @@ def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> ND
     if again:
         rows = model.predict([(sentence, inputs[i][1]) for i, sentence in again])
         for (i, _), row in zip(again, rows, strict=True):
-            if row[support] > probs[i, support]:
+            if row[support] >= READ_AGAIN_BELOW:  # a "yes" (not a "no" nudged over a gate)
                 probs[i] = row
     return probs
