@@ -342,6 +342,15 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ("It is 1.82 km long.", "Its length is 1,820 metres.", "It is 1,820 metres long."),
         ("It raised $5bn.", "It raised $5,000,000,000 in 2021.", "It raised $5,000,000,000."),
         ("It flew 4,700 miles out.", "It flew about 7,600 km out.", "It flew 7,600 km out."),
+        # one end of a range is no quantity of its own; a form the passage writes stays
+        ("The hike is 5-10 km long.", "The hike is 5-6 miles long.", "The hike is 5-10 km long."),
+        ("It holds 10 to 20 litres.", "It holds 10 to 20,000 ml.", "It holds 10 to 20 litres."),
+        ("Founded in 2000.", "It cost $2k in 2000.", "Founded in 2000."),
+        (
+            "The spire is 83 feet tall.",
+            "The spire is 1\u00a0083 feet tall.",
+            "The spire is 83 feet tall.",
+        ),
         # the same form, another value, another dimension, plain numbers: left as written
         ("It is 330 m tall.", "It is 330 m tall.", "It is 330 m tall."),
         ("It had 1.3 million users.", "It had 1,200,000 users.", "It had 1.3 million users."),
@@ -382,6 +391,12 @@ def test_quantities_give_their_value_in_the_base_unit() -> None:
         ("150 lb", "68 kg", True),
         ("4,700 miles", "7,700 km", False),  # another distance
         ("354 miles", "590 km", False),
+        ("1 mile", "1 km", False),  # rounding alone would let these pass: 2% at most
+        ("130 metres", "400 feet", False),
+        ("100 m", "400 feet", False),
+        ("2 kg", "3.5 lb", False),
+        ("5 miles", "9 km", False),
+        ("5 miles", "8 km", True),
         ("1.82 km", "1,820 m", True),  # one system: the same value only
         ("1.82 km", "1,830 m", False),
         ("5 km", "5 kg", False),  # another dimension

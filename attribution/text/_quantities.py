@@ -50,9 +50,11 @@ for _forms, _dimension, _factor, _system in (
 _SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3 and f != "ton"), key=len, reverse=True)
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
 _MEASURE = re.compile(
-    r"(?<![\w.$€£¥])(\d+(?:[.,]\d+)*)[ \u00a0]?"
+    r"(?<![\w.$€£¥])(?<!\d[.,\u00a0\u202f\u2009])"
+    r"(\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)*)[ \u00a0\u202f]?"
     rf"((?i:{'|'.join(_WORDS)})|{'|'.join(_SYMBOLS)})\b(?![.,]?\d)"
 )
+_ENDS_RANGE = re.compile(r"\d\s*(?:-|–|—|to|and|bis|à)\s*$", re.IGNORECASE)
 """A number and a unit after it. Symbols are lower case only (``5 G`` and ``3 M`` are no
 units), words in any case."""
 
@@ -81,15 +83,23 @@ class Quantity(NamedTuple):
 
 def same_quantity(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities are the same: the same value in the same dimension, or, between
-    metric and imperial units, values whose rounding overlaps ("4,700 miles" and "7,600 km";
-    "1,083 feet" and "330 metres"; not "7,700 km")."""
+    metric and imperial units, values within :data:`CONVERSION_TOLERANCE` of each other and
+    within each other's rounding ("4,700 miles" and "7,600 km"; "1,083 feet" and "330 metres";
+    not "1 mile" and "1 km", nor "130 metres" and "400 feet")."""
     if a.dimension != b.dimension:
         return False
     if a.value == b.value:
         return True
-    return bool(a.system and b.system and a.system != b.system) and (
-        a.low <= b.high and b.low <= a.high
-    )
+    if not (a.system and b.system and a.system != b.system):
+        return False
+    x, y = float(a.value), float(b.value)
+    close = abs(x - y) <= CONVERSION_TOLERANCE * max(abs(x), abs(y))
+    return close and a.low <= b.high and b.low <= a.high
+
+
+CONVERSION_TOLERANCE = 0.02
+"""The largest relative difference between a metric and an imperial figure of one quantity
+(rounded conversions: 4,700 miles is 7,564 km, written 7,600 km)."""
 
 
 def _unit(word: str) -> tuple[str, float, str] | None:
@@ -169,7 +179,18 @@ def as_written_in(claim: str, passage: str) -> str:
     pieces: list[str] = []
     cursor = 0
     for q in mine:
-        match = next((t for t in theirs if not (q.plain and t.plain) and same_quantity(q, t)), None)
+        if _ENDS_RANGE.search(claim, 0, q.start) or claim[q.start : q.end] in passage:
+            continue  # "5-10 km": one end alone is no quantity; the passage's own form stays
+        match = next(
+            (
+                t
+                for t in theirs
+                if not (q.plain and t.plain)
+                and same_quantity(q, t)
+                and not _ENDS_RANGE.search(passage, 0, t.start)
+            ),
+            None,
+        )
         if match is None:
             continue
         written = passage[match.start : match.end]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -157,7 +157,8 @@ _SCALE = {
     "tn": 1e12,
 }
 _SCALED = re.compile(
-    r"(\d+(?:[.,]\d+)*)\s*(thousand|million|mn|billion|bn|trillion|tn)\b", re.IGNORECASE
+    r"(?<!\d)(?<!\d[.,])(\d+(?:[.,]\d+)*)\s*(thousand|million|mn|billion|bn|trillion|tn)\b",
+    re.IGNORECASE,
 )
 
 STOPWORDS = frozenset(
@@ -586,7 +587,7 @@ _ASCII_DIGITS = frozenset("0123456789")
 _WORD_NUMBER_CUES = (_STARTS - _NOT_ALONE - {"a"}) | set(_MULTIPLIERS) | set(_BIG_SCALES)
 """Words without which a text writes no number in words."""
 _CURRENCY_SCALED = re.compile(r"[$€£¥]\s?(\d+(?:[.,]\d+)*)\s?(k|m|mn|bn|b|tn)\b", re.IGNORECASE)
-_LETTER_SCALED = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)([kK]|M|B)\b")
+_LETTER_SCALED = re.compile(r"(?<![\w.])(?<!\d,)(\d+(?:[.,]\d+)*)([kK]|M|B)\b")
 """A number with a scale letter written on to it: ``1.2k stars``, ``10K run``, ``3M users``,
 ``a 7B model`` (not ``5km``, nor ``5m``, which is metres)."""
 _LETTER_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
@@ -774,11 +775,13 @@ def _scaled_numbers(text: str) -> set[tuple[str, str]]:
 def scaled_value(written: str, factor: float) -> str | None:
     """``written`` (canonical) times ``factor``, canonical, in decimal arithmetic: ``16.4`` times
     a billion is ``16400000000`` (in floats, 16399999999.999998, which no text writes)."""
-    try:
-        value = Decimal(written) * Decimal(repr(factor))
-    except InvalidOperation:
-        return None
-    return canonical_number(format(value, "f"))
+    with localcontext() as context:
+        context.prec = 80  # exact for any number a text writes (28 digits rounded a long one)
+        try:
+            value = Decimal(written) * Decimal(repr(factor))
+        except InvalidOperation:
+            return None
+        return canonical_number(format(value, "f"))
 
 
 _RANGE_NUMBER = r"(\d+(?:[.,]\d+)*)\s?(?:%|percent|per\s+cent)?"
