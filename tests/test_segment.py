@@ -206,6 +206,17 @@ def test_example_answer() -> None:
             ],
         ),
         ("It raised USD 3.2 bn. in new funding.", ["It raised USD 3.2 bn. in new funding."]),
+        # ... but only a number's scale, before a currency or a word in lower case, no marker
+        (
+            "Net income was EUR 2.1 bn. 2023 was weak.",
+            ["Net income was EUR 2.1 bn.", "2023 was weak."],
+        ),
+        ("They ran a paper mill. 1820 was good.", ["They ran a paper mill.", "1820 was good."]),
+        ("He earned an MD. 3 years later he left.", ["He earned an MD.", "3 years later he left."]),
+        ("USD 3.2 bn. [1] USD bonds fell.", ["USD 3.2 bn. [1]", "USD bonds fell."]),
+        ("Which phone to buy? iPhone 15 is best.", ["Which phone to buy?", "iPhone 15 is best."]),
+        ("Which manager? npm ships with Node.", ["Which manager?", "npm ships with Node."]),
+        ("Wow! eBay reported a loss.", ["Wow!", "eBay reported a loss."]),
         # a name's question or exclamation mark ends no sentence the words after it go on
         (
             "According to Which?, the Seal has a range of 354 miles. Yahoo! reported a loss.",
@@ -325,6 +336,7 @@ def test_markers_attach_to_the_sentence_they_follow(
         # a footnote mark with a name cites no number, and is no word of the claim either
         ("Wing is owned by Alphabet[^wing] since 2012.", "Wing is owned by Alphabet since 2012."),
         ("It flies drones [^note-2] in Logan [1].", "It flies drones in Logan."),
+        ("Use [^0-9] to match any non-digit here.", "Use [^0-9] to match any non-digit here."),
         # emphasis delimiters are markdown, not words: the models read "not", not "*not*"
         (
             "The build is *not* slower for single-threaded code.",
@@ -574,6 +586,13 @@ def test_tables() -> None:
     assert segments[6].read_as == "Name: Hubble"
     assert _one("Webb is a big telescope.").read_as == "Webb is a big telescope."
     assert "-----" not in "".join(s.text for s in segments)
+
+
+def test_a_table_row_is_about_its_first_cell_with_words() -> None:
+    answer = "| # | Tower | Notes |\n|---|---|---|\n| 3 | Tokyo Skytree | It opened in 2012. |"
+    *_, rank, tower, notes = _segments(answer)
+    assert (rank.read_as, tower.read_as) == ("#: 3", "Tower: Tokyo Skytree")
+    assert notes.read_as == "Tokyo Skytree | Notes: It opened in 2012."  # not the rank
 
 
 def test_table_rows_when_cells_are_not_split() -> None:

@@ -150,6 +150,8 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "Der Turm wurde am 31. März 1889 eröffnet [1]. Er liegt im 7. Arrondissement [2].",
         "Er gibt 16,4 Mrd. € aus [1]. Es kostet 3,2 Mio. Euro [2]. Es sind 16 Mrd. Das reicht.",
         "According to Which?, the Seal is fast [1]. Yahoo! reported it [2]. Is it? Yes [3].",
+        "Der Bund zahlt 16,4 Mrd. [1] Euro-Länder zahlen mehr. Es sind 2 bn. Euro [2].",
+        "Which phone? iPhone 15 [1]. Wow! eBay fell [2]. EUR 2.1 bn. 2023 was weak.",
         "It was completed in 1889 [1].The tower is gold.Then1 it is.The1 x. U.S.The end.",
         "~~The tower is 300 m tall.~~ It is ~~1.5~~ 2 km [1]. It was ~~built~~. A ~~b. c~~ d.",
         "Let $x_{[1]}$ hold here [2]. It costs $5 [3] and $10 [4]. So $$y^{[5]}$$ is [6].",

@@ -73,8 +73,8 @@ class Unit:
     headers: tuple[int, ...] = ()
     """For a table body cell: its column's header cell; for a whole body row: the header cells."""
     row_label: int | None = None
-    """For a table body cell after the first of its row: the row's first cell (what the row is
-    about: "| Second floor | 116 m |")."""
+    """For a table body cell after its row's first cell with words: that cell (what the row is
+    about: "| Second floor | 116 m |"; a rank before it is not: "| 3 | Tower | ... |")."""
 
 
 @dataclass(slots=True)
@@ -333,8 +333,8 @@ class _Parser:
                             row_label=label,
                         )
                     )
-                    if column == 0:
-                        label = added
+                    if label is None and any(ch.isalpha() for ch in self.text[a:b]):
+                        label = added  # what the row is about: its first cell with words
             else:
                 self._add(
                     Unit(

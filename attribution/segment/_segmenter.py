@@ -137,7 +137,7 @@ _GONE = "\x00"
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
 _GONE_RUN = re.compile(_GONE + "+")
-_NAMED_FOOTNOTE = re.compile(r"\[\^(?![\d\s]*\])[^\]\s]{1,64}\](?!:)")
+_NAMED_FOOTNOTE = re.compile(r"\[\^[A-Za-z][\w-]{0,63}\](?!:)")
 """A footnote mark with a name (``[^wing]``, ``[^note-2]``): no citation number, so not a
 marker, and no word of the claim either."""
 # struck-through text (GFM ``~~retracted~~``): what the author took back, so no part of what

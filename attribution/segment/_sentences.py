@@ -55,18 +55,23 @@ _MAY_END = _word_set(
     """
 )
 # A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
-# sentence goes on into the currency or unit after it, or a word in lower case or a digit.
-_SCALE_ABBREVIATIONS = _word_set("mrd mio bn mn tsd mill md mds")
+# sentence goes on into the currency after it, or a word in lower case, with one blank between
+# (no marker: "16 Mrd. [1] Euro-Länder ..." ends at the marker).
+_SHORT_SCALE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:mrd|mio|bn|mn|tsd)\.[ \u00a0]?$", re.I)
 _CURRENCY_AFTER = re.compile(
     r"[$€£¥₹₩]|(?:Euro|Euros|EUR|USD|US-Dollar|Dollar|Dollars|CHF|GBP|Pfund|Franken|Yen)\b"
 )
-_SCALE_BEFORE_DOT = re.compile(r"(?<![\w.])(?:" + "|".join(_SCALE_ABBREVIATIONS) + r")\.$", re.I)
+# A name's mark ("Yahoo! reported", "According to Which?, the Seal", "Which? magazine"): a
+# capitalised word glued to it and a word after it in lower case only ("buy? iPhone" and
+# "Wow! eBay" end sentences).
+_NAME_MARK = re.compile(r"(?<![\w.])[A-Z][a-z]{1,11}[?!]$")
+_LOWER_WORD = re.compile(r"[a-z]+\b")
 
 
 def ends_with_short_scale(text: str) -> bool:
-    """Whether ``text`` ends with a scale written short (``16,4 Mrd.``): whether a sentence
-    ends there is decided by the whole word after it, which a stream may not have yet."""
-    return _SCALE_BEFORE_DOT.search(text.rstrip(_CLOSERS)) is not None
+    """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``): whether
+    a sentence ends there is decided by the whole word after it, which a stream may not have."""
+    return _SHORT_SCALE.search(text.rstrip()) is not None
 
 
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
@@ -159,7 +164,7 @@ def _continues(text: str, before: int, after: int) -> bool:
         return True
     if head.endswith((",", ";")):
         return True  # "According to Which?, the Seal": no sentence ends at a comma
-    if head.endswith(("?", "!")) and text[after : after + 1].islower():
+    if _NAME_MARK.search(head) and _LOWER_WORD.match(text, after):
         return True  # "Yahoo! reported", "Which? magazine": a name's mark, the sentence goes on
     if head.endswith(_ELLIPSES):
         # "in 1889... Mount Everest": a capital starts another sentence; "Wait... what" goes on
@@ -171,9 +176,10 @@ def _continues(text: str, before: int, after: int) -> bool:
     word = m[1].lower()
     if word in _ALWAYS_CONTINUES:
         return True
-    if word in _SCALE_ABBREVIATIONS and _CURRENCY_AFTER.match(text, after):
-        return True
-    if word in _MAY_END or word in _SCALE_ABBREVIATIONS or len(word) == 1:
+    if _SHORT_SCALE.search(text, 0, after):
+        first = text[after : after + 1]
+        return first.islower() or _CURRENCY_AFTER.match(text, after) is not None
+    if word in _MAY_END or len(word) == 1:
         first = text[after : after + 1]
         return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)
     return False
