@@ -1118,3 +1118,20 @@ def test_a_quote_is_no_fragment_of_the_page(attributor: Attributor) -> None:
     assert [q.text for q in checked.evidence] == [
         "The daily allowance for travel abroad is 85 US dollars per day."
     ]
+
+
+def test_a_short_sentence_is_quoted_when_it_is_what_holds_the_claim(
+    attributor: Attributor,
+) -> None:
+    # a CJK sentence is no fragment (its characters are its words), and a fragment that holds
+    # the claim's words beats a sentence that holds none of them
+    cjk = CitationSource(
+        id="c", type="web", full_content="埃菲尔铁塔高330米。它每年吸引数百万游客参观。"
+    )
+    (claim,) = attributor.attribute("埃菲尔铁塔高330米[1]。", [cjk]).claims
+    assert claim.evidence
+    assert claim.evidence[0].text == "埃菲尔铁塔高330米。"
+    page = "Eiffel Tower\n\n330 metres.\n\nOpening hours change with the seasons of the year."
+    short = CitationSource(id="p", type="web", full_content=page)
+    (claim,) = attributor.attribute("The Eiffel Tower is 330 metres tall [1].", [short]).claims
+    assert all("Opening hours" not in q.text for q in claim.evidence)

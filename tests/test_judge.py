@@ -162,3 +162,15 @@ def test_the_sentence_read_again_holds_most_of_the_claim() -> None:
     assert _best_sentence(passage, "The tower opened in 1889.") == "It opened in 1889."
     assert _best_sentence(passage, "Berlin has a zoo.") is None  # no sentence holds enough
     assert _best_sentence("It opened in 1889.", "It opened in 1889.") is None  # one sentence
+
+
+def test_a_passage_read_as_contradicting_is_not_read_again(attributor: Attributor) -> None:
+    # the first sentence alone reads as support (0.56); the passage, rightly, as contradicting
+    from attribution.verify import judge_pairs
+
+    model = attributor.verifier.cross_encoder  # type: ignore[attr-defined]
+    passage = "A rumour said Apple would buy Tesla in 2024. Apple denied the rumour."
+    claim = "Apple bought Tesla in 2024."
+    (read,) = judge_pairs(model, [(passage, claim)])
+    (whole,) = model.predict([(passage, claim)])
+    assert (read == whole).all()

@@ -21,6 +21,14 @@ __all__ = ["best_sentences", "clear_quote_cache", "evidence_quotes"]
 
 _WORD = re.compile(r"\S+")
 _WORDS = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _words(text: str) -> int:
+    """Words of a sentence, a CJK character counting as one (CJK runs have no blanks)."""
+    return len(_WORDS.findall(text)) + len(_CJK.findall(text))
+
+
 MIN_QUOTE_WORDS = 3
 """A sentence of fewer words is a fragment (a heading or a label run into the page text): it
 is quoted only when no longer sentence holds a word of the claim."""
@@ -97,8 +105,9 @@ def best_sentences(
     covered: set[str] = set()
     # a fragment ("Support", "USD", a heading run into the page) says nothing of the claim:
     # quoted only when no sentence holds a claim term
-    fragments = {span for span in order if len(_WORDS.findall(texts[span])) < MIN_QUOTE_WORDS}
-    if len(fragments) < len(order):
+    fragments = {span for span in order if _words(texts[span]) < MIN_QUOTE_WORDS}
+    wanted = set(terms)
+    if any(span not in fragments and sentence_terms[span] & wanted for span in order):
         order = [span for span in order if span not in fragments]
     for pick in range(limit):
         best: tuple[int, int] | None = None

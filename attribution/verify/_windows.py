@@ -54,10 +54,13 @@ def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> ND
     judge's floor)."""
     inputs = [model_input(passage, claim) for passage, claim in pairs]
     probs = model.predict(inputs)
-    support = model.support_index
+    support, contra = model.support_index, model.contradiction_index
     again: list[tuple[int, str]] = []
     for i, (passage, claim) in enumerate(inputs):
-        if probs[i, support] < READ_AGAIN_BELOW:
+        against = probs[i, contra] if contra is not None else 0.0
+        # a passage read as contradicting the claim is not read again ("Apple denied the
+        # rumour" after the rumour): only one it reads as saying nothing of it
+        if probs[i, support] < READ_AGAIN_BELOW and against < probs[i, support]:
             sentence = _best_sentence(passage, claim)
             if sentence is not None:
                 again.append((i, sentence))
