@@ -349,6 +349,7 @@ def test_markers_attach_to_the_sentence_they_follow(
             "Use snake_case and 2*3*4 or `a *b* c` here.",
         ),
         ("A * B and C * D are products here.", "A * B and C * D are products here."),
+        ("Globs like src/*/foo and lib/*/bar match.", "Globs like src/*/foo and lib/*/bar match."),
     ],
 )
 def test_clean_text(answer: str, clean: str) -> None:

@@ -34,7 +34,9 @@ _EMPHASIS = "*_ "
 
 
 def _emphasis(mark: str, content: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w*_\\]){mark}(?=[^\s*_])({content}+?)(?<=[^\s*_\\]){mark}(?![\w*_])")
+    return re.compile(
+        rf"(?<![\w*_\\/]){mark}(?=[^\s*_/])({content}+?)(?<=[^\s*_\\/]){mark}(?![\w*_/])"
+    )
 
 
 _EMPHASIZED = (
