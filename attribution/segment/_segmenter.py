@@ -82,8 +82,8 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     """The citation markers attached to it (a marker right after a sentence belongs to it)."""
     context: str | None
     """For a list item: the lead-in ending with ':' before its list, else the heading above it
-    (a nested item: its parent item). For a table cell: its row's first cell (after the first
-    column) and its column header, ``"Second floor | Height"``. Otherwise None."""
+    (a nested item: its parent item). For a table cell: its row's first cell with words (for
+    the cells after it) and its column header, ``"Second floor | Height"``. Otherwise None."""
 
     @property
     def read_as(self) -> str:

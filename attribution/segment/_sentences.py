@@ -71,7 +71,8 @@ _LOWER_WORD = re.compile(r"[a-z]+\b")
 def ends_with_short_scale(text: str) -> bool:
     """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``): whether
     a sentence ends there is decided by the whole word after it, which a stream may not have."""
-    return _SHORT_SCALE.search(text.rstrip()) is not None
+    end = len(text.rstrip())
+    return _SHORT_SCALE.search(text, max(0, end - 40), end) is not None
 
 
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
@@ -176,7 +177,7 @@ def _continues(text: str, before: int, after: int) -> bool:
     word = m[1].lower()
     if word in _ALWAYS_CONTINUES:
         return True
-    if _SHORT_SCALE.search(text, 0, after):
+    if _SHORT_SCALE.search(text, max(0, after - 40), after):  # the window alone: linear
         first = text[after : after + 1]
         return first.islower() or _CURRENCY_AFTER.match(text, after) is not None
     if word in _MAY_END or len(word) == 1:

@@ -47,16 +47,22 @@ for _forms, _dimension, _factor, _system in (
     for _form in _forms.split():
         _UNITS[_form] = (_dimension, _factor, _system)
 
-_SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3 and f != "ton"), key=len, reverse=True)
+_SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3), key=len, reverse=True)
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
 _MEASURE = re.compile(
     r"(?<![\w.$€£¥])(?<!\d[.,\u00a0\u202f\u2009])"
     r"(\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)*)[ \u00a0\u202f]?"
     rf"((?i:{'|'.join(_WORDS)})|{'|'.join(_SYMBOLS)})\b(?![.,]?\d)"
 )
-_ENDS_RANGE = re.compile(r"\d\s*(?:-|–|—|to|and|bis|à)\s*$", re.IGNORECASE)
 """A number and a unit after it. Symbols are lower case only (``5 G`` and ``3 M`` are no
 units), words in any case."""
+_ENDS_RANGE = re.compile(r"\d\s*(?:-|–|—|to|and|bis|à)\s*$", re.IGNORECASE)
+"""What stands before the second end of a range ("5-", "10 to ", "between 5 and ")."""
+
+
+def _ends_range(text: str, at: int) -> bool:
+    """Whether the number at ``at`` is the second end of a range (a window before it: linear)."""
+    return _ENDS_RANGE.search(text, max(0, at - 12), at) is not None
 
 
 class Quantity(NamedTuple):
@@ -179,7 +185,7 @@ def as_written_in(claim: str, passage: str) -> str:
     pieces: list[str] = []
     cursor = 0
     for q in mine:
-        if _ENDS_RANGE.search(claim, 0, q.start) or claim[q.start : q.end] in passage:
+        if _ends_range(claim, q.start) or claim[q.start : q.end] in passage:
             continue  # "5-10 km": one end alone is no quantity; the passage's own form stays
         match = next(
             (
@@ -187,7 +193,7 @@ def as_written_in(claim: str, passage: str) -> str:
                 for t in theirs
                 if not (q.plain and t.plain)
                 and same_quantity(q, t)
-                and not _ENDS_RANGE.search(passage, 0, t.start)
+                and not _ends_range(passage, t.start)
             ),
             None,
         )

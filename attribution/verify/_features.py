@@ -123,7 +123,7 @@ def _missing_numbers(
     found when the passage gives a number inside it ("between 80% and 90%" against 85%), and a
     number the claim writes with a scale when the passage gives its value ("1.5 million"
     against "1,500,000", "1.2k" against "1,200"), and a measure the passage gives in another
-    metric unit ("1.82 km" against "1,820 metres")."""
+    unit ("1.82 km" against "1,820 metres", "4,700 miles" against "7,600 km")."""
     missing = set(claim.numbers - passage.numbers)
     for written, value in claim.scaled:
         if written in missing and value in passage.numbers:

@@ -16,6 +16,7 @@ from attribution.text import content_terms, source_sentence_spans
 from attribution.verify._protocol import model_input
 
 if TYPE_CHECKING:
+    import numpy as np
     from numpy.typing import NDArray
 
     from attribution.runtime import OnnxCrossEncoder
@@ -37,21 +38,21 @@ def _best_sentence(passage: str, claim: str) -> str | None:
     terms = set(content_terms(claim))
     if not terms:
         return None
-    best, share = None, SENTENCE_SHARE
+    best, share = None, 0.0
     for a, b in spans:
         sentence = passage[a:b]
         found = len(terms & set(content_terms(sentence))) / len(terms)
-        if found >= share and (best is None or found > share):
+        if found >= SENTENCE_SHARE and found > share:
             best, share = sentence, found
     return best
 
 
-def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> NDArray:  # type: ignore[type-arg]
+def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> NDArray[np.float32]:
     """Label probabilities of (passage, claim) pairs as the judge reads them
-    (:func:`model_input`), each pair read below :data:`READ_AGAIN_BELOW` read again by its best
-    sentence; that reading wins when it reads support (at least :data:`READ_AGAIN_BELOW`): a
-    "no" a little less sure than the passage's is still a "no" (it would only slip past the
-    judge's floor)."""
+    (:func:`model_input`). A pair read below :data:`READ_AGAIN_BELOW`, and not as a
+    contradiction, is read again by its best sentence; that reading wins when it reads support
+    (at least :data:`READ_AGAIN_BELOW`): a "no" a little less sure than the passage's is still a
+    "no" (it would only slip past the judge's floor)."""
     inputs = [model_input(passage, claim) for passage, claim in pairs]
     probs = model.predict(inputs)
     support, contra = model.support_index, model.contradiction_index
