@@ -24,11 +24,13 @@ from attribution._result import AttributionResult, ClaimResult, EvidenceQuote, M
 from attribution._wire import CitationSource, ToolOutput, sources_or_tool_outputs
 from attribution.decide import (
     OUT_OF_REACH,
+    AnswerKey,
     CheckedClaim,
     ClaimOutcome,
     Numbering,
     Support,
     Thresholds,
+    answer_key,
     best_support,
     check_marker,
     claims_to_check,
@@ -431,8 +433,13 @@ class Attributor:
 
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
+        key = (
+            answer_key(answer, segments, prepared.sources, prepared.numbering)
+            if self.config.reconcile.answer_key
+            else None
+        )
         lap("segment")
-        result = self._judge(answer, markers, segments, prepared, lap)
+        result = self._judge(answer, markers, segments, prepared, lap, key)
         lap("reconcile")  # decide + emit (the key keeps its name)
         return msgspec.structs.replace(result, warnings=prepared.warnings, timings_ms=timings)
 
@@ -534,12 +541,20 @@ class Attributor:
         segments: Sequence[Segment],
         prepared: PreparedSources,
         lap: Callable[[str], None],
+        key: AnswerKey | None = None,
     ) -> AttributionResult:
-        """Match, verify, decide and emit the claims among ``segments``."""
+        """Match, verify, decide and emit the claims among ``segments``; with the answer's
+        own ``key`` to its numbers, its markers are read through it."""
         markers, segments = _outside_code(markers, segments)
+        foreign: frozenset[tuple[int, int]] = frozenset()
+        renumbered: frozenset[int] = frozenset()
+        if key is not None:
+            written = {m.start: m.numbers for m in markers}
+            markers, segments, foreign = key.translate(markers, segments)
+            renumbered = frozenset(m.start for m in markers if m.numbers != written[m.start])
         numbering = prepared.numbering
         by_number = {n: i for i, n in enumerate(numbering.numbers)}
-        claims = claims_to_check(answer, segments, by_number)
+        claims = claims_to_check(answer, segments, by_number, foreign=foreign)
         passages = prepared.passages
         match = self.matcher.match(
             [c.segment.read_as for c in claims],
@@ -561,6 +576,9 @@ class Attributor:
             passages,
             prepared.sources,
             numbering,
+            key=key,
+            foreign=foreign,
+            renumbered=renumbered,
         )
 
     def check_claims(
@@ -857,9 +875,15 @@ class Attributor:
         passages: Sequence[Passage],
         sources: Sequence[CitationSource],
         numbering: Numbering,
+        *,
+        key: AnswerKey | None = None,
+        foreign: frozenset[tuple[int, int]] = frozenset(),
+        renumbered: frozenset[int] = frozenset(),
     ) -> AttributionResult:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
-        (``emit``)."""
+        (``emit``). ``markers`` are read through the answer's ``key`` already; ``foreign``:
+        ``(marker start, number)`` of the numbers it says cite a page outside the request;
+        ``renumbered``: the starts of the markers it reads as other numbers than written."""
         cfg = self.config
         per_source, pair_support, contradicting, pair_refused = verified
         threshold = self._threshold()
@@ -872,7 +896,11 @@ class Attributor:
             style=cfg.reconcile.marker_style,
             known=numbering.known,
             drop_unknown=cfg.reconcile.drop_unknown,
+            foreign=foreign,
+            renumbered=renumbered,
         )
+        if key is not None:
+            edits += [Edit(a, b, text) for a, b, text in key.labels]
         marker_checks: list[MarkerCheck] = []
         outcomes: list[ClaimOutcome] = []
         # every passage of a source may hold a quote's sentence, not only the ones scored
@@ -926,6 +954,7 @@ class Attributor:
                         decision=decision,
                         threshold=threshold,
                         numbering=numbering,
+                        foreign=(m.start, n) in foreign,
                     )
                     marker_checks.append(check)
                     if check.verdict == "supported":
@@ -988,7 +1017,7 @@ class Attributor:
                     nearest=nearest,
                 )
             )
-        marker_checks += unchecked_unknown(markers, claims, numbering.known)
+        marker_checks += unchecked_unknown(markers, claims, numbering.known, foreign=foreign)
         # "[^3]" without "[^3]: ..." renders as literal text: define the footnotes added, and
         # those the answer cites as footnotes without a definition: its own footnote marks
         # when markers keep their style, every marker when they are all rewritten as footnotes
@@ -998,13 +1027,16 @@ class Attributor:
             for m in markers
             if (m.style == "footnote" if target is None else target == "footnote")
             for n in m.numbers
-            if n in numbering.known and numbering.index_of(n) is not None
+            if n in numbering.known
+            and numbering.index_of(n) is not None
+            and (m.start, n) not in foreign
         ]
         if style == "footnote" or cited:
             edit = footnote_definitions(
                 answer,
                 [*cited, *(n for o in outcomes for n in o.added if style == "footnote")],
                 lambda n: _footnote_text(sources, numbering, n),
+                relabel=key.relabel if key is not None else None,
             )
             if edit is not None:
                 edits.append(edit)

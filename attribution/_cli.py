@@ -167,12 +167,13 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         else None
     )
     config = _config_arg(args.config) if args.config else AttributionConfig()
-    if args.style or args.no_fill or args.keep_unknown:
+    if args.style or args.no_fill or args.keep_unknown or args.registry_numbers:
         reconcile = msgspec.structs.replace(
             config.reconcile,
             marker_style=args.style or config.reconcile.marker_style,
             fill_missing=config.reconcile.fill_missing and not args.no_fill,
             drop_unknown=config.reconcile.drop_unknown and not args.keep_unknown,
+            answer_key=config.reconcile.answer_key and not args.registry_numbers,
         )
         config = msgspec.structs.replace(config, reconcile=reconcile)
     attributor = Attributor(config)
@@ -414,6 +415,13 @@ def make_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep markers naming numbers no source has (default: drop them from the answer; "
         "they are reported as unknown_number either way)",
+    )
+    attribute.add_argument(
+        "--registry-numbers",
+        action="store_true",
+        help="read every marker as the registry's number, even where the answer's own "
+        "reference list or definitions say which source each number is (default: read "
+        "through them)",
     )
     attribute.set_defaults(run=_cmd_attribute)
 

@@ -189,6 +189,38 @@ def test_attribute_prints_verdicts_and_writes_json(
     assert all(result["answer"][r["startIndex"] : r["endIndex"]] == r["citedText"] for r in refs)
 
 
+def test_attribute_reads_the_answers_own_reference_list_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sources = tmp_path / "sources.json"
+    sources.write_text(
+        json.dumps(
+            [
+                {"id": "a", "type": "web", "uri": "https://a.example/", "fullContent": "Oslo."},
+                {
+                    "id": "b",
+                    "type": "web",
+                    "uri": "https://b.example/p",
+                    "fullContent": "Paris is the capital of France.",
+                },
+            ]
+        ),
+        encoding="utf-8",
+    )
+    answer = tmp_path / "answer.md"
+    answer.write_text(
+        "Paris is the capital of France [1].\n\n[1]: https://b.example/p\n", encoding="utf-8"
+    )
+    argv = ["attribute", "--answer", str(answer), "--sources", str(sources), "--json", "-"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["answer"] == "Paris is the capital of France [2].\n\n[2]: https://b.example/p\n"
+    assert main([*argv, "--registry-numbers"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["markers"][0]["verdict"] == "wrong_source"
+    assert result["answer"].startswith("Paris is the capital of France [1].")
+
+
 def test_attribute_json_to_stdout_and_bad_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

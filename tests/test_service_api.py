@@ -129,6 +129,32 @@ async def test_attribution_from_sources_with_options(client: Client) -> None:
     _check_references(result)
 
 
+async def test_an_answers_own_reference_list_and_the_option_that_ignores_it(
+    client: Client,
+) -> None:
+    sources = [
+        {"id": "blog", "type": "web", "uri": "https://blog.example.com/dublin",
+         "fullContent": "Orion launched its Dublin region in March 2024."},
+        {"id": "docs", "type": "web", "uri": "https://docs.example.com/regions",
+         "fullContent": "Orion runs in Frankfurt and Dublin."},
+    ]  # fmt: skip
+    answer = (
+        "Orion runs in Frankfurt [1].\n\nSources:\n[1] https://docs.example.com/regions\n"
+        "[2] https://blog.example.com/dublin\n"
+    )
+    keyed = await client.post("/v1/attributions", json={"answer": answer, "sources": sources})
+    assert keyed.status_code == 200, keyed.text
+    marker = keyed.json()["markers"][0]
+    assert (marker["number"], marker["verdict"], marker["sourceId"]) == (2, "supported", "docs")
+    assert keyed.json()["answer"].startswith("Orion runs in Frankfurt [2].")
+    body = {"answer": answer, "sources": sources, "options": {"answerKey": False}}
+    plain = await client.post("/v1/attributions", json=body)
+    assert plain.status_code == 200, plain.text
+    marker = plain.json()["markers"][0]
+    assert (marker["number"], marker["verdict"], marker["suggested"]) == (1, "wrong_source", 2)
+    assert plain.json()["answer"] == answer
+
+
 async def test_attribution_in_a_conversation_keeps_numbers(client: Client) -> None:
     extracted = (await client.post("/v1/extractions", json={"toolOutputs": TOOL_OUTPUTS})).json()
     sources = extracted["sources"]

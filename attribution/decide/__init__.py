@@ -6,11 +6,14 @@
   markers alone cites its row's claim), and :func:`check_marker`, where each number of a marker
   the answer wrote is judged (supported, wrong source with a suggestion, unknown number,
   unverifiable, unsupported).
+- ``_answer_key``: :func:`answer_key`, the answer's own key to its numbers (a reference list
+  or definitions naming the sources), through which its markers are read.
 - ``_types``: what they read and write.
 """
 
 from __future__ import annotations
 
+from attribution.decide._answer_key import AnswerKey, answer_key
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
 from attribution.decide._markers import (
     CITATION_LABELS,
@@ -30,12 +33,14 @@ from attribution.decide._types import (
 __all__ = [
     "CITATION_LABELS",
     "OUT_OF_REACH",
+    "AnswerKey",
     "CheckedClaim",
     "ClaimDecision",
     "ClaimOutcome",
     "Numbering",
     "Support",
     "Thresholds",
+    "answer_key",
     "best_support",
     "check_marker",
     "claims_to_check",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 
@@ -24,7 +24,11 @@ def _says_nothing(segment: Segment) -> bool:
 
 
 def claims_to_check(
-    text: str, segments: Sequence[Segment], by_number: Mapping[int, int]
+    text: str,
+    segments: Sequence[Segment],
+    by_number: Mapping[int, int],
+    *,
+    foreign: Collection[tuple[int, int]] = (),
 ) -> list[CheckedClaim]:
     """The segments whose markers are checked, in order, with what their markers cite.
 
@@ -41,6 +45,8 @@ def claims_to_check(
         text: the answer, or the part of it the segments' offsets index.
         segments: its segments, in order.
         by_number: the request's source index of each registered number.
+        foreign: ``(marker start, number)`` of the numbers the answer's own key says cite a
+            page outside the request (:func:`answer_key`): they cite none of its sources.
     """
     kept: list[int] = []
     lent: dict[int, list[Marker]] = {}
@@ -72,7 +78,7 @@ def claims_to_check(
     for k in sorted({*kept, *lent}):
         s = segments[k]
         markers = (*s.markers, *lent.get(k, ()))
-        numbers = tuple(n for m in markers for n in m.numbers)
+        numbers = tuple(n for m in markers for n in m.numbers if (m.start, n) not in foreign)
         out.append(
             CheckedClaim(
                 segment=s,
@@ -93,10 +99,12 @@ def check_marker(
     decision: ClaimDecision,
     threshold: float,
     numbering: Numbering,
+    foreign: bool = False,
 ) -> MarkerCheck:
     """The verdict on one number of a marker attached to a claim.
 
-    - **unknown_number**: the conversation has no source with that number;
+    - **unknown_number**: the conversation has no source with that number, or the answer's
+      own key says it cites a page that is none of the request's sources (``foreign``);
     - **unverifiable**: it has one, but the request did not bring its text (or brought the
       source without any);
     - **supported**: the cited source's best passage reaches the threshold, or the source is
@@ -106,7 +114,7 @@ def check_marker(
     - **unsupported**: no source supports it.
     """
     check = _check(marker, number, claim_index, "unsupported")
-    if number not in numbering.known:
+    if foreign or number not in numbering.known:
         return msgspec.structs.replace(check, verdict="unknown_number")
     source = numbering.index_of(number)
     if source is None or source in numbering.textless:
@@ -145,16 +153,21 @@ def _check(
 
 
 def unchecked_unknown(
-    markers: Sequence[Marker], claims: Sequence[CheckedClaim], known: frozenset[int]
+    markers: Sequence[Marker],
+    claims: Sequence[CheckedClaim],
+    known: frozenset[int],
+    *,
+    foreign: Collection[tuple[int, int]] = (),
 ) -> list[MarkerCheck]:
     """The unknown numbers of the markers no claim checks ("Sources: [1], [9]", the Source
     cell of a row without a claim): reported (``unknown_number``, no claim) since they are
-    dropped from the answer like any unknown number."""
+    dropped from the answer like any unknown number (``foreign`` ones too: see
+    :func:`claims_to_check`)."""
     checked = {(m.start, m.end) for c in claims for m in (*c.segment.markers, *c.lent_markers)}
     return [
         _check(m, n, None, "unknown_number")
         for m in markers
         if (m.start, m.end) not in checked
         for n in m.numbers
-        if n not in known
+        if n not in known or (m.start, n) in foreign
     ]

@@ -94,12 +94,19 @@ _FOOTNOTE_DEFINITION = re.compile(r"^[ \t]*\[\^(\d{1,6})\]:", re.MULTILINE)
 
 
 def footnote_definitions(
-    text: str, numbers: Sequence[int], describe: Callable[[int], str]
+    text: str,
+    numbers: Sequence[int],
+    describe: Callable[[int], str],
+    *,
+    relabel: Callable[[int], int | None] | None = None,
 ) -> Edit | None:
     """The edit that appends a definition (``[^3]: Title, https://...``) for each footnote
     number added to ``text`` that has none, so that markdown renders the added marks as
-    footnotes rather than as literal ``[^3]``; None when every one is defined."""
-    defined = {int(m[1]) for m in _FOOTNOTE_DEFINITION.finditer(text)}
+    footnotes rather than as literal ``[^3]``; None when every one is defined. ``relabel``:
+    the number each of the answer's definitions defines once it is rewritten (the answer's
+    own key to its numbers; None: no longer a definition)."""
+    labels = (int(m[1]) for m in _FOOTNOTE_DEFINITION.finditer(text))
+    defined = set(labels) if relabel is None else {relabel(n) for n in labels} - {None}
     missing = sorted({n for n in numbers if n not in defined})
     if not missing:
         return None
@@ -124,11 +131,19 @@ def marker_edits(
     style: MarkerStyle | None,
     known: Collection[int],
     drop_unknown: bool,
+    foreign: Collection[tuple[int, int]] = (),
+    renumbered: Collection[int] = (),
 ) -> list[Edit]:
-    """Edits that rewrite markers in ``style`` and drop unknown numbers when asked."""
+    """Edits that rewrite markers in ``style`` and drop unknown numbers when asked (and the
+    ``foreign`` ones, ``(marker start, number)``: numbers the answer's own key says cite a page
+    outside the request). A marker in ``renumbered`` (by start: read through the answer's key
+    as other numbers than it says) is written again in its own style."""
     edits: list[Edit] = []
     kept = [
-        tuple(n for n in m.numbers if n in known) if drop_unknown else m.numbers for m in markers
+        tuple(n for n in m.numbers if n in known and (m.start, n) not in foreign)
+        if drop_unknown
+        else m.numbers
+        for m in markers
     ]
     spans = removal_spans(
         text, [(m.start, m.end, not n) for m, n in zip(markers, kept, strict=True)]
@@ -137,7 +152,7 @@ def marker_edits(
         if span is not None:
             a, b = span
             edits.append(Edit(a, b, ""))
-        elif style is not None or numbers != m.numbers:
+        elif style is not None or numbers != m.numbers or m.start in renumbered:
             new = format_marker(numbers, style or m.style)
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))

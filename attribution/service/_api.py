@@ -56,6 +56,9 @@ class AttributionOptions(Body, frozen=True):
     """Score at or above which a claim is supported (0..1); unset: the verifier's own."""
     placement: Literal["before_punctuation", "after_punctuation"] | None = None
     """Where an added marker goes relative to the sentence's final punctuation."""
+    answer_key: bool | None = None
+    """Read the answer's markers through its own reference list or definitions when their
+    entries name the sources (the default); false: every number is the registry's."""
 
 
 ConversationId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONVERSATION_ID_CHARS)]

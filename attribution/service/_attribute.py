@@ -147,6 +147,7 @@ def engine_for(base: Attributor, options: AttributionOptions | None) -> Attribut
             fill_missing=options.fill_missing,
             drop_unknown=options.drop_unknown,
             placement=options.placement,
+            answer_key=options.answer_key,
         ),
     )
     return base.with_config(config)
