@@ -1105,6 +1105,34 @@ def test_a_table_cell_is_read_with_its_row_and_column(attributor: Attributor) ->
     assert right.verdict == "supported", (right.verdict, right.score)
 
 
+def test_a_table_of_short_facts_is_checked_fact_by_fact(attributor: Attributor) -> None:
+    # "| Height | 330 m |": each value is a claim about its row's label (they were all too
+    # short to be claims: a table of facts was not checked at all, and a label was a claim)
+    source = CitationSource(
+        id="w",
+        type="web",
+        full_content="The Eiffel Tower is 330 metres tall. It was completed in 1889 and was "
+        "designed by Gustave Eiffel's company. It receives about 7 million visitors a year.",
+    )
+    other = CitationSource(id="o", type="web", full_content="Paris has many museums.")
+    table = (
+        "| Fact | Value |\n|---|---|\n| Height [2] | 330 m |\n| Completed | 1889 |\n"
+        "| Designer | Le Corbusier |\n| Visitors per year | about 7 million |\n"
+    )
+    result = attributor.attribute(table, [source, other])
+    verdicts = {c.text: c.verdict for c in result.claims}
+    assert verdicts == {
+        "330 m": "supported",
+        "1889": "supported",
+        "Le Corbusier": "unsupported",
+        "about 7 million": "supported",
+    }
+    # the label's marker cites its row's fact: the wrong source, and the right one suggested
+    (check,) = result.markers
+    assert (check.marker, check.verdict, check.suggested) == ("[2]", "wrong_source", 1)
+    assert result.claims[check.claim_index].text == "330 m"
+
+
 def test_a_quote_is_no_fragment_of_the_page(attributor: Attributor) -> None:
     # a heading or a label run into the page text ("Support", "USD") adds a claim word, but
     # says nothing of the claim: it was quoted after the sentence that carries it

@@ -572,12 +572,14 @@ def test_tables() -> None:
         ("Name", "table_header", None),
         ("Launch date", "table_header", None),
         ("Notes", "table_header", None),
-        ("JWST [1]", "too_short", "Name"),
-        ("2021", "too_short", "JWST | Launch date"),  # the row's first cell, the column's header
-        ("Launched on an Ariane 5 rocket [2]", None, "JWST | Notes"),
-        ("Hubble", "too_short", "Name"),
-        ("1990", "too_short", "Hubble | Launch date"),
-        ("Carried by the \\| Space Shuttle Discovery", None, "Hubble | Notes"),
+        # the row's label, and its facts: read with the label and the column's header, however
+        # short; a header that says nothing ("Notes") is left out
+        ("JWST [1]", "table_label", "Name"),
+        ("2021", None, "JWST | Launch date"),
+        ("Launched on an Ariane 5 rocket [2]", None, "JWST"),
+        ("Hubble", "table_label", "Name"),
+        ("1990", None, "Hubble | Launch date"),
+        ("Carried by the \\| Space Shuttle Discovery", None, "Hubble"),
     ]
     assert {s.block for s in segments} == {"table_cell"}
     assert segments[-1].clean_text == "Carried by the | Space Shuttle Discovery"
@@ -589,11 +591,32 @@ def test_tables() -> None:
     assert "-----" not in "".join(s.text for s in segments)
 
 
+def test_a_row_of_short_cells_states_facts() -> None:
+    answer = (
+        "| Fact | Value | Source |\n| --- | --- | --- |\n"
+        "| Height | 330 m | Wikipedia |\n"
+        "| Visitors per year | about 7 million | [2] |\n"
+        "| Lift | Yes | |\n"
+        "| Paint | — | |\n"
+        "| The tower was the tallest structure in the world until 1930 | 41 years | |\n"
+    )
+    cells = {s.text: s for s in _segments(answer) if s.skip_reason != "table_header"}
+    assert (cells["330 m"].is_claim, cells["330 m"].read_as) == (True, "Height: 330 m")
+    assert cells["about 7 million"].read_as == "Visitors per year: about 7 million"
+    # what the row is about is no claim; a Source column, "yes" and a dash say nothing to check
+    assert cells["Height"].skip_reason == cells["Visitors per year"].skip_reason == "table_label"
+    assert not any(cells[t].is_claim for t in ("Wikipedia", "Yes", "—"))
+    assert cells["Lift"].skip_reason == cells["Paint"].skip_reason == "too_short"
+    # a first cell that is a sentence is a claim, and the cells after it are not its facts
+    sentence = "The tower was the tallest structure in the world until 1930"
+    assert (cells[sentence].is_claim, cells["41 years"].skip_reason) == (True, "too_short")
+
+
 def test_a_table_row_is_about_its_first_cell_with_words() -> None:
     answer = "| # | Tower | Notes |\n|---|---|---|\n| 3 | Tokyo Skytree | It opened in 2012. |"
     *_, rank, tower, notes = _segments(answer)
     assert (rank.read_as, tower.read_as) == ("#: 3", "Tower: Tokyo Skytree")
-    assert notes.read_as == "Tokyo Skytree | Notes: It opened in 2012."  # not the rank
+    assert notes.read_as == "Tokyo Skytree: It opened in 2012."  # not the rank
 
 
 def test_table_rows_when_cells_are_not_split() -> None:
@@ -601,7 +624,7 @@ def test_table_rows_when_cells_are_not_split() -> None:
     segments = _segments(answer, SegmentConfig(table_cells=False))
     row = segments[-1]
     assert row.text == "JWST | Launched on an Ariane 5 rocket [2]"
-    assert (row.is_claim, row.context, row.block) == (True, "Name | Notes", "table_cell")
+    assert (row.is_claim, row.context, row.block) == (True, "Name", "table_cell")
 
 
 def test_blockquotes_keep_exact_offsets() -> None:

@@ -37,9 +37,11 @@ def claims_to_check(
     is no claim of its own: in a table row, its markers cite the row's claim before it ("| The
     tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`), or, in a
     row without a claim, its last cell that says something ("| Height | 330 metres | [1] |"),
-    which is then checked; elsewhere ("Sources: [1], [2]" under the answer, "[1]" alone on a
-    line, a trailing reference list's "[1] Title, https://...") they cite no one claim and are
-    not checked (their unknown numbers are still reported: :func:`unchecked_unknown`).
+    which is then checked; the markers of a row's label ("| JWST [1] | 2021 |") cite the row's
+    first claim cell after it (the label alone when the row has none); elsewhere ("Sources:
+    [1], [2]" under the answer, "[1]" alone on a line, a trailing reference list's "[1] Title,
+    https://...") they cite no one claim and are not checked (their unknown numbers are still
+    reported: :func:`unchecked_unknown`).
 
     Args:
         text: the answer, or the part of it the segments' offsets index.
@@ -52,6 +54,7 @@ def claims_to_check(
     lent: dict[int, list[Marker]] = {}
     row_claim: int | None = None  # the last claim cell of the table row being read
     row_said: int | None = None  # else its last cell that says something
+    label: int | None = None  # the row's label cell with markers, until a claim cell takes them
     previous: Segment | None = None
     for k, s in enumerate(segments):
         same_row = (
@@ -61,11 +64,19 @@ def claims_to_check(
         )
         if not same_row:
             row_claim = row_said = None
+            if label is not None:
+                kept.append(label)  # no claim in its row: the label is checked itself
+                label = None
         previous = s
         if s.is_claim:
             kept.append(k)
             if s.block == "table_cell":
                 row_claim = k
+                if label is not None:
+                    lent.setdefault(k, []).extend(segments[label].markers)
+                    label = None
+        elif s.markers and s.skip_reason == "table_label":
+            label = k
         elif s.markers and s.skip_reason != "reference_list" and not _says_nothing(s):
             kept.append(k)
         elif s.markers and s.skip_reason != "reference_list" and s.block == "table_cell":
@@ -74,6 +85,8 @@ def claims_to_check(
                 lent.setdefault(owner, []).extend(s.markers)
         elif s.block == "table_cell" and s.skip_reason != "table_header" and not _says_nothing(s):
             row_said = k
+    if label is not None:
+        kept.append(label)
     out: list[CheckedClaim] = []
     for k in sorted({*kept, *lent}):
         s = segments[k]

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_words", "is_pseudo_heading", "skip_reason"]
+__all__ = [
+    "MAX_LABEL_WORDS",
+    "count_words",
+    "is_citation_header",
+    "is_generic_header",
+    "is_pseudo_heading",
+    "is_table_filler",
+    "skip_reason",
+]
 
 # Chinese characters, kana: each counts as a word (CJK text has no blanks between words).
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
@@ -118,6 +126,46 @@ def is_pseudo_heading(clean: str) -> bool:
             inner = clean[len(mark) : -len(mark)].strip()
             return bool(inner) and mark not in inner and inner[-1] not in ".!?:。！？："
     return False
+
+
+MAX_LABEL_WORDS = 6
+"""A table row's first cell of at most this many words is a label ("Height", "Visitors per
+year"); a longer one is a sentence, and the cells after it are not its facts."""
+
+_FILLERS = frozenset(
+    {"yes", "no", "n/a", "na", "none", "unknown", "tbd", "tba", "n.a.", "various", "other",
+     "see above", "see below", "same", "idem", "ja", "nein", "oui", "non", "sí", "si"}
+)  # fmt: skip
+_CITATION_HEADERS = frozenset(
+    {"source", "sources", "reference", "references", "citation", "citations", "cite", "ref",
+     "refs", "link", "links", "url", "urls", "evidence", "quelle", "quellen", "fuente", "fuentes"}
+)  # fmt: skip
+
+
+def is_table_filler(clean: str) -> bool:
+    """Whether a table cell says nothing a source could back: ``yes``, ``N/A``, ``—``."""
+    bare = " ".join(clean.casefold().strip(" .!*_`'\"").split())
+    return not any(c.isalnum() for c in bare) or bare in _FILLERS
+
+
+_GENERIC_HEADERS = frozenset(
+    {"value", "values", "detail", "details", "description", "descriptions", "info",
+     "information", "answer", "answers", "data", "note", "notes", "comment", "comments",
+     "remark", "remarks", "explanation", "summary", "result", "results", "fact", "facts",
+     "key facts", "attribute", "property", "field", "item", "aspect", "feature", "topic",
+     "category", "parameter", "metric", "statistic", "figure", "key", "wert", "valeur"}
+)  # fmt: skip
+
+
+def is_generic_header(clean: str) -> bool:
+    """Whether a column header only says that the column holds something ("Value",
+    "Details"): a cell read with it says no more than without it."""
+    return " ".join(clean.casefold().strip(" .:*_`").split()) in _GENERIC_HEADERS
+
+
+def is_citation_header(clean: str) -> bool:
+    """Whether a column header names a column of citations (``Source``, ``Links``)."""
+    return " ".join(clean.casefold().strip(" .:*_`").split()) in _CITATION_HEADERS
 
 
 def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:

@@ -15,7 +15,15 @@ import msgspec
 from attribution._config import SegmentConfig
 from attribution._errors import InputError
 from attribution.segment._blocks import BlockKind, Unit, split_blocks
-from attribution.segment._rules import count_words, is_pseudo_heading, skip_reason
+from attribution.segment._rules import (
+    MAX_LABEL_WORDS,
+    count_words,
+    is_citation_header,
+    is_generic_header,
+    is_pseudo_heading,
+    is_table_filler,
+    skip_reason,
+)
 from attribution.segment._sentences import (
     make_pipeline,
     sentence_spans,
@@ -76,8 +84,9 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     is_claim: bool
     """Whether the segment states something that should be backed by a source."""
     skip_reason: str | None
-    """Why it is not a claim: ``code``, ``heading``, ``table_header``, ``reference_list``,
-    ``question``, ``greeting``, ``connective``, ``too_short``; None for a claim."""
+    """Why it is not a claim: ``code``, ``heading``, ``table_header``, ``table_label`` (the
+    first cell of a row of facts: what they are about), ``reference_list``, ``question``,
+    ``greeting``, ``connective``, ``too_short``; None for a claim."""
     markers: tuple[Marker, ...]
     """The citation markers attached to it (a marker right after a sentence belongs to it)."""
     context: str | None
@@ -395,6 +404,48 @@ def _attach(
     return out
 
 
+def _table_facts(
+    units: Sequence[Unit],
+    by_unit: Sequence[Sequence[_Draft]],
+    cleans: Sequence[str],
+    drafts: list[_Draft],
+) -> list[_Draft]:
+    """A table row of short cells states facts: "| Height | 330 m |" says the height is 330 m.
+
+    A body cell after its row's label (:attr:`Unit.row_label`, a label of at most
+    :data:`MAX_LABEL_WORDS` words) is a claim however short, read with the label and its
+    column header (``"Height | Value: 330 m"``), unless it says nothing to check (``yes``,
+    ``n/a``, a dash: :func:`is_table_filler`) or its column cites sources (``Source``, ``Link``).
+    The label itself is then what the row is about, not a claim of its own (``table_label``).
+    """
+    facts: set[int] = set()  # units whose drafts become claims
+    labels: set[int] = set()
+    for k, unit in enumerate(units):
+        label = unit.row_label
+        if unit.block != "table_cell" or label is None or not by_unit[k]:
+            continue
+        if count_words(cleans[label]) > MAX_LABEL_WORDS:
+            continue
+        if any(is_citation_header(cleans[h]) for h in unit.headers):
+            continue
+        said = [d for d in by_unit[k] if d.skip in (None, "too_short")]
+        if not said or is_table_filler(cleans[k]):
+            continue
+        facts.add(k)
+        labels.add(label)
+    if not facts:
+        return drafts
+    replace = msgspec.structs.replace
+    out: list[_Draft] = []
+    for d in drafts:
+        if d.unit in facts and d.skip == "too_short":
+            d = replace(d, skip=None)
+        elif d.unit in labels and d.unit not in facts and d.skip in (None, "too_short"):
+            d = replace(d, skip="table_label")
+        out.append(d)
+    return out
+
+
 class Segmenter:
     """Cuts answers into segments and tells which are claims.
 
@@ -575,11 +626,14 @@ class Segmenter:
         for d in drafts:
             by_unit[d.unit].append(d)
         cleans = [" ".join(d.clean for d in ds) for ds in by_unit]
+        drafts = _table_facts(units, by_unit, cleans, drafts)
 
         def context(unit: Unit) -> str | None:
             if unit.headers or unit.row_label is not None:
                 around = [] if unit.row_label is None else [unit.row_label]
-                return " | ".join(c for h in (*around, *unit.headers) if (c := cleans[h])) or None
+                # a header that only says the column holds something ("Value") is left out
+                headers = [h for h in unit.headers if not is_generic_header(cleans[h])]
+                return " | ".join(c for h in (*around, *headers) if (c := cleans[h])) or None
             if not unit.is_item:
                 return None
             if unit.parent is not None:
