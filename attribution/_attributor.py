@@ -27,6 +27,7 @@ from attribution.decide import (
     AnswerKey,
     CheckedClaim,
     ClaimOutcome,
+    KeyedSource,
     Numbering,
     Support,
     Thresholds,
@@ -185,6 +186,23 @@ def _outside_code(
         msgspec.structs.replace(s, markers=()) if s.skip_reason == "code" else s for s in segments
     ]
     return kept, bare
+
+
+def _keyed_sources(prepared: PreparedSources, registry: CitationRegistry) -> list[KeyedSource]:
+    """What an answer's own reference list may name: the request's sources, then the
+    conversation's other registered ones (by their display address and title)."""
+    numbering = prepared.numbering
+    keyed = [
+        KeyedSource(number=n, uri=s.uri, title=s.title)
+        for n, s in zip(numbering.numbers, prepared.sources, strict=True)
+    ]
+    here = set(numbering.numbers)
+    keyed += [
+        KeyedSource(number=e.number, uri=e.display.uri, title=e.display.title)
+        for e in registry.entries()
+        if e.number not in here
+    ]
+    return keyed
 
 
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
@@ -428,16 +446,21 @@ class Attributor:
             timings[stage] = round((now - clock) * 1000, 3)
             clock = now
 
+        registry = registry if registry is not None else CitationRegistry()
         prepared = self.prepare_sources(sources_or_tool_outputs, registry)
         lap("extract")
 
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
-        key = (
-            answer_key(answer, segments, prepared.sources, prepared.numbering)
-            if self.config.reconcile.answer_key
-            else None
-        )
+        key = None
+        if self.config.reconcile.answer_key:
+            key = answer_key(
+                answer,
+                segments,
+                markers,
+                _keyed_sources(prepared, registry),
+                keep_foreign=not self.config.reconcile.drop_unknown,
+            )
         lap("segment")
         result = self._judge(answer, markers, segments, prepared, lap, key)
         lap("reconcile")  # decide + emit (the key keeps its name)
@@ -900,7 +923,7 @@ class Attributor:
             renumbered=renumbered,
         )
         if key is not None:
-            edits += [Edit(a, b, text) for a, b, text in key.labels]
+            edits += [Edit(a, b, text) for a, b, text in key.edits]
         marker_checks: list[MarkerCheck] = []
         outcomes: list[ClaimOutcome] = []
         # every passage of a source may hold a quote's sentence, not only the ones scored
@@ -1036,7 +1059,7 @@ class Attributor:
                 answer,
                 [*cited, *(n for o in outcomes for n in o.added if style == "footnote")],
                 lambda n: _footnote_text(sources, numbering, n),
-                relabel=key.relabel if key is not None else None,
+                labels=key.labels if key is not None else None,
             )
             if edit is not None:
                 edits.append(edit)

@@ -319,12 +319,12 @@ class ReconcileConfig(_Section, frozen=True):
     placement: Literal["before_punctuation", "after_punctuation"] = "before_punctuation"
     """Where an added marker goes relative to the sentence's final punctuation."""
     answer_key: bool = True
-    """Read the answer's markers through its own key when it has one: a trailing reference
-    list, ``[n]: url`` link definitions or ``[^n]: ...`` footnote definitions whose entries name
-    the sources (by address, else by title). ``[1]`` then cites the page the answer's own
-    entry 1 names, and is checked and written back as that source's number in the registry;
-    an entry naming a page that is none of the sources makes its number unknown. False: every
-    number is the registry's."""
+    """Read the answer's markers through its own key when it has one that can be followed all
+    the way (``attribution.decide.answer_key``): link definitions, footnote definitions or a
+    trailing ``[n]`` reference list whose entries name the sources (by address, else by
+    title). ``[1]`` then cites the page the answer's own entry 1 names, and is checked and
+    written back as that source's number in the conversation; an entry naming a page that is
+    none of them makes its number unknown. False: every number is the registry's."""
     max_sources_per_claim: int = 3
     """Sources cited at most by one added marker."""
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from attribution import Attributor, CitationSource
+from attribution import AttributionResult, Attributor, CitationSource
 from attribution._config import AttributionConfig, ReconcileConfig
-from attribution.decide import Numbering, answer_key
+from attribution.decide import AnswerKey, KeyedSource, answer_key
 from attribution.segment import Segmenter
+from attribution.sources import CitationRegistry
+from attribution.text import find_markers
 
 BLOG = CitationSource(
     id="blog",
@@ -30,17 +32,17 @@ DOCS = CitationSource(
 )
 SOURCES = [BLOG, DOCS]
 TEXT = "Orion runs in Frankfurt [1]. Its Dublin region launched in March 2024 [2]."
+DOCS_URL = "https://docs.example.com/regions"
+BLOG_URL = "https://blog.example.com/dublin"
+NEWS_URL = "https://news.example.org/sydney"
 
 
-def _checks(result: object) -> list[tuple[str, int, str, str | None]]:
-    return [(m.marker, m.number, m.verdict, m.source_id) for m in result.markers]  # type: ignore[attr-defined]
+def _checks(result: AttributionResult) -> list[tuple[str, int, str, str | None]]:
+    return [(m.marker, m.number, m.verdict, m.source_id) for m in result.markers]
 
 
 def test_a_reference_list_says_which_source_each_number_is(attributor: Attributor) -> None:
-    answer = (
-        f"{TEXT}\n\nSources:\n[1] Regions, https://docs.example.com/regions/\n"
-        "[2] https://blog.example.com/dublin?utm_source=chat\n"
-    )
+    answer = f"{TEXT}\n\nSources:\n[1] Regions, {DOCS_URL}/\n[2] {BLOG_URL}?utm_source=chat\n"
     result = attributor.attribute(answer, SOURCES)
     assert _checks(result) == [
         ("[1]", 2, "supported", "docs"),
@@ -49,15 +51,14 @@ def test_a_reference_list_says_which_source_each_number_is(attributor: Attributo
     # the markers and the list's labels carry the conversation's numbers, nothing else moves
     assert result.answer == (
         "Orion runs in Frankfurt [2]. Its Dublin region launched in March 2024 [1].\n\n"
-        "Sources:\n[2] Regions, https://docs.example.com/regions/\n"
-        "[1] https://blog.example.com/dublin?utm_source=chat\n"
+        f"Sources:\n[2] Regions, {DOCS_URL}/\n[1] {BLOG_URL}?utm_source=chat\n"
     )
     cited = {r.cited_text: r.source_ids for r in result.citations.references}
     assert cited["Orion runs in Frankfurt [2]."] == ("docs",)
 
 
 def test_without_the_key_the_same_answer_reads_registry_numbers() -> None:
-    answer = f"{TEXT}\n\nSources:\n[1] https://docs.example.com/regions\n[2] https://blog.example.com/dublin\n"
+    answer = f"{TEXT}\n\nSources:\n[1] {DOCS_URL}\n[2] {BLOG_URL}\n"
     config = AttributionConfig(reconcile=ReconcileConfig(answer_key=False))
     result = Attributor(config).attribute(answer, SOURCES)
     assert [(m.number, m.verdict) for m in result.markers] == [
@@ -68,7 +69,7 @@ def test_without_the_key_the_same_answer_reads_registry_numbers() -> None:
 
 def test_a_list_that_agrees_with_the_registry_changes_nothing(attributor: Attributor) -> None:
     # the list numbers the blog 1 as the registry does: "Frankfurt [1]" cites the wrong page
-    answer = f"{TEXT}\n\nSources:\n[1] https://blog.example.com/dublin\n[2] https://docs.example.com/regions\n"
+    answer = f"{TEXT}\n\nSources:\n[1] {BLOG_URL}\n[2] {DOCS_URL}\n"
     result = attributor.attribute(answer, SOURCES)
     assert result.answer == answer
     assert [(m.number, m.verdict, m.suggested) for m in result.markers] == [
@@ -83,9 +84,7 @@ def test_footnote_definitions_by_address_and_title_and_a_page_not_given(
     answer = (
         "Orion runs in Frankfurt[^1]. Its Dublin region launched in March 2024[^2]. "
         "Sydney opens next year[^3].\n\n"
-        "[^1]: https://docs.example.com/regions\n"
-        "[^2]: Dublin launch\n"
-        "[^3]: https://news.example.org/sydney\n"
+        f"[^1]: {DOCS_URL}\n[^2]: Dublin launch\n[^3]: {NEWS_URL}\n"
     )
     result = attributor.attribute(answer, SOURCES)
     assert _checks(result) == [
@@ -97,24 +96,28 @@ def test_footnote_definitions_by_address_and_title_and_a_page_not_given(
     assert result.answer == (
         "Orion runs in Frankfurt[^2]. Its Dublin region launched in March 2024[^1]. "
         "Sydney opens next year.\n\n"
-        "[^2]: https://docs.example.com/regions\n"
-        "[^1]: Dublin launch\n"
-        "[^3]: https://news.example.org/sydney\n"
+        f"[^2]: {DOCS_URL}\n[^1]: Dublin launch\n[^3]: {NEWS_URL}\n"
     )
 
 
 def test_a_page_not_given_keeps_its_mark_when_asked(attributor: Attributor) -> None:
     answer = (
-        "Orion runs in Frankfurt [1]. Sydney opens next year [2].\n\n"
-        "[1]: https://docs.example.com/regions\n[2]: https://news.example.org/sydney\n"
+        "Orion runs in Frankfurt [1]. Sydney opens next year [3].\n\n"
+        f"[1]: {DOCS_URL}\n[3]: {NEWS_URL}\n"
     )
     keep = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False)))
     result = keep.attribute(answer, SOURCES)
     assert [(m.marker, m.number, m.verdict) for m in result.markers] == [
         ("[1]", 2, "supported"),
-        ("[2]", 2, "unknown_number"),
+        ("[3]", 3, "unknown_number"),
     ]
-    assert result.answer.startswith("Orion runs in Frankfurt [2]. Sydney opens next year [2].")
+    assert result.answer == (
+        "Orion runs in Frankfurt [2]. Sydney opens next year [3].\n\n"
+        f"[2]: {DOCS_URL}\n[3]: {NEWS_URL}\n"
+    )
+    # kept as written, the page's "[2]" would read as the docs (now [2]): the key is not followed
+    collides = answer.replace("[3]", "[2]")
+    assert keep.attribute(collides, SOURCES).answer == collides
 
 
 def test_a_definition_whose_number_a_source_takes_stops_being_one(
@@ -124,30 +127,46 @@ def test_a_definition_whose_number_a_source_takes_stops_being_one(
     # its definition must not stay "[2]:", or the rewritten "[2]" would link to that page
     answer = (
         "Orion runs in Frankfurt [1]. Sydney opens next year [2].\n\n"
-        "[1]: https://docs.example.com/regions\n[2]: https://news.example.org/sydney\n"
+        f"[1]: {DOCS_URL}\n[2]: {NEWS_URL}\n"
     )
     result = attributor.attribute(answer, SOURCES)
     assert result.answer == (
-        "Orion runs in Frankfurt [2]. Sydney opens next year.\n\n"
-        "[2]: https://docs.example.com/regions\n https://news.example.org/sydney\n"
+        f"Orion runs in Frankfurt [2]. Sydney opens next year.\n\n[2]: {DOCS_URL}\n{NEWS_URL}\n"
     )
 
 
-def _key(answer: str, sources: list[CitationSource] = SOURCES):  # type: ignore[no-untyped-def]
-    numbering = Numbering(
-        numbers=tuple(range(1, len(sources) + 1)),
-        source_ids=tuple(s.id for s in sources),
-        known=frozenset(range(1, len(sources) + 1)),
+def test_a_page_the_conversation_registered_earlier_is_no_foreign_page(
+    attributor: Attributor,
+) -> None:
+    registry = CitationRegistry()
+    news = CitationSource(id="news", type="web", uri=NEWS_URL, title="Sydney")
+    for source in (news, *SOURCES):  # news 1, blog 2, docs 3; this request brings no news
+        registry.register_source(source)
+    answer = (
+        "Orion runs in Frankfurt [1]. Sydney opens next year [2].\n\n"
+        f"[1]: {DOCS_URL}\n[2]: {NEWS_URL}\n"
     )
-    return answer_key(answer, Segmenter().segment(answer), sources, numbering)
+    result = attributor.attribute(answer, SOURCES, registry)
+    assert [(m.number, m.verdict) for m in result.markers] == [
+        (3, "supported"),
+        (1, "unverifiable"),
+    ]
+    assert result.answer.startswith("Orion runs in Frankfurt [3]. Sydney opens next year [1].")
+
+
+def _key(answer: str, sources: list[CitationSource] = SOURCES) -> AnswerKey | None:
+    keyed = [KeyedSource(number=n, uri=s.uri, title=s.title) for n, s in enumerate(sources, 1)]
+    return answer_key(answer, Segmenter().segment(answer), find_markers(answer), keyed)
 
 
 @pytest.mark.parametrize(
     "tail",
     [
-        "Sources:\n1. Orion Regions Overview\n2. [Dublin launch](https://blog.example.com/dublin/)",
-        "References:\n- [1] Orion Regions Overview - docs.example.com\n- [2] Dublin launch",
+        "Sources:\n[1] Orion Regions Overview\n[2] [Dublin launch](http://www.blog.example.com/dublin/)",
+        f"References:\n- [1] Orion Regions Overview, docs.example.com\n- [2] {BLOG_URL}.",
+        "Sources:\n【1】 docs.example.com/regions\n【2】 https://blog.example.com/dublin",
         "[1]: <https://docs.example.com/regions#top>\n[2]: https://BLOG.example.com/dublin",
+        f'[1]: {DOCS_URL} "Regions"\r\n[2]: {BLOG_URL}\r\n',
     ],
 )
 def test_entries_in_the_forms_models_write(tail: str) -> None:
@@ -157,41 +176,51 @@ def test_entries_in_the_forms_models_write(tail: str) -> None:
     assert not key.foreign
 
 
-def test_what_is_no_key() -> None:
-    # no entry, entries naming none of the sources, a definition inside code
-    assert _key(TEXT) is None
-    assert _key(f"{TEXT}\n\n[1]: https://a.example.net/x\n[2]: https://b.example.net/y\n") is None
-    fenced = f"{TEXT}\n\n```\n[1]: https://docs.example.com/regions\n```\n"
-    assert _key(fenced) is None
-    # sources without addresses or titles cannot be named
+@pytest.mark.parametrize(
+    "answer",
+    [
+        TEXT,  # no entry
+        f"{TEXT}\n\n[1]: https://a.example.net/x\n[2]: https://b.example.net/y\n",  # none named
+        f"{TEXT}\n\n```\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n```\n",  # in a fence
+        f"{TEXT}\n\nConfig:\n\n    [1]: {DOCS_URL}\n    [2]: {BLOG_URL}\n\nDone.",  # indented code
+        f"{TEXT}\n\n<!--\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n-->\n",  # a comment
+        # a numbered list keeps its numbers (markdown numbers a list from its first item), so
+        # its markers cannot be written as the sources' numbers beside it
+        f"{TEXT}\n\nSources:\n1. [Regions]({DOCS_URL})\n2. [Dublin launch]({BLOG_URL})\n",
+        f"{TEXT}\n\nSources:\n- [1]({DOCS_URL})\n- [2]({BLOG_URL})\n",
+        # entry 2 names nothing: following the key for [1] only would mix two numberings
+        f"{TEXT}\n\nSources:\n[1] {DOCS_URL}\n[2] Orion docs: regions page\n",
+        f"{TEXT}\n\n[1]: {DOCS_URL}\n",  # [2] has no entry
+        f"{TEXT}\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n[2]: {NEWS_URL}\n",  # 2 is two pages
+        # a reference-style link goes through a definition: it keeps its label
+        f"See [the docs][1]. {TEXT}\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n",
+    ],
+)
+def test_what_is_no_key(answer: str) -> None:
+    assert _key(answer) is None
+
+
+def test_sources_without_addresses_or_titles_cannot_be_named() -> None:
     bare = [CitationSource(id=s.id, type="web", full_content=s.full_content) for s in SOURCES]
-    assert _key(f"{TEXT}\n\n[1]: https://docs.example.com/regions\n", bare) is None
+    assert _key(f"{TEXT}\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n", bare) is None
 
 
 def test_a_short_title_names_a_source_only_alone() -> None:
     short = [BLOG, msgspec.structs.replace(DOCS, title="Regions")]
-    # "Regions" alone names the docs; inside a longer entry it is no match: another page
-    key = _key(f"{TEXT}\n\n[1]: Regions\n[2]: Regions of the Roman Empire\n", short)
+    key = _key(f"{TEXT}\n\n[1]: Regions\n[2]: Dublin launch\n", short)
     assert key is not None
-    assert dict(key.numbers) == {1: 2}
-    assert key.foreign == {2}
+    assert dict(key.numbers) == {1: 2, 2: 1}
+    # "Regions" inside a longer entry is no match
+    assert _key(f"{TEXT}\n\n[1]: Regions of the Roman Empire\n[2]: Dublin launch\n", short) is None
     # a title of twelve characters or more names its source inside an entry
     key = _key(f"{TEXT}\n\n[1]: Orion Regions Overview (docs)\n[2]: Dublin launch\n")
     assert key is not None
     assert dict(key.numbers) == {1: 2, 2: 1}
 
 
-def test_an_entry_naming_two_sources_is_read_as_written() -> None:
-    answer = (
-        f"{TEXT}\n\n[1]: https://docs.example.com/regions https://blog.example.com/dublin\n"
-        "[2]: https://blog.example.com/dublin\n"
-    )
+def test_translated_markers_list_their_numbers_in_order() -> None:
+    answer = f"Orion runs in Frankfurt and Dublin [1-2].\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n"
     key = _key(answer)
     assert key is not None
-    assert dict(key.numbers) == {2: 1}
-    assert not key.foreign
-    # the answer's 2 takes the number 1: entry 1's definition stops being one, entry 2's is 1
-    assert [answer[a:b] + " -> " + text for a, b, text in key.labels] == [
-        "[1]: -> ",
-        "[2]: -> [1]:",
-    ]
+    markers, _, foreign = key.translate(find_markers(answer), [])
+    assert (markers[0].numbers, foreign) == ((1, 2), frozenset())

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from attribution.decide._answer_key import AnswerKey, answer_key
+from attribution.decide._answer_key import AnswerKey, KeyedSource, answer_key
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
 from attribution.decide._markers import (
     CITATION_LABELS,
@@ -37,6 +37,7 @@ __all__ = [
     "CheckedClaim",
     "ClaimDecision",
     "ClaimOutcome",
+    "KeyedSource",
     "Numbering",
     "Support",
     "Thresholds",

@@ -10,36 +10,59 @@ its own way and says which is which under the text::
     [2] https://blog.example.com/dublin
 
 A reader follows ``[1]`` to the page the list names, whatever number the registry gave that
-page. :func:`answer_key` reads such a key (a trailing reference list, ``[n]: url`` link
-definitions, ``[^n]: ...`` footnote definitions) and resolves each entry to the request's
-sources by address (canonical URLs), else by title; the answer's markers are then read, and
-written back, as the sources' numbers in the conversation (:meth:`AnswerKey.translate`).
+page. :func:`answer_key` reads such a key (``[n]: url`` link definitions and ``[^n]: ...``
+footnote definitions anywhere, the ``[n]`` / ``【n】`` lines of a trailing reference list) and
+resolves each entry to a source by address, else by title; the answer's markers are then read,
+and written back, as the sources' numbers in the conversation (:meth:`AnswerKey.translate`).
+
+The key is followed only where it can be followed all the way, else the answer is read as
+before: every number the answer's markers use has an entry that names one source, or an
+address that is none of them (a *foreign* number: it cites a page the engine was not given);
+every entry's label can be rewritten (a numbered list, ``1. Title``, cannot: markdown numbers a
+list from its first item); no reference-style link (``[text][1]``) uses a definition's label.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from attribution._wire import CitationSource
-from attribution.decide._types import Numbering
 from attribution.segment import Segment
 from attribution.sources import canonical_url
 from attribution.text import URL, Marker, url_end
 
-__all__ = ["AnswerKey", "answer_key"]
+__all__ = ["AnswerKey", "KeyedSource", "answer_key"]
 
-_DEFINITION = re.compile(r"^[ \t>]{0,4}\[(?P<caret>\^?)(?P<n>\d{1,6})\]:[ \t]*(?P<rest>[^\n]*)$")
+_DEFINITION = re.compile(r"[ \t>]{0,4}\[(?P<caret>\^?)(?P<n>\d{1,6})\]:[ \t]*(?P<rest>[^\n]*)")
 """``[3]: https://...`` (a link definition) or ``[^3]: ...`` (a footnote definition)."""
-_ENTRY = re.compile(
-    r"^[ \t>]{0,4}(?:[-*+][ \t]+)?(?:\[\^?(?P<a>\d{1,6})\]|(?P<b>\d{1,6})[.)])"
-    r"[ \t]*(?P<rest>[^\n]*)$"
+_LABELLED = re.compile(
+    r"[ \t>]{0,4}(?:[-*+][ \t]+)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】"
+    r"|［(?P<w>\d{1,6})］)(?!\()[ \t]*(?P<rest>[^\n]*)"
 )
-"""A line of a trailing reference list: ``[3] Title, https://...``, ``- [3] ...``, ``3. ...``."""
+"""A reference list's line whose label is a marker: ``[3] Title, https://...``, ``- [3] ...``,
+``【3】 ...``."""
+_NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
+"""A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
+_LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
+"""A reference-style link that uses a numeric label: ``[text][3]``, ``[3][]``."""
+_BARE_ADDRESS = re.compile(
+    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)[^\s<>()\[\]\"']*",
+    re.IGNORECASE,
+)
+"""An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``
+(a dotted name alone, such as ``Node.js``, is no address)."""
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _NOT_TITLE = re.compile(r"[\s\-–—|:,;.*_\"'“”‘’()\[\]<>]+")
+
+MAX_ENTRIES = 1_000
+"""Entries read at most (an answer cites tens of sources; a hostile one could define a
+hundred thousand, each compared with every source's title)."""
+MIN_TITLE_CHARS = 12
+"""A title shorter than this names a source only when an entry says nothing else ("Regions"
+inside "Regions of the Roman Empire" is no match)."""
 
 
 def _plain(text: str) -> str:
@@ -47,25 +70,45 @@ def _plain(text: str) -> str:
     return " ".join(_NOT_TITLE.sub(" ", text).casefold().split())
 
 
+def _address(url: str) -> str:
+    """What an address names, however it is written: its canonical form without the scheme
+    and a leading ``www.`` (``http://www.example.com/a/`` and ``https://example.com/a`` are one
+    page)."""
+    canonical = canonical_url(url if "://" in url else f"https://{url}")
+    bare = canonical.split("://", 1)[-1]
+    return bare[4:] if bare.startswith("www.") else bare
+
+
+class KeyedSource(msgspec.Struct, frozen=True):
+    """A source an entry may name: its number in the conversation, address and title."""
+
+    number: int
+    uri: str | None = None
+    title: str | None = None
+
+
 class AnswerKey(msgspec.Struct, frozen=True):
     """What the answer's own numbers name: the sources' numbers in the conversation."""
 
     numbers: Mapping[int, int]
-    """The answer's number → the number of the source its entry names (resolved entries)."""
+    """The answer's number → the number of the source its entry names."""
     foreign: frozenset[int]
-    """The answer's numbers whose entry gives an address that is none of the request's
-    sources: they cite a page the engine was not given (read as unknown numbers)."""
-    labels: tuple[tuple[int, int, str], ...]
-    """``(start, end, text)``: a definition's label (``[^1]:``) and what replaces it: the label
-    of the number it now defines, or nothing where a translated number takes its number (the
-    definition of a page outside the request, or of an entry that names no source, stops being
-    one: the translated markers must not link to it)."""
+    """The answer's numbers whose entry gives an address that is none of the sources: they cite
+    a page the engine was not given (read as unknown numbers, dropped by default)."""
+    labels: Mapping[int, int | None]
+    """Each definition the key read, by the offset of its ``[``: the number it defines once the
+    answer is rewritten (None: none, it stops being a definition; see :attr:`edits`)."""
+    edits: tuple[tuple[int, int, str], ...]
+    """``(start, end, text)``: the definition labels to rewrite (``[^1]:`` → ``[^2]:``), or to
+    take out with the blanks after them where a translated number now takes a foreign page's
+    number (the rewritten ``[2]`` must not link to that page)."""
 
     def translate(
         self, markers: Sequence[Marker], segments: Sequence[Segment]
     ) -> tuple[list[Marker], list[Segment], frozenset[tuple[int, int]]]:
-        """The markers and segments with every number read through this key, and the
-        ``(marker start, number)`` of each number that cites a page outside the request."""
+        """The markers and segments with every number read through this key (a marker whose
+        numbers change lists them in order), and the ``(marker start, number)`` of each foreign
+        number (kept as written)."""
         foreign: set[tuple[int, int]] = set()
         cache: dict[int, Marker] = {}
 
@@ -79,7 +122,10 @@ class AnswerKey(msgspec.Struct, frozen=True):
                     numbers.append(n)
                 else:
                     numbers.append(self.numbers.get(n, n))
-            out = msgspec.structs.replace(m, numbers=tuple(dict.fromkeys(numbers)))
+            read_as = tuple(dict.fromkeys(numbers))
+            if read_as != m.numbers:
+                read_as = tuple(sorted(read_as))
+            out = msgspec.structs.replace(m, numbers=read_as)
             cache[m.start] = out
             return out
 
@@ -92,12 +138,20 @@ class AnswerKey(msgspec.Struct, frozen=True):
         ]
         return new_markers, new_segments, frozenset(foreign)
 
-    def relabel(self, label: int) -> int | None:
-        """The number a definition labelled ``label`` defines once the answer is rewritten (None:
-        it is no definition any more)."""
-        if label in self.numbers:
-            return self.numbers[label]
-        return None if label in set(self.numbers.values()) else label
+
+class _Spans:
+    """Sorted, disjoint spans, asked whether an offset lies in one."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [a for a, _ in ordered]
+        self.ends = [b for _, b in ordered]
+
+    def __contains__(self, at: object) -> bool:
+        if not isinstance(at, int):
+            return False
+        k = bisect_right(self.starts, at) - 1
+        return k >= 0 and at < self.ends[k]
 
 
 class _Entry(msgspec.Struct, frozen=True):
@@ -106,32 +160,22 @@ class _Entry(msgspec.Struct, frozen=True):
     number: int
     text: str
     label: tuple[int, int, bool] | None = None
-    """A definition's label: its offsets (``[`` to ``:``) and whether it names a footnote
-    (``[^1]:``); None: a line of a reference list, whose label is a marker."""
+    """A definition's label: the offsets of ``[`` and of the first character after the blanks
+    after ``:``, and whether it names a footnote; None: a reference list's line (its label is a
+    marker)."""
+    fixed: bool = False
+    """A line whose number cannot be rewritten (``1. Title``)."""
 
 
-MAX_ENTRIES = 1_000
-"""Entries read at most (an answer cites tens of sources; a hostile one could define a
-hundred thousand, each compared with every source's title)."""
-
-
-class _Spans:
-    """Sorted, disjoint spans (segments of one kind), asked whether a range overlaps one."""
-
-    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
-        self.starts = [a for a, _ in spans]
-        self.ends = [b for _, b in spans]
-
-    def overlap(self, start: int, end: int) -> bool:
-        """Whether ``[start, end)`` (at least its first character) overlaps a span."""
-        k = bisect_right(self.ends, start)  # the first span that ends after ``start``
-        return k < len(self.starts) and self.starts[k] < max(end, start + 1)
-
-
-def _entries(answer: str, segments: Sequence[Segment]) -> list[_Entry]:
-    """The definitions anywhere outside code, and the lines of a trailing reference list (at
-    most :data:`MAX_ENTRIES`)."""
-    code = _Spans([(s.start, s.end) for s in segments if s.skip_reason == "code"])
+def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], _Spans]:
+    """The definitions anywhere outside code and comments, the lines of a trailing reference
+    list (at most :data:`MAX_ENTRIES`), and the spans no entry or marker of the key is read in."""
+    hidden = _Spans(
+        [(s.start, s.end) for s in segments if s.skip_reason == "code"]
+        + [m.span() for m in _COMMENT.finditer(answer)]
+        if "<!--" in answer
+        else [(s.start, s.end) for s in segments if s.skip_reason == "code"]
+    )
     listed = _Spans([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
     entries: list[_Entry] = []
     at = 0
@@ -140,25 +184,27 @@ def _entries(answer: str, segments: Sequence[Segment]) -> list[_Entry]:
         if len(entries) >= MAX_ENTRIES:
             break
         body = line.rstrip("\r\n")
-        if "[" not in body and not listed.starts:
+        bracketed = "[" in body or "［" in body or "【" in body
+        if not bracketed and not (listed.starts and body.lstrip(" \t>")[:1].isdigit()):
             continue
-        if code.overlap(start, start + 1):
+        lead = start + len(body) - len(body.lstrip(" \t>"))
+        if lead in hidden:
             continue
-        d = _DEFINITION.match(body)
+        d = _DEFINITION.fullmatch(body)
         if d:
-            open_ = body.index("[")
-            label = (start + open_, start + body.index("]:", open_) + 2, bool(d["caret"]))
+            label = (start + body.index("["), start + d.start("rest"), bool(d["caret"]))
             entries.append(_Entry(int(d["n"]), d["rest"], label))
             continue
-        e = _ENTRY.match(body)
-        if e and listed.overlap(start, start + len(body)):
-            entries.append(_Entry(int(e["a"] or e["b"]), e["rest"], None))
-    return entries
-
-
-MIN_TITLE_CHARS = 12
-"""A title shorter than this names a source only when an entry says nothing else ("Regions"
-inside "Regions of the Roman Empire" is no match)."""
+        if start + len(body.rstrip()) - 1 not in listed:  # its last character: after "- "
+            continue
+        e = _LABELLED.fullmatch(body)
+        if e:
+            entries.append(_Entry(int(e["a"] or e["c"] or e["w"]), e["rest"]))
+        elif (n := _NUMBERED.match(body)) is not None:
+            digits = re.search(r"\d{1,6}", n.group())
+            assert digits is not None  # the pattern holds one
+            entries.append(_Entry(int(digits.group()), body[n.end() :], fixed=True))
+    return entries, hidden
 
 
 def _titled(words: str, titles: Mapping[str, set[int]]) -> set[int]:
@@ -174,66 +220,92 @@ def _titled(words: str, titles: Mapping[str, set[int]]) -> set[int]:
     return found
 
 
-def _resolve(
-    entry: _Entry, by_url: Mapping[str, set[int]], by_title: Mapping[str, set[int]]
-) -> set[int]:
-    """The numbers of the sources an entry names: by address when it gives one, else by
-    title."""
-    urls = [
-        entry.text[m.start() : url_end(entry.text, m.start(), m.end())]
-        for m in URL.finditer(entry.text)
-    ]
-    if urls:
-        found: set[int] = set()
-        for url in urls:
-            found |= by_url.get(canonical_url(url), set())
+def _addresses(text: str) -> list[str]:
+    """The addresses an entry gives, with or without a scheme."""
+    found = [text[m.start() : url_end(text, m.start(), m.end())] for m in URL.finditer(text)]
+    if found:
         return found
-    words = _plain(entry.text)
-    return _titled(words, by_title) if words else set()
+    return [
+        text[m.start() : url_end(text, m.start(), m.end())] for m in _BARE_ADDRESS.finditer(text)
+    ]
 
 
 def answer_key(
     answer: str,
     segments: Sequence[Segment],
-    sources: Sequence[CitationSource],
-    numbering: Numbering,
+    markers: Sequence[Marker],
+    sources: Sequence[KeyedSource],
+    *,
+    keep_foreign: bool = False,
 ) -> AnswerKey | None:
-    """The answer's own key to its numbers, or None when it has none that changes anything.
+    """The answer's own key to its numbers, or None when it has none the engine can follow.
 
-    Entries are resolved by address (a canonical URL equal to a source's) or, without one,
-    by title (:func:`_titled`); a number whose entries name two sources resolves to nothing and
-    is read as written. The key counts only when at least one entry resolves (a list of pages
-    the caller did not give, or sources given without addresses or titles, change nothing);
-    then every other entry's number is foreign: the answer says it cites something that is
-    none of the request's sources.
+    Args:
+        answer: the answer.
+        segments: its segments (code and its reference list are told by them).
+        markers: its markers.
+        sources: what an entry may name: the request's sources and the conversation's other
+            registered ones (a page cited earlier in the conversation is no foreign page).
+        keep_foreign: foreign numbers stay in the answer as written (``drop_unknown`` off):
+            then no translated number may take one's number.
+
+    Entries are resolved by address (:func:`_address`) or, without one, by title
+    (:func:`_titled`). None (the answer is read as before) unless an entry names a source and
+    the key changes something, and only where it can be followed all the way (the module's
+    docstring).
     """
-    entries = _entries(answer, segments)
-    if not entries:
+    entries, hidden = _entries(answer, segments)
+    if not entries or any(e.fixed for e in entries):
         return None
-    by_url: dict[str, set[int]] = {}
+    by_address: dict[str, set[int]] = {}
     by_title: dict[str, set[int]] = {}
-    for index, source in enumerate(sources):
-        number = numbering.numbers[index]
+    for source in sources:
         if source.uri:
-            by_url.setdefault(canonical_url(source.uri), set()).add(number)
-        if source.title and _plain(source.title):
-            by_title.setdefault(_plain(source.title), set()).add(number)
+            by_address.setdefault(_address(source.uri), set()).add(source.number)
+        if source.title and (title := _plain(source.title)):
+            by_title.setdefault(title, set()).add(source.number)
     named: dict[int, set[int]] = {}
+    addressed: set[int] = set()
     for entry in entries:
-        named.setdefault(entry.number, set()).update(_resolve(entry, by_url, by_title))
-    numbers = {n: next(iter(found)) for n, found in named.items() if len(found) == 1}
+        found = named.setdefault(entry.number, set())
+        addresses = _addresses(entry.text)
+        if addresses:
+            addressed.add(entry.number)
+            hits = [by_address.get(_address(a), set()) for a in addresses]
+            found.update(*hits)
+            if not all(hits):
+                found.add(0)  # an address that names none of them: this entry is not one source
+        elif words := _plain(entry.text):
+            found.update(_titled(words, by_title))
+    numbers = {n: next(iter(f)) for n, f in named.items() if len(f) == 1 and 0 not in f}
+    foreign = frozenset(n for n, f in named.items() if f == {0} or (not f and n in addressed))
     if not numbers:
         return None
-    foreign = frozenset(n for n, found in named.items() if not found)
+    used = {n for m in markers if m.start not in hidden for n in m.numbers}
+    if not used <= numbers.keys() | foreign:
+        return None  # a number the key leaves unread: following it would mix two numberings
     if not foreign and all(n == m for n, m in numbers.items()):
         return None
-    key = AnswerKey(numbers=numbers, foreign=foreign, labels=())
-    labels: list[tuple[int, int, str]] = []
+    targets = set(numbers.values())
+    if keep_foreign and foreign & targets:
+        return None
+    defined = {e.number for e in entries if e.label is not None}
+    for m in _LINK_LABEL.finditer(answer):
+        if m.start() not in hidden and int(m[1] or m[2]) in defined:
+            return None  # "[the docs][1]" links through the definition: it keeps its label
+    labels: dict[int, int | None] = {}
+    edits: list[tuple[int, int, str]] = []
     for entry in entries:
         if entry.label is None:
             continue
         a, b, caret = entry.label
-        now = key.relabel(entry.number)
-        if now != entry.number:
-            labels.append((a, b, "" if now is None else f"[{'^' if caret else ''}{now}]:"))
-    return msgspec.structs.replace(key, labels=tuple(labels))
+        now = numbers.get(entry.number, entry.number)
+        if entry.number in foreign and entry.number in targets:
+            labels[a] = None
+            edits.append((a, b, ""))
+        else:
+            labels[a] = now
+            if now != entry.number:
+                close = answer.index("]:", a) + 2
+                edits.append((a, close, f"[{'^' if caret else ''}{now}]:"))
+    return AnswerKey(numbers=numbers, foreign=foreign, labels=labels, edits=tuple(edits))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from attribution.text import (
@@ -98,15 +98,19 @@ def footnote_definitions(
     numbers: Sequence[int],
     describe: Callable[[int], str],
     *,
-    relabel: Callable[[int], int | None] | None = None,
+    labels: Mapping[int, int | None] | None = None,
 ) -> Edit | None:
     """The edit that appends a definition (``[^3]: Title, https://...``) for each footnote
     number added to ``text`` that has none, so that markdown renders the added marks as
-    footnotes rather than as literal ``[^3]``; None when every one is defined. ``relabel``:
-    the number each of the answer's definitions defines once it is rewritten (the answer's
-    own key to its numbers; None: no longer a definition)."""
-    labels = (int(m[1]) for m in _FOOTNOTE_DEFINITION.finditer(text))
-    defined = set(labels) if relabel is None else {relabel(n) for n in labels} - {None}
+    footnotes rather than as literal ``[^3]``; None when every one is defined. ``labels``: the
+    number each definition the answer's own key read defines once the answer is rewritten, by
+    the offset of its ``[`` (None: no longer a definition); the others keep theirs."""
+    now = labels or {}
+    defined: set[int] = set()
+    for m in _FOOTNOTE_DEFINITION.finditer(text):
+        n = now.get(m.start() + m.group().index("["), int(m[1]))
+        if n is not None:
+            defined.add(n)
     missing = sorted({n for n in numbers if n not in defined})
     if not missing:
         return None
