@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from attribution._config import AttributionConfig, load_config, read_config
 from attribution._errors import AttributionError, ConfigError, InputError
 from attribution._wire import CitationSource, ToolOutput, decode_json, encode_json
 from attribution.sources import CitationRegistry, extract_sources, source_key
-from attribution.text import MARKER_STYLES, find_markers, normalize_markers
+from attribution.text import MARKER_STYLES, find_markers, markers_outside, normalize_markers
 
 __all__ = ["main"]
 
@@ -243,9 +244,19 @@ def _model_name(model: object) -> str:
     return str(getattr(getattr(model, "spec", None), "name", type(model).__name__))
 
 
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The answer's indented code blocks (and other code the segmenter finds): no marker is
+    in them. The segmenter (spaCy) is loaded only for an answer with an indented line."""
+    if not re.search(r"^(?: {4}|\t)", text, re.MULTILINE):
+        return []
+    from attribution.segment import Segmenter
+
+    return [(s.start, s.end) for s in Segmenter().segment(text) if s.skip_reason == "code"]
+
+
 def _cmd_markers(args: argparse.Namespace) -> int:
     text = _read_text(args.answer)
-    markers = find_markers(text)
+    markers = markers_outside(find_markers(text), _code_spans(text))
     known = _known_numbers(args)
     if args.json:
         sys.stdout.write(encode_json(markers, indent=2).decode() + "\n")
@@ -273,7 +284,9 @@ def _cmd_normalize(args: argparse.Namespace) -> int:
         raise InputError("--drop-unknown needs --registry or --known to tell which numbers exist")
     # Unknown numbers are dropped by default (ADR 0001) wherever the known numbers are given.
     drop = known is not None and not args.keep_unknown
-    result = normalize_markers(text, style=args.style, known=known, drop_unknown=drop)
+    result = normalize_markers(
+        text, style=args.style, known=known, drop_unknown=drop, skip=_code_spans(text)
+    )
     sys.stdout.write(result.text)
     if result.unknown_numbers:
         action = "dropped" if drop else "kept"

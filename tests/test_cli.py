@@ -135,6 +135,24 @@ def test_normalize_with_a_registry(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().out == kept
 
 
+def test_markers_and_normalize_leave_an_indented_code_block_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "arr[2]" in prose reads as a marker; in an indented code block it is code, and was
+    # rewritten into "arr[citation:2]"
+    text = "Text [1].\n\nExample:\n\n    y = arr[2]\n    z = [3]\n\nMore [2].\n"
+    answer = tmp_path / "answer.md"
+    answer.write_text(text, encoding="utf-8")
+    assert main(["markers", str(answer), "--json"]) == 0
+    assert [m["text"] for m in json.loads(capsys.readouterr().out)] == ["[1]", "[2]"]
+    assert main(["normalize", str(answer), "--known", "1,2"]) == 0
+    out = capsys.readouterr()
+    assert out.out == text.replace("Text [1]", "Text [citation:1]").replace(
+        "More [2]", "More [citation:2]"
+    )
+    assert out.err == ""  # the 3 in the code is no unknown number
+
+
 def test_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     answer = tmp_path / "answer.md"
     answer.write_bytes(b"caf\xe9 [1]")

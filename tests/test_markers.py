@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attribution import InputError, find_markers, format_marker, normalize_markers, renumber_markers
+from attribution.text import markers_outside
 
 
 def _found(text: str) -> list[tuple[str, tuple[int, ...], str]]:
@@ -278,3 +279,12 @@ def test_dropping_unknown_leaves_only_known_numbers(text: str, known: set[int]) 
     assert set(out.unknown_numbers) == {
         n for m in find_markers(text) for n in m.numbers if n not in known
     }
+
+
+def test_normalize_leaves_the_spans_it_is_told_to_skip() -> None:
+    text = "A [1].\n\n    y = arr[2]\n\nB [2]."
+    code = (text.index("y"), text.index("]", text.index("arr")) + 1)
+    out = normalize_markers(text, style="bracket", known={1}, drop_unknown=True, skip=[code])
+    assert out.text == "A [1].\n\n    y = arr[2]\n\nB."
+    assert [m.numbers for m in out.markers] == [(1,)]
+    assert markers_outside(find_markers(text), [code, (0, 1)]) == find_markers(text)[::2]

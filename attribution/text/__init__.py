@@ -15,6 +15,7 @@ from attribution.text._markers import (
     NormalizedText,
     find_markers,
     format_marker,
+    markers_outside,
     normalize_markers,
     renumber_markers,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "in_range",
     "inline_code",
     "link_destinations",
+    "markers_outside",
     "may_begin_number",
     "merge_spans",
     "negated",

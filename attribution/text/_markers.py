@@ -26,7 +26,8 @@ so it reads as a marker (wrap code in backticks to be sure).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 import msgspec
@@ -41,6 +42,7 @@ __all__ = [
     "NormalizedText",
     "find_markers",
     "format_marker",
+    "markers_outside",
     "normalize_markers",
     "renumber_markers",
 ]
@@ -243,12 +245,30 @@ def _rewrite(
     return "".join(pieces), out
 
 
+def markers_outside(markers: Sequence[Marker], spans: Sequence[tuple[int, int]]) -> list[Marker]:
+    """The markers that start in none of ``spans`` (sorted or not, overlapping or not)."""
+    if not spans:
+        return list(markers)
+    ordered = sorted(spans)
+    starts = [a for a, _ in ordered]
+    reach: list[int] = []  # the furthest end among the spans starting at or before each
+    for _, b in ordered:
+        reach.append(max(b, reach[-1]) if reach else b)
+
+    def inside(at: int) -> bool:
+        k = bisect_right(starts, at) - 1
+        return k >= 0 and at < reach[k]
+
+    return [m for m in markers if not inside(m.start)]
+
+
 def normalize_markers(
     text: str,
     *,
     style: MarkerStyle = "citation",
     known: Collection[int] | None = None,
     drop_unknown: bool = False,
+    skip: Sequence[tuple[int, int]] = (),
 ) -> NormalizedText:
     """Rewrite every marker in ``style``, keeping every other character of ``text``.
 
@@ -258,13 +278,16 @@ def normalize_markers(
         known: the citation numbers that exist (a registry's); None means all are known.
         drop_unknown: remove unknown numbers from markers, and a marker left with none
             together with the blank before it.
+        skip: spans ``[start, end)`` that hold no marker: what only a markdown parser tells
+            apart, such as an indented code block (``Segment.skip_reason == "code"``; fences
+            and inline code are known here already).
 
     Returns:
         The rewritten text, its markers, and the markers that named unknown numbers.
     """
     if style not in MARKER_STYLES:
         raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
-    markers = find_markers(text)
+    markers = markers_outside(find_markers(text), skip)
     known_set = None if known is None else frozenset(known)
     unknown: list[Marker] = []
     unknown_numbers: set[int] = set()
