@@ -1131,6 +1131,19 @@ def test_a_table_of_short_facts_is_checked_fact_by_fact(attributor: Attributor) 
     (check,) = result.markers
     assert (check.marker, check.verdict, check.suggested) == ("[2]", "wrong_source", 1)
     assert result.claims[check.claim_index].text == "330 m"
+    # a column of sources cites its row's fact; a label's marker cites every fact of its row
+    # (no marker is added after the second one)
+    table = (
+        "| Fact | Value | Source |\n|---|---|---|\n| Height | 330 m | Wikipedia [1] |\n"
+        "| Completed | 1889 | [2] |\n"
+    )
+    result = attributor.attribute(table, [source, other])
+    assert [(m.marker, m.verdict, m.suggested) for m in result.markers] == [
+        ("[1]", "supported", None),
+        ("[2]", "wrong_source", 1),
+    ]
+    row = "| Tower | Height | Completed |\n|---|---|---|\n| Eiffel Tower [1] | 330 m | 1889 |\n"
+    assert attributor.attribute(row, [source, other]).answer == row
 
 
 def test_a_quote_is_no_fragment_of_the_page(attributor: Attributor) -> None:

@@ -594,22 +594,47 @@ def test_tables() -> None:
 def test_a_row_of_short_cells_states_facts() -> None:
     answer = (
         "| Fact | Value | Source |\n| --- | --- | --- |\n"
-        "| Height | 330 m | Wikipedia |\n"
+        "| Height | 330 m | Wikipedia [1] |\n"
         "| Visitors per year | about 7 million | [2] |\n"
-        "| Lift | Yes | |\n"
+        "| Lift | ✅ Yes (beta) | |\n"
         "| Paint | — | |\n"
         "| The tower was the tallest structure in the world until 1930 | 41 years | |\n"
     )
     cells = {s.text: s for s in _segments(answer) if s.skip_reason != "table_header"}
     assert (cells["330 m"].is_claim, cells["330 m"].read_as) == (True, "Height: 330 m")
     assert cells["about 7 million"].read_as == "Visitors per year: about 7 million"
-    # what the row is about is no claim; a Source column, "yes" and a dash say nothing to check
+    # what the row is about is no claim; "yes" and a dash say nothing to check
     assert cells["Height"].skip_reason == cells["Visitors per year"].skip_reason == "table_label"
-    assert not any(cells[t].is_claim for t in ("Wikipedia", "Yes", "—"))
-    assert cells["Lift"].skip_reason == cells["Paint"].skip_reason == "too_short"
+    assert not any(cells[t].is_claim for t in ("✅ Yes (beta)", "—", "Lift", "Paint"))
+    # a cell of a column of sources cites the row's fact
+    assert cells["Wikipedia [1]"].skip_reason == cells["[2]"].skip_reason == "table_citation"
     # a first cell that is a sentence is a claim, and the cells after it are not its facts
     sentence = "The tower was the tallest structure in the world until 1930"
     assert (cells[sentence].is_claim, cells["41 years"].skip_reason) == (True, "too_short")
+
+
+@pytest.mark.parametrize(
+    ("table", "claims"),
+    [
+        # a first column of short sentences: the claims, not their ratings
+        (
+            "| Claim | Confidence |\n|---|---|\n| It opened in 1889 [1] | Medium |",
+            ["It opened in 1889 [1]"],
+        ),
+        # a rank and a value are no labels: the country is
+        (
+            "| Rank | Country | GDP |\n|---|---|---|\n| 1st | India | $3T |",
+            ["$3T"],
+        ),
+        ("| Year | Revenue |\n|---|---|\n| 2022 | $394B |", []),
+        # units, verdicts, pros and cons are no facts about the row
+        ("| Metric | Value | Unit |\n|---|---|---|\n| Height | 330 | m |", ["330"]),
+        ("| Option | Pros | Cons |\n|---|---|---|\n| Rust | Fast | Steep |", []),
+        ("| Check | Status |\n|---|---|\n| Height | Supported |", []),
+    ],
+)
+def test_which_cells_of_a_table_are_facts(table: str, claims: list[str]) -> None:
+    assert [s.text for s in _segments(table) if s.is_claim] == claims
 
 
 def test_a_table_row_is_about_its_first_cell_with_words() -> None:

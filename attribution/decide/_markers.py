@@ -35,10 +35,12 @@ def claims_to_check(
     Every claim, and every other segment that carries markers and says something (a heading,
     a sentence too short to be a claim: "Yes [1]."). A segment that says nothing but its markers
     is no claim of its own: in a table row, its markers cite the row's claim before it ("| The
-    tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`), or, in a
+    tower is 330 m tall | [1] |", a Source column; :attr:`CheckedClaim.lent_markers`; so do
+    those of a cell in a column of sources, "| Wikipedia [1] |"), or, in a
     row without a claim, its last cell that says something ("| Height | 330 metres | [1] |"),
-    which is then checked; the markers of a row's label ("| JWST [1] | 2021 |") cite the row's
-    first claim cell after it (the label alone when the row has none); elsewhere ("Sources:
+    which is then checked; the markers of a row's label ("| JWST [1] | 2021 |") are checked
+    with the row's first claim cell after it and cite its later ones too (they get no marker
+    added; the label alone is checked when the row has no claim); elsewhere ("Sources:
     [1], [2]" under the answer, "[1]" alone on a line, a trailing reference list's "[1] Title,
     https://...") they cite no one claim and are not checked (their unknown numbers are still
     reported: :func:`unchecked_unknown`).
@@ -55,6 +57,8 @@ def claims_to_check(
     row_claim: int | None = None  # the last claim cell of the table row being read
     row_said: int | None = None  # else its last cell that says something
     label: int | None = None  # the row's label cell with markers, until a claim cell takes them
+    row_cites: tuple[Marker, ...] = ()  # the label's markers, once a claim cell took them
+    also: dict[int, tuple[Marker, ...]] = {}  # later claim cells of that row: cited, not checked
     previous: Segment | None = None
     for k, s in enumerate(segments):
         same_row = (
@@ -64,6 +68,7 @@ def claims_to_check(
         )
         if not same_row:
             row_claim = row_said = None
+            row_cites = ()
             if label is not None:
                 kept.append(label)  # no claim in its row: the label is checked itself
                 label = None
@@ -74,10 +79,17 @@ def claims_to_check(
                 row_claim = k
                 if label is not None:
                     lent.setdefault(k, []).extend(segments[label].markers)
+                    row_cites = segments[label].markers
                     label = None
+                elif row_cites:
+                    also[k] = row_cites
         elif s.markers and s.skip_reason == "table_label":
             label = k
-        elif s.markers and s.skip_reason != "reference_list" and not _says_nothing(s):
+        elif (
+            s.markers
+            and s.skip_reason not in ("reference_list", "table_citation")
+            and not _says_nothing(s)
+        ):
             kept.append(k)
         elif s.markers and s.skip_reason != "reference_list" and s.block == "table_cell":
             owner = row_claim if row_claim is not None else row_said
@@ -91,7 +103,8 @@ def claims_to_check(
     for k in sorted({*kept, *lent}):
         s = segments[k]
         markers = (*s.markers, *lent.get(k, ()))
-        numbers = tuple(n for m in markers for n in m.numbers if (m.start, n) not in foreign)
+        cited = (*markers, *also.get(k, ()))
+        numbers = tuple(n for m in cited for n in m.numbers if (m.start, n) not in foreign)
         out.append(
             CheckedClaim(
                 segment=s,

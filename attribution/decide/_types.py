@@ -16,7 +16,8 @@ class CheckedClaim(msgspec.Struct, frozen=True):
 
     segment: Segment
     cited_numbers: tuple[int, ...]
-    """Every number the claim's markers name, in order (unknown numbers included)."""
+    """Every number the claim's markers name, in order (unknown numbers included; a table
+    cell's, those of its row's label too)."""
     cited_sources: tuple[int, ...]
     """Indices (into the request's sources) of the cited numbers that name a source."""
     lent_markers: tuple[Marker, ...] = ()

@@ -43,6 +43,9 @@ _SOURCES_HEADING = re.compile(
     r"|further[ \t]+reading)[ \t]*[*_]*[ \t]*:?[ \t]*[*_]*[ \t]*",
     re.IGNORECASE,
 )
+_NAME_WORD = re.compile(r"(?<![^\W_])[^\W\d_]{2,}(?![^\W_])")
+"""A word of two letters or more, no digit in it: what a row's label holds ("India", not
+"1st", "2M" or "$394B", which are values)."""
 _REF_ENTRY = re.compile(r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】)")
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"
@@ -333,7 +336,7 @@ class _Parser:
                             row_label=label,
                         )
                     )
-                    if label is None and any(ch.isalpha() for ch in self.text[a:b]):
+                    if label is None and _NAME_WORD.search(self.text, a, b):
                         label = added  # what the row is about: its first cell with words
             else:
                 self._add(

@@ -14,8 +14,10 @@ __all__ = [
     "MAX_LABEL_WORDS",
     "count_words",
     "is_citation_header",
+    "is_fact_header",
     "is_generic_header",
     "is_pseudo_heading",
+    "is_row_label",
     "is_table_filler",
     "skip_reason",
 ]
@@ -128,24 +130,67 @@ def is_pseudo_heading(clean: str) -> bool:
     return False
 
 
-MAX_LABEL_WORDS = 6
-"""A table row's first cell of at most this many words is a label ("Height", "Visitors per
-year"); a longer one is a sentence, and the cells after it are not its facts."""
+MAX_LABEL_WORDS = 3
+"""A table row's first cell of at most this many words, and no sentence's end, is a label
+("Height", "Visitors per year"); a longer one is a claim of its own ("It opened in 1889"), and
+the cells after it are not its facts."""
 
 _FILLERS = frozenset(
-    {"yes", "no", "n/a", "na", "none", "unknown", "tbd", "tba", "n.a.", "various", "other",
-     "see above", "see below", "same", "idem", "ja", "nein", "oui", "non", "sí", "si"}
+    {"yes", "no", "n/a", "na", "none", "unknown", "tbd", "tba", "various", "other", "same",
+     "idem", "see above", "see below", "true", "false", "high", "medium", "low", "moderate",
+     "partial", "partly", "partially", "full", "limited", "mixed", "optional", "required",
+     "supported", "unsupported", "not supported", "not specified", "not available",
+     "not applicable", "not stated", "not reported", "unclear", "varies", "depends",
+     "ja", "nein", "oui", "non", "sí", "si", "是", "否", "有", "无", "x", "-"}
 )  # fmt: skip
-_CITATION_HEADERS = frozenset(
-    {"source", "sources", "reference", "references", "citation", "citations", "cite", "ref",
-     "refs", "link", "links", "url", "urls", "evidence", "quelle", "quellen", "fuente", "fuentes"}
+_CITATION_WORDS = frozenset(
+    {"source", "sources", "reference", "references", "citation", "citations", "cite", "cited",
+     "ref", "refs", "link", "links", "url", "urls", "evidence", "quelle", "quellen", "fuente",
+     "fuentes", "référence", "références", "来源", "出处", "参考", "参考文献", "出典"}
 )  # fmt: skip
+_NO_FACT_WORDS = frozenset(
+    {"unit", "units", "currency", "confidence", "verdict", "rating", "ratings", "status",
+     "score", "assessment", "evaluation", "priority", "difficulty", "pros", "cons", "pro",
+     "con", "advantages", "disadvantages", "advantage", "disadvantage", "strengths",
+     "weaknesses", "recommendation", "recommended", "opinion", "best", "verdicts"}
+)  # fmt: skip
+_HEADER_WORDS = re.compile(r"[^\W_]+")
+
+
+def _bare(clean: str) -> str:
+    """A cell's words compared loosely: case, emphasis, leading symbols (✅) and a trailing
+    parenthesis (``Yes (beta)``) aside."""
+    text = _LEADING_SYMBOLS.sub("", clean.casefold().strip(" .!*_`'\""))
+    text = re.sub(r"\s*\([^)]*\)$", "", text)
+    return " ".join(text.strip(" .!*_`'\"").split())
 
 
 def is_table_filler(clean: str) -> bool:
-    """Whether a table cell says nothing a source could back: ``yes``, ``N/A``, ``—``."""
-    bare = " ".join(clean.casefold().strip(" .!*_`'\"").split())
+    """Whether a table cell says nothing a source could back: ``yes``, ``N/A``, ``—``,
+    ``✅ Supported``, ``High``."""
+    bare = _bare(clean)
     return not any(c.isalnum() for c in bare) or bare in _FILLERS
+
+
+def is_citation_header(clean: str) -> bool:
+    """Whether a column header names a column of citations (``Source``, ``Sources used``,
+    ``Citation(s)``, ``Reference URL``, ``Supported by``)."""
+    words = set(_HEADER_WORDS.findall(clean.casefold()))
+    return bool(words & _CITATION_WORDS) or "supported by" in clean.casefold()
+
+
+def is_fact_header(clean: str) -> bool:
+    """Whether a column's cells can state facts about their row: not a column of units,
+    ratings, verdicts or pros and cons."""
+    return not set(_HEADER_WORDS.findall(clean.casefold())) & _NO_FACT_WORDS
+
+
+def is_row_label(clean: str) -> bool:
+    """Whether a row's first cell names what the row is about rather than saying something:
+    at most :data:`MAX_LABEL_WORDS` words, no sentence's end."""
+    return count_words(clean) <= MAX_LABEL_WORDS and not clean.rstrip(" *_").endswith(
+        (".", "!", "?")
+    )
 
 
 _GENERIC_HEADERS = frozenset(
@@ -161,11 +206,6 @@ def is_generic_header(clean: str) -> bool:
     """Whether a column header only says that the column holds something ("Value",
     "Details"): a cell read with it says no more than without it."""
     return " ".join(clean.casefold().strip(" .:*_`").split()) in _GENERIC_HEADERS
-
-
-def is_citation_header(clean: str) -> bool:
-    """Whether a column header names a column of citations (``Source``, ``Links``)."""
-    return " ".join(clean.casefold().strip(" .:*_`").split()) in _CITATION_HEADERS
 
 
 def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:

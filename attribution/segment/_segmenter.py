@@ -16,11 +16,12 @@ from attribution._config import SegmentConfig
 from attribution._errors import InputError
 from attribution.segment._blocks import BlockKind, Unit, split_blocks
 from attribution.segment._rules import (
-    MAX_LABEL_WORDS,
     count_words,
     is_citation_header,
+    is_fact_header,
     is_generic_header,
     is_pseudo_heading,
+    is_row_label,
     is_table_filler,
     skip_reason,
 )
@@ -85,7 +86,8 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     """Whether the segment states something that should be backed by a source."""
     skip_reason: str | None
     """Why it is not a claim: ``code``, ``heading``, ``table_header``, ``table_label`` (the
-    first cell of a row of facts: what they are about), ``reference_list``, ``question``,
+    first cell of a row of facts: what they are about), ``table_citation`` (a cell of a
+    column of sources), ``reference_list``, ``question``,
     ``greeting``, ``connective``, ``too_short``; None for a claim."""
     markers: tuple[Marker, ...]
     """The citation markers attached to it (a marker right after a sentence belongs to it)."""
@@ -412,28 +414,34 @@ def _table_facts(
 ) -> list[_Draft]:
     """A table row of short cells states facts: "| Height | 330 m |" says the height is 330 m.
 
-    A body cell after its row's label (:attr:`Unit.row_label`, a label of at most
-    :data:`MAX_LABEL_WORDS` words) is a claim however short, read with the label and its
-    column header (``"Height | Value: 330 m"``), unless it says nothing to check (``yes``,
-    ``n/a``, a dash: :func:`is_table_filler`) or its column cites sources (``Source``, ``Link``).
-    The label itself is then what the row is about, not a claim of its own (``table_label``).
+    A body cell after its row's label (:attr:`Unit.row_label`, when the label is a name, not a
+    sentence: :func:`is_row_label`) is a claim however short, read with the label and its
+    column header (``"Height: 330 m"``), unless it says nothing to check (``yes``, ``n/a``, a
+    dash, ``High``: :func:`is_table_filler`) or its column is no column of facts (sources,
+    units, ratings, pros and cons: :func:`is_fact_header`). The label itself is then what the
+    row is about, not a claim of its own (``table_label``). A cell of a column of sources
+    (``| Wikipedia [1] |``) is ``table_citation``: its markers cite the row's claim.
     """
     facts: set[int] = set()  # units whose drafts become claims
     labels: set[int] = set()
+    citing: set[int] = set()
     for k, unit in enumerate(units):
         label = unit.row_label
         if unit.block != "table_cell" or label is None or not by_unit[k]:
             continue
-        if count_words(cleans[label]) > MAX_LABEL_WORDS:
-            continue
         if any(is_citation_header(cleans[h]) for h in unit.headers):
+            citing.add(k)
+            continue
+        if not is_row_label(cleans[label]):
+            continue
+        if not all(is_fact_header(cleans[h]) for h in unit.headers):
             continue
         said = [d for d in by_unit[k] if d.skip in (None, "too_short")]
         if not said or is_table_filler(cleans[k]):
             continue
         facts.add(k)
         labels.add(label)
-    if not facts:
+    if not facts and not citing:
         return drafts
     replace = msgspec.structs.replace
     out: list[_Draft] = []
@@ -442,6 +450,8 @@ def _table_facts(
             d = replace(d, skip=None)
         elif d.unit in labels and d.unit not in facts and d.skip in (None, "too_short"):
             d = replace(d, skip="table_label")
+        elif d.unit in citing and d.skip in (None, "too_short"):
+            d = replace(d, skip="table_citation")
         out.append(d)
     return out
 
