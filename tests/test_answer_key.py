@@ -224,3 +224,48 @@ def test_translated_markers_list_their_numbers_in_order() -> None:
     assert key is not None
     markers, _, foreign = key.translate(find_markers(answer), [])
     assert (markers[0].numbers, foreign) == ((1, 2), frozenset())
+
+
+def test_another_spelling_of_a_page_is_named_by_its_title_on_the_same_site() -> None:
+    # a query or a language path on the source's own site: the entry's title decides
+    key = _key(f"{TEXT}\n\n[1] Orion Regions Overview, {DOCS_URL}?lang=en\n[2] {BLOG_URL}\n")
+    assert key is not None
+    assert dict(key.numbers) == {1: 2, 2: 1}
+    # on another site, the same title names another page: a foreign one
+    key = _key(f"{TEXT}\n\n[1] {DOCS_URL}\n[2] Dublin launch recap, https://bit.ly/x\n")
+    assert key is not None
+    assert (dict(key.numbers), key.foreign) == ({1: 2}, {2})
+    key = _key(f"{TEXT}\n\nSources:\n[1] {DOCS_URL}\n[2] Dublin launch recap, news.other.org\n")
+    assert key is not None
+    assert key.foreign == {2}
+
+
+def test_a_key_that_only_makes_numbers_foreign_is_not_followed(attributor: Attributor) -> None:
+    # the answer already uses the conversation's numbers; its entry 2 spells the docs'
+    # address another way: reading 2 as a page not given would drop a right citation
+    answer = (
+        "Its Dublin region launched in March 2024 [1]. Orion runs in Frankfurt [2].\n\n"
+        f"Sources:\n[1] {BLOG_URL}\n[2] Regions page, https://docs.example.com/en/regions.html\n"
+    )
+    assert _key(answer) is None
+    result = attributor.attribute(answer, SOURCES)
+    assert [m.verdict for m in result.markers] == ["supported", "supported"]
+    assert result.answer == answer
+
+
+def test_an_entry_no_marker_cites_does_not_stop_the_key() -> None:
+    news = CitationSource(id="news", type="web", uri=NEWS_URL, title="Sydney")
+    three = [BLOG, news, DOCS]  # the docs are 3
+    # "[3] Orion pricing page" names nothing and no marker cites it; the answer's 1 becomes 3,
+    # so that entry's label goes (two entries labelled 3 would point at two pages)
+    answer = f"Orion runs in Frankfurt [1].\n\nSources:\n[1] {DOCS_URL}\n[3] Orion pricing page\n"
+    key = _key(answer, three)
+    assert key is not None
+    assert (dict(key.numbers), key.foreign) == ({1: 3}, {3})
+    # a note among footnote definitions, alike: "[^3]:" would define the rewritten "[^3]"
+    notes = (
+        f"Orion runs in Frankfurt[^1].\n\n[^3]: All figures as of June 2024.\n[^1]: {DOCS_URL}\n"
+    )
+    key = _key(notes, three)
+    assert key is not None
+    assert [notes[a:b] + "->" + text for a, b, text in key.edits] == ["[^3]: ->", "[^1]:->[^3]:"]

@@ -49,11 +49,14 @@ _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)]
 _LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
 """A reference-style link that uses a numeric label: ``[text][3]``, ``[3][]``."""
 _BARE_ADDRESS = re.compile(
-    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)[^\s<>()\[\]\"']*",
+    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/"
+    r"|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|int|io|co|ai|dev|app|info|news|wiki"
+    r"|uk|de|fr|es|it|nl|eu|ch|at|se|no|dk|fi|pl|ca|au|nz|in|jp|cn|kr|ru|br|us|me)"
+    r"(?![\w-]|\.[\w]))[^\s<>()\[\]\"']*",
     re.IGNORECASE,
 )
-"""An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``
-(a dotted name alone, such as ``Node.js``, is no address)."""
+"""An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``,
+``news.example.org`` (a dotted name that is no host, such as ``Node.js``, is no address)."""
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _NOT_TITLE = re.compile(r"[\s\-–—|:,;.*_\"'“”‘’()\[\]<>]+")
 
@@ -77,6 +80,11 @@ def _address(url: str) -> str:
     canonical = canonical_url(url if "://" in url else f"https://{url}")
     bare = canonical.split("://", 1)[-1]
     return bare[4:] if bare.startswith("www.") else bare
+
+
+def _host(address: str) -> str:
+    """The host of an :func:`_address`."""
+    return address.split("/", 1)[0]
 
 
 class KeyedSource(msgspec.Struct, frozen=True):
@@ -259,9 +267,12 @@ def answer_key(
         return None
     by_address: dict[str, set[int]] = {}
     by_title: dict[str, set[int]] = {}
+    hosts: dict[int, set[str]] = {}
     for source in sources:
         if source.uri:
-            by_address.setdefault(_address(source.uri), set()).add(source.number)
+            key = _address(source.uri)
+            by_address.setdefault(key, set()).add(source.number)
+            hosts.setdefault(source.number, set()).add(_host(key))
         if source.title and (title := _plain(source.title)):
             by_title.setdefault(title, set()).add(source.number)
     named: dict[int, set[int]] = {}
@@ -269,24 +280,34 @@ def answer_key(
     for entry in entries:
         found = named.setdefault(entry.number, set())
         addresses = _addresses(entry.text)
+        words = _plain(entry.text)
         if addresses:
             addressed.add(entry.number)
-            hits = [by_address.get(_address(a), set()) for a in addresses]
+            keys = [_address(a) for a in addresses]
+            hits = [by_address.get(k, set()) for k in keys]
             found.update(*hits)
             if not all(hits):
-                found.add(0)  # an address that names none of them: this entry is not one source
-        elif words := _plain(entry.text):
+                # another spelling of a page (a query, a language path) when the entry's title
+                # names a source on the same site; else a page that is none of them
+                on_site = {_host(k) for k, hit in zip(keys, hits, strict=True) if not hit}
+                titled = {n for n in _titled(words, by_title) if hosts.get(n, set()) & on_site}
+                found.update(titled or {0})
+        elif words:
             found.update(_titled(words, by_title))
     numbers = {n: next(iter(f)) for n, f in named.items() if len(f) == 1 and 0 not in f}
-    foreign = frozenset(n for n, f in named.items() if f == {0} or (not f and n in addressed))
-    if not numbers:
-        return None
-    used = {n for m in markers if m.start not in hidden for n in m.numbers}
+    foreign = {n for n, f in named.items() if f == {0} or (not f and n in addressed)}
+    if not numbers or all(n == m for n, m in numbers.items()):
+        return None  # nothing to follow (a key that only makes numbers foreign is not followed)
+    listed = _Spans([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
+    used = {
+        n for m in markers if m.start not in hidden and m.start not in listed for n in m.numbers
+    }
     if not used <= numbers.keys() | foreign:
         return None  # a number the key leaves unread: following it would mix two numberings
-    if not foreign and all(n == m for n, m in numbers.items()):
-        return None
     targets = set(numbers.values())
+    # an entry the key cannot read (no source named, or two) whose number a rewritten one now
+    # takes: its label goes, like a foreign one's (the rewritten marker must not point at it)
+    foreign |= (named.keys() - numbers.keys() - foreign) & targets
     if keep_foreign and foreign & targets:
         return None
     defined = {e.number for e in entries if e.label is not None}
@@ -308,4 +329,4 @@ def answer_key(
             if now != entry.number:
                 close = answer.index("]:", a) + 2
                 edits.append((a, close, f"[{'^' if caret else ''}{now}]:"))
-    return AnswerKey(numbers=numbers, foreign=foreign, labels=labels, edits=tuple(edits))
+    return AnswerKey(numbers=numbers, foreign=frozenset(foreign), labels=labels, edits=tuple(edits))
