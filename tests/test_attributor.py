@@ -1146,22 +1146,6 @@ def test_a_table_of_short_facts_is_checked_fact_by_fact(attributor: Attributor) 
     assert attributor.attribute(row, [source, other]).answer == row
 
 
-def test_a_table_of_facts_is_matched_by_what_it_is_about(attributor: Attributor) -> None:
-    # "Height: 330 m" alone shares no word with the tower's sentence among the page's others:
-    # no candidate passage was found, and the fact came out unsupported
-    page = (
-        "Paris is the capital of France. " * 3
-        + "The Eiffel Tower is 330 metres tall. It was completed in 1889. "
-        + "The Louvre is the most visited museum in the world. " * 3
-    )
-    source = CitationSource(id="p", type="web", full_content=page)
-    table = "Key facts about the Eiffel Tower:\n\n| Fact | Value |\n|---|---|\n| Height | 330 m |\n"
-    (fact,) = attributor.attribute(table, [source]).claims
-    assert fact.verdict == "supported", (fact.verdict, fact.score)
-    wrong = table.replace("330 m", "500 m")
-    assert attributor.attribute(wrong, [source]).claims[0].verdict != "supported"
-
-
 def test_a_quote_is_no_fragment_of_the_page(attributor: Attributor) -> None:
     # a heading or a label run into the page text ("Support", "USD") adds a claim word, but
     # says nothing of the claim: it was quoted after the sentence that carries it

@@ -637,21 +637,6 @@ def test_which_cells_of_a_table_are_facts(table: str, claims: list[str]) -> None
     assert [s.text for s in _segments(table) if s.is_claim] == claims
 
 
-def test_a_table_of_attributes_is_about_what_its_lead_in_names() -> None:
-    answer = (
-        "## The Eiffel Tower at a glance\n\nKey facts about the Eiffel Tower:\n\n"
-        "| Fact | Value |\n|---|---|\n| Height | 330 m |\n\n## Burj Khalifa\n\n"
-        "| Metric | Value |\n|---|---|\n| Height | 828 m |\n\n## Others\n\n"
-        "| Tower | Height |\n|---|---|\n| Tokyo Skytree | 634 m |\n"
-    )
-    facts = [s.read_as for s in _segments(answer) if s.is_claim]
-    assert facts == [
-        "Key facts about the Eiffel Tower | Height: 330 m",  # the lead-in
-        "Burj Khalifa | Height: 828 m",  # else the heading above
-        "Tokyo Skytree | Height: 634 m",  # rows that name things are about those things
-    ]
-
-
 def test_a_table_row_is_about_its_first_cell_with_words() -> None:
     answer = "| # | Tower | Notes |\n|---|---|---|\n| 3 | Tokyo Skytree | It opened in 2012. |"
     *_, rank, tower, notes = _segments(answer)

@@ -70,11 +70,9 @@ class Unit:
     parent: int | None = None
     """For a nested list item: the unit of the item it is nested in."""
     lead_in: int | None = None
-    """For a top-level list item: the unit just before its list (the lead-in if it ends in ':');
-    for a table body cell, the unit just before its table."""
+    """For a top-level list item: the unit just before its list (the lead-in if it ends in ':')."""
     heading: int | None = None
-    """For a top-level list item: the last heading before the list; for a table body cell, the
-    last heading before its table."""
+    """For a top-level list item: the last heading before the list."""
     headers: tuple[int, ...] = ()
     """For a table body cell: its column's header cell; for a whole body row: the header cells."""
     row_label: int | None = None
@@ -307,7 +305,6 @@ class _Parser:
     def _table(self, first: int, stop: int) -> int:
         """Units for the table whose header row is ``lines[first]``; returns the next line."""
         self._close()
-        lead, heading = self._lead_in_candidate(), self.heading  # what the table is about
         header_line = self.lines[first]
         if self.items and header_line.indent <= self.items[-1].marker_indent:
             self.items.clear()
@@ -337,8 +334,6 @@ class _Parser:
                             mode="sentences",
                             headers=() if header is None else (header,),
                             row_label=label,
-                            lead_in=lead,
-                            heading=heading,
                         )
                     )
                     if label is None and _NAME_WORD.search(self.text, a, b):

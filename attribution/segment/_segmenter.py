@@ -411,7 +411,7 @@ def _table_facts(
     by_unit: Sequence[Sequence[_Draft]],
     cleans: Sequence[str],
     drafts: list[_Draft],
-) -> tuple[list[_Draft], set[int]]:
+) -> list[_Draft]:
     """A table row of short cells states facts: "| Height | 330 m |" says the height is 330 m.
 
     A body cell after its row's label (:attr:`Unit.row_label`, when the label is a name, not a
@@ -420,8 +420,7 @@ def _table_facts(
     dash, ``High``: :func:`is_table_filler`) or its column is no column of facts (sources,
     units, ratings, pros and cons: :func:`is_fact_header`). The label itself is then what the
     row is about, not a claim of its own (``table_label``). A cell of a column of sources
-    (``| Wikipedia [1] |``) is ``table_citation``: its markers cite the row's claim. Returns
-    the drafts and the units that state facts (they are read with what the table is about).
+    (``| Wikipedia [1] |``) is ``table_citation``: its markers cite the row's claim.
     """
     facts: set[int] = set()  # units whose drafts become claims
     labels: set[int] = set()
@@ -443,7 +442,7 @@ def _table_facts(
         facts.add(k)
         labels.add(label)
     if not facts and not citing:
-        return drafts, facts
+        return drafts
     replace = msgspec.structs.replace
     out: list[_Draft] = []
     for d in drafts:
@@ -454,7 +453,7 @@ def _table_facts(
         elif d.unit in citing and d.skip in (None, "too_short"):
             d = replace(d, skip="table_citation")
         out.append(d)
-    return out, facts
+    return out
 
 
 class Segmenter:
@@ -637,11 +636,18 @@ class Segmenter:
         for d in drafts:
             by_unit[d.unit].append(d)
         cleans = [" ".join(d.clean for d in ds) for ds in by_unit]
-        drafts, facts = _table_facts(units, by_unit, cleans, drafts)
+        drafts = _table_facts(units, by_unit, cleans, drafts)
 
-        def about(unit: Unit) -> str | None:
-            """What a list or a table is about: the lead-in before it if it ends in ':' (or is
-            a pseudo-heading), else the heading above it."""
+        def context(unit: Unit) -> str | None:
+            if unit.headers or unit.row_label is not None:
+                around = [] if unit.row_label is None else [unit.row_label]
+                # a header that only says the column holds something ("Value") is left out
+                headers = [h for h in unit.headers if not is_generic_header(cleans[h])]
+                return " | ".join(c for h in (*around, *headers) if (c := cleans[h])) or None
+            if not unit.is_item:
+                return None
+            if unit.parent is not None:
+                return cleans[unit.parent] or None
             if unit.lead_in is not None and by_unit[unit.lead_in]:
                 last = by_unit[unit.lead_in][-1]
                 lead = last.clean.strip(_EMPHASIS)
@@ -651,30 +657,7 @@ class Segmenter:
                 return cleans[unit.heading] or None
             return None
 
-        def attributes(label: int) -> bool:
-            """Whether a row's label names an attribute of what the table is about rather
-            than a thing of its own: its column has no header or one that says nothing
-            ("| Fact | Value |", "| Metric | ... |"; "| Tower | Height |" names things)."""
-            return all(is_generic_header(cleans[h]) for h in units[label].headers)
-
-        def context(k: int, unit: Unit) -> str | None:
-            if unit.headers or unit.row_label is not None:
-                label = unit.row_label
-                around = [] if label is None else [cleans[label]]
-                # "| Height | 330 m |" under "Key facts about the Eiffel Tower:" is about the
-                # tower: "Key facts about the Eiffel Tower | Height: 330 m"
-                if k in facts and label is not None and attributes(label) and (s := about(unit)):
-                    around.insert(0, s.rstrip(":：").strip())
-                # a header that only says the column holds something ("Value") is left out
-                headers = [cleans[h] for h in unit.headers if not is_generic_header(cleans[h])]
-                return " | ".join(c for c in (*around, *headers) if c) or None
-            if not unit.is_item:
-                return None
-            if unit.parent is not None:
-                return cleans[unit.parent] or None
-            return about(unit)
-
-        contexts = [context(k, u) for k, u in enumerate(units)]
+        contexts = [context(u) for u in units]
         segments: list[Segment] = []
         for d in drafts:
             unit = units[d.unit]
