@@ -226,18 +226,36 @@ def test_translated_markers_list_their_numbers_in_order() -> None:
     assert (markers[0].numbers, foreign) == ((1, 2), frozenset())
 
 
-def test_another_spelling_of_a_page_is_named_by_its_title_on_the_same_site() -> None:
-    # a query or a language path on the source's own site: the entry's title decides
-    key = _key(f"{TEXT}\n\n[1] Orion Regions Overview, {DOCS_URL}?lang=en\n[2] {BLOG_URL}\n")
+def test_the_same_page_spelled_another_way() -> None:
+    # a query, a language segment or an ending such as .html: the same page
+    for docs in (f"{DOCS_URL}?lang=en", "https://docs.example.com/en/regions.html"):
+        key = _key(f"{TEXT}\n\n[1] Orion Regions Overview, {docs}\n[2] {BLOG_URL}\n")
+        assert key is not None
+        assert dict(key.numbers) == {1: 2, 2: 1}
+    # another page of the same site, or a short link, is another page whatever its title says
+    for other in ("https://docs.example.com/pricing", "https://bit.ly/x"):
+        key = _key(f"{TEXT}\n\n[1] {DOCS_URL}\n[2] Dublin launch, {other}\n")
+        assert key is not None
+        assert (dict(key.numbers), key.foreign) == ({1: 2}, {2})
+
+
+def test_a_name_with_a_dot_is_no_address() -> None:
+    filing = CitationSource(
+        id="sec",
+        type="web",
+        uri="https://www.sec.gov/a/10k.htm",
+        title="Amazon.com, Inc. Form 10-K",
+    )
+    answer = "Revenue grew [1]. Its Dublin region launched in March 2024 [2].\n\n"
+    key = _key(f"{answer}[1]: Amazon.com, Inc. Form 10-K\n[2]: {BLOG_URL}\n", [BLOG, filing])
     assert key is not None
     assert dict(key.numbers) == {1: 2, 2: 1}
-    # on another site, the same title names another page: a foreign one
-    key = _key(f"{TEXT}\n\n[1] {DOCS_URL}\n[2] Dublin launch recap, https://bit.ly/x\n")
+
+
+def test_adjacent_markers_are_no_reference_link() -> None:
+    key = _key(f"Orion runs in Frankfurt [1][2].\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n")
     assert key is not None
-    assert (dict(key.numbers), key.foreign) == ({1: 2}, {2})
-    key = _key(f"{TEXT}\n\nSources:\n[1] {DOCS_URL}\n[2] Dublin launch recap, news.other.org\n")
-    assert key is not None
-    assert key.foreign == {2}
+    assert dict(key.numbers) == {1: 2, 2: 1}
 
 
 def test_a_key_that_only_makes_numbers_foreign_is_not_followed(attributor: Attributor) -> None:

@@ -621,10 +621,26 @@ def test_a_row_of_short_cells_states_facts() -> None:
             "| Claim | Confidence |\n|---|---|\n| It opened in 1889 [1] | Medium |",
             ["It opened in 1889 [1]"],
         ),
-        # a rank and a value are no labels: the country is
+        # a label is the row's first cell, and a name: not a rank, a quarter or a year
+        ("| Rank | Country | GDP |\n|---|---|---|\n| 1st | India | $3T |", []),
         (
-            "| Rank | Country | GDP |\n|---|---|---|\n| 1st | India | $3T |",
-            ["$3T"],
+            "| Quarter | Highlight | Revenue |\n|---|---|---|\n"
+            "| Q1 2024 | Revenue grew 12% | $4.2B |",
+            ["Revenue grew 12%"],
+        ),
+        (
+            "| Year | Event | Place |\n|---|---|---|\n| 1889 | Tower was completed | Paris |",
+            ["Tower was completed"],
+        ),
+        # a header that holds a word of citing is no column of sources
+        (
+            "| Country | Main source | Reference price |\n|---|---|---|\n"
+            "| France | Nuclear | $82 |",
+            ["Nuclear", "$82"],
+        ),
+        (
+            "| Claim | Evidence |\n|---|---|\n| Weight | The tower weighs 10,100 tonnes [1] |",
+            ["The tower weighs 10,100 tonnes [1]"],
         ),
         ("| Year | Revenue |\n|---|---|\n| 2022 | $394B |", []),
         # units, verdicts, pros and cons are no facts about the row

@@ -46,17 +46,15 @@ _LABELLED = re.compile(
 ``【3】 ...``."""
 _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
 """A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
-_LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
-"""A reference-style link that uses a numeric label: ``[text][3]``, ``[3][]``."""
+_LINK_LABEL = re.compile(r"\[(?=[^\]\n]*[^\d\s\]])[^\]\n]+\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
+"""A reference-style link that uses a numeric label: ``[text][3]``, ``[3][]`` (``[1][2]`` is
+two markers, as models write them)."""
 _BARE_ADDRESS = re.compile(
-    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/"
-    r"|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|int|io|co|ai|dev|app|info|news|wiki"
-    r"|uk|de|fr|es|it|nl|eu|ch|at|se|no|dk|fi|pl|ca|au|nz|in|jp|cn|kr|ru|br|us|me)"
-    r"(?![\w-]|\.[\w]))[^\s<>()\[\]\"']*",
+    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)[^\s<>()\[\]\"']*",
     re.IGNORECASE,
 )
-"""An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``,
-``news.example.org`` (a dotted name that is no host, such as ``Node.js``, is no address)."""
+"""An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``
+(a dotted name alone is no address: ``Node.js``, ``Amazon.com, Inc.``, ``ASP.NET``)."""
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _NOT_TITLE = re.compile(r"[\s\-–—|:,;.*_\"'“”‘’()\[\]<>]+")
 
@@ -82,9 +80,17 @@ def _address(url: str) -> str:
     return bare[4:] if bare.startswith("www.") else bare
 
 
-def _host(address: str) -> str:
-    """The host of an :func:`_address`."""
-    return address.split("/", 1)[0]
+_LANGUAGE = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?(?=/)")
+_ENDING = re.compile(r"(?:/index)?\.(?:html?|php|aspx?)$")
+
+
+def _page(address: str) -> str:
+    """The page an :func:`_address` shows, whatever its spelling: without the query, a
+    language segment (``/en/``, ``/de-de/``) and an ending such as ``.html``."""
+    page = address.split("?", 1)[0]
+    host, _, path = page.partition("/")
+    path = _ENDING.sub("", _LANGUAGE.sub("", f"/{path}", count=1))
+    return host + path.rstrip("/")
 
 
 class KeyedSource(msgspec.Struct, frozen=True):
@@ -267,12 +273,12 @@ def answer_key(
         return None
     by_address: dict[str, set[int]] = {}
     by_title: dict[str, set[int]] = {}
-    hosts: dict[int, set[str]] = {}
+    by_page: dict[str, set[int]] = {}
     for source in sources:
         if source.uri:
             key = _address(source.uri)
             by_address.setdefault(key, set()).add(source.number)
-            hosts.setdefault(source.number, set()).add(_host(key))
+            by_page.setdefault(_page(key), set()).add(source.number)
         if source.title and (title := _plain(source.title)):
             by_title.setdefault(title, set()).add(source.number)
     named: dict[int, set[int]] = {}
@@ -287,11 +293,14 @@ def answer_key(
             hits = [by_address.get(k, set()) for k in keys]
             found.update(*hits)
             if not all(hits):
-                # another spelling of a page (a query, a language path) when the entry's title
-                # names a source on the same site; else a page that is none of them
-                on_site = {_host(k) for k, hit in zip(keys, hits, strict=True) if not hit}
-                titled = {n for n in _titled(words, by_title) if hosts.get(n, set()) & on_site}
-                found.update(titled or {0})
+                # the same page spelled another way (a query, a language path, an ending such
+                # as .html); else a page that is none of them
+                same = [
+                    by_page.get(_page(k), set())
+                    for k, hit in zip(keys, hits, strict=True)
+                    if not hit
+                ]
+                found.update(set().union(*same) if all(same) else {0})
         elif words:
             found.update(_titled(words, by_title))
     numbers = {n: next(iter(f)) for n, f in named.items() if len(f) == 1 and 0 not in f}

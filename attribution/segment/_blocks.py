@@ -43,9 +43,6 @@ _SOURCES_HEADING = re.compile(
     r"|further[ \t]+reading)[ \t]*[*_]*[ \t]*:?[ \t]*[*_]*[ \t]*",
     re.IGNORECASE,
 )
-_NAME_WORD = re.compile(r"(?<![^\W_])[^\W\d_]{2,}(?![^\W_])")
-"""A word of two letters or more, no digit in it: what a row's label holds ("India", not
-"1st", "2M" or "$394B", which are values)."""
 _REF_ENTRY = re.compile(r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】)")
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"
@@ -75,6 +72,8 @@ class Unit:
     """For a top-level list item: the last heading before the list."""
     headers: tuple[int, ...] = ()
     """For a table body cell: its column's header cell; for a whole body row: the header cells."""
+    column: int = 0
+    """For a table body cell: its column, from 0."""
     row_label: int | None = None
     """For a table body cell after its row's first cell with words: that cell (what the row is
     about: "| Second floor | 116 m |"; a rank before it is not: "| 3 | Tower | ... |")."""
@@ -334,9 +333,10 @@ class _Parser:
                             mode="sentences",
                             headers=() if header is None else (header,),
                             row_label=label,
+                            column=column,
                         )
                     )
-                    if label is None and _NAME_WORD.search(self.text, a, b):
+                    if label is None and any(ch.isalpha() for ch in self.text[a:b]):
                         label = added  # what the row is about: its first cell with words
             else:
                 self._add(

@@ -143,10 +143,12 @@ _FILLERS = frozenset(
      "not applicable", "not stated", "not reported", "unclear", "varies", "depends",
      "ja", "nein", "oui", "non", "sí", "si", "是", "否", "有", "无", "x", "-"}
 )  # fmt: skip
-_CITATION_WORDS = frozenset(
-    {"source", "sources", "reference", "references", "citation", "citations", "cite", "cited",
-     "ref", "refs", "link", "links", "url", "urls", "evidence", "quelle", "quellen", "fuente",
-     "fuentes", "référence", "références", "来源", "出处", "参考", "参考文献", "出典"}
+_CITATION_HEADERS = frozenset(
+    {"source", "sources", "sources used", "source link", "source links", "source url",
+     "citation", "citations", "reference", "references", "reference url", "reference link",
+     "ref", "refs", "link", "links", "url", "urls", "cited in", "cited from", "supported by",
+     "quelle", "quellen", "fuente", "fuentes", "référence", "références", "来源", "出处",
+     "参考", "参考文献", "出典"}
 )  # fmt: skip
 _NO_FACT_WORDS = frozenset(
     {"unit", "units", "currency", "confidence", "verdict", "rating", "ratings", "status",
@@ -173,10 +175,11 @@ def is_table_filler(clean: str) -> bool:
 
 
 def is_citation_header(clean: str) -> bool:
-    """Whether a column header names a column of citations (``Source``, ``Sources used``,
-    ``Citation(s)``, ``Reference URL``, ``Supported by``)."""
-    words = set(_HEADER_WORDS.findall(clean.casefold()))
-    return bool(words & _CITATION_WORDS) or "supported by" in clean.casefold()
+    """Whether a column header names a column of citations: the whole header (``Source``,
+    ``Sources used``, ``Citation(s)``, ``Reference URL``, ``Supported by``; not ``Main
+    source`` or ``Reference price``, whose cells are facts)."""
+    bare = re.sub(r"\(s\)", "", clean.casefold())
+    return " ".join(_HEADER_WORDS.findall(bare)) in _CITATION_HEADERS
 
 
 def is_fact_header(clean: str) -> bool:
@@ -185,12 +188,17 @@ def is_fact_header(clean: str) -> bool:
     return not set(_HEADER_WORDS.findall(clean.casefold())) & _NO_FACT_WORDS
 
 
+_NAME_WORD = re.compile(r"(?<![^\W_])[^\W\d_]{2,}(?![^\W_])")
+"""A word of two letters or more, no digit in it ("India"; not "1st", "Q1", "2M", "$394B")."""
+
+
 def is_row_label(clean: str) -> bool:
     """Whether a row's first cell names what the row is about rather than saying something:
-    at most :data:`MAX_LABEL_WORDS` words, no sentence's end."""
-    return count_words(clean) <= MAX_LABEL_WORDS and not clean.rstrip(" *_").endswith(
-        (".", "!", "?")
-    )
+    a name (a word of two letters or more without digits), at most :data:`MAX_LABEL_WORDS`
+    words, no sentence's end."""
+    ended = clean.rstrip(" *_").endswith((".", "!", "?"))
+    named = bool(_NAME_WORD.search(clean))
+    return count_words(clean) <= MAX_LABEL_WORDS and named and not ended
 
 
 _GENERIC_HEADERS = frozenset(

@@ -432,8 +432,8 @@ def _table_facts(
         if any(is_citation_header(cleans[h]) for h in unit.headers):
             citing.add(k)
             continue
-        if not is_row_label(cleans[label]):
-            continue
+        if units[label].column != 0 or not is_row_label(cleans[label]):
+            continue  # a label is the row's first cell ("| 1889 | Tower was completed |": none)
         if not all(is_fact_header(cleans[h]) for h in unit.headers):
             continue
         said = [d for d in by_unit[k] if d.skip in (None, "too_short")]
