@@ -236,7 +236,9 @@ TOOLS: tuple[ToolSpec, ...] = (
             "verdict per marker (supported, wrong_source with a suggested number, "
             "unknown_number, unsupported) and the numbered sources. Rewrite or remove the "
             "claims it flags. Pass `conversationId` to number sources in that conversation's "
-            "shared registry, so [n] means the same source on every turn."
+            "shared registry, so [n] means the same source on every turn. If you numbered the "
+            "sources your own way, say which is which under the answer ([1]: https://...): "
+            "markers are then read, and written back, as the sources' numbers."
         ),
         arguments=AttributionRequest,
         handler=_attribute,
