@@ -232,6 +232,13 @@ def test_example_answer() -> None:
             ["It was completed in 1889 [1].", "The tower is made of gold."],
         ),
         ("It opened in 2023.Then it closed.", ["It opened in 2023.", "Then it closed."]),
+        # a dotted name is no sentence's end: camel case, or a third part
+        (
+            "Call WebApplication.CreateBuilder first. Then build it.",
+            ["Call WebApplication.CreateBuilder first.", "Then build it."],
+        ),
+        ("Use System.Text.Json for parsing it.", ["Use System.Text.Json for parsing it."]),
+        ("Paris is big.Next comes Rome.", ["Paris is big.", "Next comes Rome."]),
         (
             "The U.S.The end is here. See e.g.The next part.",
             ["The U.S.The end is here.", "See e.g.The next part."],

@@ -198,6 +198,33 @@ def _take_openers(text: str, previous: int, start: int) -> int:
     return k if k < start and text[k - 1].isspace() else start
 
 
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def _dotted(text: str, start: int) -> bool:
+    """Whether a sentence would start right after a full stop between two word characters."""
+    return (
+        2 <= start < len(text)
+        and text[start - 1] == "."
+        and text[start - 2].isalnum()
+        and (text[start].isalnum())
+    )
+
+
+def _in_identifier(text: str, dot: int) -> bool:
+    """Whether the full stop at ``dot`` joins the parts of a dotted name, not two sentences:
+    a part in camel case ("WebApplication.CreateBuilder", "Console.WriteLine") or a third part
+    ("System.Text.Json")."""
+    a = dot
+    while a > 0 and (text[a - 1].isalnum() or text[a - 1] == "_"):
+        a -= 1
+    b = dot + 1
+    while b < len(text) and (text[b].isalnum() or text[b] == "_"):
+        b += 1
+    chained = a >= 2 and text[a - 1] == "." and text[a - 2].isalnum()
+    return chained or bool(_CAMEL.search(text, a, dot) or _CAMEL.search(text, dot + 1, b))
+
+
 def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     """Sentence spans of ``text`` from the pipeline's starts, after the abbreviation fixes.
 
@@ -213,9 +240,13 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     # [1].The tower")
     last = len(text.rstrip())  # a break with only blanks after it starts nothing
     breaks = {m.end() for m in _LINE_BREAK.finditer(text) if m.end() < last}
-    glued = {m.end() for m in _GLUED_END.finditer(text)}  # abbreviations still checked below
+    glued = {m.end() for m in _GLUED_END.finditer(text) if not _in_identifier(text, m.end() - 1)}
+    # the pipeline's tokenizer splits "WebApplication.CreateBuilder" and "System.Text.Json" at
+    # their dots: a full stop between two word characters ends a sentence only by the glued
+    # rule above (abbreviations are still checked below)
+    piped = {s for s in starts if not _dotted(text, s) or s in glued}
     kept: list[int] = []
-    for start in sorted({*starts, *breaks, *glued}):
+    for start in sorted({*piped, *breaks, *glued}):
         if (
             text.startswith("~~", start)
             and start
