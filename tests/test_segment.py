@@ -239,6 +239,12 @@ def test_example_answer() -> None:
         ),
         ("Use System.Text.Json for parsing it.", ["Use System.Text.Json for parsing it."]),
         ("Paris is big.Next comes Rome.", ["Paris is big.", "Next comes Rome."]),
+        # "id" is an identifier, not "I'd"; a word in capitals glued to the next sentence
+        ("Each row has an id. Python reads it.", ["Each row has an id.", "Python reads it."]),
+        (
+            "The API returns JSON.Each item is a row.",
+            ["The API returns JSON.", "Each item is a row."],
+        ),
         (
             "The U.S.The end is here. See e.g.The next part.",
             ["The U.S.The end is here.", "See e.g.The next part."],

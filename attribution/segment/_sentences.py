@@ -106,6 +106,13 @@ def make_pipeline() -> Language:
         raise MissingDependencyError("spacy", purpose="sentence segmentation") from exc
 
     nlp = spacy.blank("en")
+    # "id" and "Id" are split as "I'd" written without its apostrophe, and the full stop after
+    # them stays glued on ("an id. Python ..." was one sentence); an answer about software says
+    # "id" for an identifier far more often
+    tokenizer_rules: Any = nlp.tokenizer
+    tokenizer_rules.rules = {
+        k: v for k, v in tokenizer_rules.rules.items() if k not in ("id", "Id", "id.", "Id.")
+    }
     # spaCy refuses texts over a million characters to spare a parser's memory; the rule
     # sentencizer has no such cost, and a long answer (or a long unit of one) is not an error
     nlp.max_length = 2**62
@@ -146,6 +153,8 @@ bracket or a marker (masked to blanks), not after an initial or an abbreviation'
 ("U.S.The" stays; "e.g.The" is an abbreviation's, checked as any other end), and before a
 capitalised word of three letters or more that a blank or a comma ends (decided once it has
 ended, so a stream cut inside the word decides as the whole answer does)."""
+_GLUED_AFTER_ACRONYM = re.compile(r"(?<![.\w])[A-Z]{2,}[.!?](?=[A-Z][a-z]{2,}[ ,;:])")
+"""The same after a word in capitals ("returns JSON.Each item"; "U.S.The" stays)."""
 _DATE_LEAD = re.compile(
     r"(?:^|\s)(?:am|vom|zum|bis|seit|ab|den|dem|im|le|du|au|el|del|il)\s+\d{1,2}\.$",
     re.IGNORECASE,
@@ -240,7 +249,12 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     # [1].The tower")
     last = len(text.rstrip())  # a break with only blanks after it starts nothing
     breaks = {m.end() for m in _LINE_BREAK.finditer(text) if m.end() < last}
-    glued = {m.end() for m in _GLUED_END.finditer(text) if not _in_identifier(text, m.end() - 1)}
+    glued = {
+        m.end()
+        for pattern in (_GLUED_END, _GLUED_AFTER_ACRONYM)
+        for m in pattern.finditer(text)
+        if not _in_identifier(text, m.end() - 1)
+    }
     # the pipeline's tokenizer splits "WebApplication.CreateBuilder" and "System.Text.Json" at
     # their dots: a full stop between two word characters ends a sentence only by the glued
     # rule above (abbreviations are still checked below)
