@@ -245,6 +245,17 @@ def test_example_answer() -> None:
             "The API returns JSON.Each item is a row.",
             ["The API returns JSON.", "Each item is a row."],
         ),
+        # a quoted title's question mark; an abbreviation before a marker and a capital
+        (
+            'The film "Who Framed Roger Rabbit?" was released in 1988.',
+            ['The film "Who Framed Roger Rabbit?" was released in 1988.'],
+        ),
+        (
+            "It applies in the U.K. [1] It starts in 2025.",
+            ["It applies in the U.K. [1]", "It starts in 2025."],
+        ),
+        ("It opens at 9 a.m. Entry is free.", ["It opens at 9 a.m.", "Entry is free."]),
+        ("The U.S. President spoke.", ["The U.S. President spoke."]),
         (
             "The U.S.The end is here. See e.g.The next part.",
             ["The U.S.The end is here.", "See e.g.The next part."],
@@ -433,11 +444,28 @@ def test_markers_only_paragraph() -> None:
         ("According to NASA, the telescope carries four instruments built in three places:", None),
         ("東京は日本の首都です。", None),
         ("谢谢。", "too_short"),
+        # lead-ins that count what follows say nothing; a greeting's words before a fact do
+        ("Here are 5 key facts about the Louvre.", "greeting"),
+        ("Below is a comparison of the 3 plans offered by GitHub in 2024.", "greeting"),
+        ("I found 3 relevant sources for this.", "greeting"),
+        ("Here is the 2023 revenue of Apple, 383 billion dollars.", None),
+        ("Let's look at the numbers: revenue rose 5% to $2.3bn in Q2 [1].", None),
+        ("Feel free to use the free tier, which allows 1,000 requests a day [2].", None),
+        # a question someone asked, reported, is a statement
+        ('Guterres said: "How many more must die?" [1]', None),
+        ('"Is it safe?"', "question"),
     ],
 )
 def test_claim_rules(answer: str, reason: str | None) -> None:
     seg = _one(answer)
     assert (seg.skip_reason, seg.is_claim) == (reason, reason is None)
+
+
+def test_a_cited_short_list_item_is_read_with_its_lead_in() -> None:
+    answer = "Common symptoms of influenza include:\n\n- fever [1]\n- chills\n"
+    _, fever, chills = _segments(answer)
+    assert fever.read_as == "Common symptoms of influenza include fever"
+    assert chills.read_as == "chills"  # cites nothing: no claim, read alone
 
 
 def test_min_words_is_configurable() -> None:

@@ -47,17 +47,22 @@ _GREETING = re.compile(
     |i\s+hope\s+(?:this|that|it|these|the\s+above)\s+(?:helps?|is\s+helpful|was\s+helpful
         |answers\b|clarifies\b|gives\b|makes\b).*
     |hope\s+(?:this|that|it)\s+helps.*
-    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b.*
+    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b(?!.*\d).*
     |(?:(?:i'?d|i\s+would|i'?m|i\s+am)\s+(?:be\s+)?)?(?:happy|glad|delighted)\s+to\s+(?:help
         |assist|explain)\b.*
     |(?:is\s+there\s+)?anything\s+else\b.*
     |good\s+luck\b.*|happy\s+(?:reading|exploring|learning|coding)\b.*
     |let'?s\s+(?:dive|take\s+a\s+look|look|break\s+(?:it|this)\s+down|explore|get\s+started
-        |start|begin)\b.*
+        |start|begin)\b(?!.*:\s*\S).*
     |(?:here(?:'s|\s+is|\s+are|\s+you\s+go)|below\s+(?:is|are)|the\s+following\s+(?:is|are))
         \b(?!.*\d)(?!.*:\s*\S).*
     |i\s+(?:found|gathered|searched\s+for|looked\s+up)\s+(?:the\s+following|some|a\s+few|several
         |this|these|what)\b(?!.*\d).{0,60}
+    |(?:here(?:'s|\s+is|\s+are)|below\s+(?:is|are))\s+(?:\d{1,2}\s+[a-z]|(?:a\s+|an\s+|the\s+)?
+        (?:quick\s+|brief\s+|short\s+|detailed\s+)?(?:breakdown|overview|summary|comparison
+        |rundown|list|look|table)\b)(?!.*:\s*\S).{0,80}
+    |i\s+(?:found|gathered|have)\s+\d+\s+(?:relevant\s+|useful\s+)?(?:sources?|results?|articles?
+        |papers?|pages?|studies|references?)\b.{0,60}
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -216,6 +221,19 @@ def is_generic_header(clean: str) -> bool:
     return " ".join(clean.casefold().strip(" .:*_`").split()) in _GENERIC_HEADERS
 
 
+_QUOTE_OPENERS = '"“«‘'
+
+
+def _reports_question(text: str, ending: str) -> bool:
+    """Whether a segment ending in a question mark states that someone asked it: the question
+    is inside a quotation that opens after the segment's start ('He said: "How many more must
+    die?"'), so the segment says something a source can back."""
+    if len(ending) == len(text.rstrip(" ")):
+        return False  # the question mark is not inside quotes
+    opened = max(ending.rfind(q) for q in _QUOTE_OPENERS)
+    return opened > 0 and bool(ending[:opened].strip(" :,-–—"))
+
+
 def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
     """Why a prose segment is not a claim, or None when it is one.
 
@@ -229,7 +247,7 @@ def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
     """
     text = _normalised(clean)
     ending = text.rstrip(_CLOSERS + " ")
-    if ending.endswith(("?", "？")):
+    if ending.endswith(("?", "？")) and not _reports_question(text, ending):
         return "question"
     bare = ending.rstrip(".!。！ ")
     if _GREETING.fullmatch(bare):

@@ -66,6 +66,12 @@ _CURRENCY_AFTER = re.compile(
 # "Wow! eBay" end sentences).
 _NAME_MARK = re.compile(r"(?<![\w.])[A-Z][a-z]{1,11}[?!]$")
 _LOWER_WORD = re.compile(r"[a-z]+\b")
+_END_AFTER_ABBREVIATION = re.compile(
+    r"(?<=\.)[ \t\u00a0]{3,}(?=[A-Z][a-z])|(?<![\w.])[ap]\.m\.[ \t\u00a0]+(?=[A-Z][a-z])"
+)
+_QUOTED_MARK = re.compile(r"[?!][\"'”’»)]+$")
+"""A question or an exclamation inside quotes or brackets: a word in lower case after it goes
+on with the same sentence ("Who Framed Roger Rabbit?" was released)."""
 
 
 def ends_with_short_scale(text: str) -> bool:
@@ -176,6 +182,8 @@ def _continues(text: str, before: int, after: int) -> bool:
         return True  # "According to Which?, the Seal": no sentence ends at a comma
     if _NAME_MARK.search(head) and _LOWER_WORD.match(text, after):
         return True  # "Yahoo! reported", "Which? magazine": a name's mark, the sentence goes on
+    if _QUOTED_MARK.search(head) and _LOWER_WORD.match(text, after):
+        return True  # 'The film "Who Framed Roger Rabbit?" was released ...': a quoted title
     if head.endswith(_ELLIPSES):
         # "in 1889... Mount Everest": a capital starts another sentence; "Wait... what" goes on
         return not text[after : after + 1].isupper()
@@ -259,8 +267,12 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     # their dots: a full stop between two word characters ends a sentence only by the glued
     # rule above (abbreviations are still checked below)
     piped = {s for s in starts if not _dotted(text, s) or s in glued}
+    # an abbreviation the tokenizer keeps whole ("U.S.", "Inc.", "p.m.") before a marker (masked
+    # to blanks) and a capital, or a time before a capital, may end a sentence: the check of
+    # abbreviations below decides ("the U.S. [1] It takes effect ...", "at 9 a.m. Admission")
+    after_abbreviation = {m.end() for m in _END_AFTER_ABBREVIATION.finditer(text)}
     kept: list[int] = []
-    for start in sorted({*piped, *breaks, *glued}):
+    for start in sorted({*piped, *breaks, *glued, *after_abbreviation}):
         if (
             text.startswith("~~", start)
             and start
