@@ -459,6 +459,10 @@ def test_markers_only_paragraph() -> None:
         # a question someone asked, reported, is a statement
         ('Guterres said: "How many more must die?" [1]', None),
         ('"Is it safe?"', "question"),
+        # a display formula
+        ("$$\ni\\hbar \\partial_t \\Psi = \\hat H \\Psi\n$$", "math"),
+        ("\\[ a^2 + b^2 = c^2 \\]", "math"),
+        ("$$a = b$$ and so $$c = d$$ holds.", None),
     ],
 )
 def test_claim_rules(answer: str, reason: str | None) -> None:
@@ -471,6 +475,19 @@ def test_a_cited_short_list_item_is_read_with_its_lead_in() -> None:
     _, fever, chills = _segments(answer)
     assert fever.read_as == "Common symptoms of influenza include fever"
     assert chills.read_as == "chills"  # cites nothing: no claim, read alone
+
+
+def test_a_bold_line_labels_the_text_under_it() -> None:
+    # "**Profit**" on the line above a sentence was read as its first word
+    answer = "**Profit**\nNet income fell 23% to $15.0bn.\n\n> **Warning**\n> It deletes data.\n"
+    assert [(s.clean_text, s.skip_reason) for s in _segments(answer)] == [
+        ("Profit", "heading"),
+        ("Net income fell 23% to $15.0bn.", None),
+        ("Warning", "heading"),
+        ("It deletes data.", None),
+    ]
+    note = _segments("**Note:** the API is slow.\nIt is rate limited.")
+    assert [s.clean_text for s in note] == ["Note: the API is slow.", "It is rate limited."]
 
 
 def test_min_words_is_configurable() -> None:

@@ -43,6 +43,8 @@ _SOURCES_HEADING = re.compile(
     r"|further[ \t]+reading)[ \t]*[*_]*[ \t]*:?[ \t]*[*_]*[ \t]*",
     re.IGNORECASE,
 )
+_BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")
+"""A line that is all bold: a label over the text under it, not the first words of it."""
 _REF_ENTRY = re.compile(r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】)")
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"
@@ -476,11 +478,19 @@ class _Parser:
                 self._item(line, marker)
                 i += 1
                 continue
+            if self.para is not None and self._bold_line(self.para):
+                self._close()  # "**Profit**" on its own line labels the text under it
             if self.para is not None:
                 self._continue(self.para, line)
             else:
                 self._open_paragraph(line)
             i += 1
+
+    def _bold_line(self, para: int) -> bool:
+        """Whether the open paragraph is one line that is all bold (a label: "**Profit**",
+        "**Warning:**"): the next line starts a paragraph of its own."""
+        unit = self.units[para]
+        return not unit.is_item and bool(_BOLD_LINE.fullmatch(self.text, unit.start, unit.end))
 
     def _indented_code_end(self, first: int, stop: int, indent: int) -> int:
         """The last line of the indented code block that starts at ``lines[first]``."""

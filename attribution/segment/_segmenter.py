@@ -62,6 +62,10 @@ are left alone."""
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
+_DISPLAY_MATH = re.compile(r"\$\$(?:(?!\$\$).)+\$\$|\\\[(?:(?!\\\]).)+\\\]", re.DOTALL)
+"""A display formula: ``$$ ... $$`` or ``\\[ ... \\]``, nothing else."""
+
+
 class Segment(msgspec.Struct, frozen=True, kw_only=True):
     """One piece of an answer: a sentence, a list item, a heading, a table cell, a code block.
 
@@ -85,7 +89,8 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     is_claim: bool
     """Whether the segment states something that should be backed by a source."""
     skip_reason: str | None
-    """Why it is not a claim: ``code``, ``heading``, ``table_header``, ``table_label`` (the
+    """Why it is not a claim: ``code``, ``math`` (a display formula), ``heading``,
+    ``table_header``, ``table_label`` (the
     first cell of a row of facts: what they are about), ``table_citation`` (a cell of a
     column of sources), ``reference_list``, ``question``,
     ``greeting``, ``connective``, ``too_short``; None for a claim."""
@@ -637,6 +642,8 @@ class Segmenter:
             return "heading"
         if not any(c.isalnum() for c in clean):
             return "too_short"  # nothing left once struck text and cited addresses are out
+        if _DISPLAY_MATH.fullmatch(clean):
+            return "math"
         words = count_words(prep.counted[start:end])
         return skip_reason(clean, words, min_words=self.config.min_words)
 
