@@ -256,11 +256,6 @@ def test_example_answer() -> None:
         ),
         ("It opens at 9 a.m. Entry is free.", ["It opens at 9 a.m.", "Entry is free."]),
         ("The U.S. President spoke.", ["The U.S. President spoke."]),
-        # an abbreviation no list names: before a word in lower case, or a number after a capital
-        ("Nach § 823 Abs. 1 BGB haftet er.", ["Nach § 823 Abs. 1 BGB haftet er."]),
-        ("See (9th Cir. 1999), the court held.", ["See (9th Cir. 1999), the court held."]),
-        ("The avg. rent rose by a lot.", ["The avg. rent rose by a lot."]),
-        ("It grew this year. 2023 was a record.", ["It grew this year.", "2023 was a record."]),
         (
             "The U.S.The end is here. See e.g.The next part.",
             ["The U.S.The end is here.", "See e.g.The next part."],

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from attribution._errors import MissingDependencyError
 from attribution.segment._spans import strip_span
-from attribution.text import STOPWORDS
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -198,15 +197,9 @@ def _continues(text: str, before: int, after: int) -> bool:
     if _SHORT_SCALE.search(text, max(0, after - 40), after):  # the window alone: linear
         first = text[after : after + 1]
         return first.islower() or _CURRENCY_AFTER.match(text, after) is not None
-    first = text[after : after + 1]
     if word in _MAY_END or len(word) == 1:
+        first = text[after : after + 1]
         return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)
-    if 2 <= len(word) <= 4 and word.isalpha() and word not in STOPWORDS:
-        # an abbreviation no list names, before a word in lower case ("Std. eingenommen", "sq.
-        # m", "avg. rent") or, written with a capital, before a number ("Abs. 1 BGB", "Cir.
-        # 1999", "Tab. 3"); a short English word ends its sentence ("them. because")
-        capitalised = m[1][:1].isupper() and m[1][1:].islower()  # "Abs", not "MD"
-        return first.islower() or (first.isdigit() and capitalised)
     return False
 
 
