@@ -47,22 +47,23 @@ _GREETING = re.compile(
     |i\s+hope\s+(?:this|that|it|these|the\s+above)\s+(?:helps?|is\s+helpful|was\s+helpful
         |answers\b|clarifies\b|gives\b|makes\b).*
     |hope\s+(?:this|that|it)\s+helps.*
-    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b(?!.*\d).*
+    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b.*
     |(?:(?:i'?d|i\s+would|i'?m|i\s+am)\s+(?:be\s+)?)?(?:happy|glad|delighted)\s+to\s+(?:help
         |assist|explain)\b.*
     |(?:is\s+there\s+)?anything\s+else\b.*
     |good\s+luck\b.*|happy\s+(?:reading|exploring|learning|coding)\b.*
     |let'?s\s+(?:dive|take\s+a\s+look|look|break\s+(?:it|this)\s+down|explore|get\s+started
-        |start|begin)\b(?!.*:\s*\S).*
+        |start|begin)\b(?!.*:[^:]*\d).*
     |(?:here(?:'s|\s+is|\s+are|\s+you\s+go)|below\s+(?:is|are)|the\s+following\s+(?:is|are))
         \b(?!.*\d)(?!.*:\s*\S).*
     |i\s+(?:found|gathered|searched\s+for|looked\s+up)\s+(?:the\s+following|some|a\s+few|several
         |this|these|what)\b(?!.*\d).{0,60}
     |(?:here(?:'s|\s+is|\s+are)|below\s+(?:is|are))\s+(?:\d{1,2}\s+[a-z]|(?:a\s+|an\s+|the\s+)?
         (?:quick\s+|brief\s+|short\s+|detailed\s+)?(?:breakdown|overview|summary|comparison
-        |rundown|list|look|table)\b)(?!.*:\s*\S).{0,80}
+        |rundown|list|look|table)\b)(?!.*\d\D+\d)[^,;:]{0,80}
     |i\s+(?:found|gathered|have)\s+\d+\s+(?:relevant\s+|useful\s+)?(?:sources?|results?|articles?
-        |papers?|pages?|studies|references?)\b.{0,60}
+        |papers?|pages?|studies|references?)(?:\s+(?:for|on|about)\s+(?:this|that|it|you|your
+        \s+question|the\s+topic))?
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -224,14 +225,23 @@ def is_generic_header(clean: str) -> bool:
 _QUOTE_OPENERS = '"“«‘'
 
 
+_REPORTING = re.compile(
+    r"\b(?:said|says|asked|asks|wrote|writes|told|tweeted|added|stated|declared|demanded"
+    r"|wondered|questioned|sagte|fragte|schrieb|a\s+demandé|a\s+dit|demanda)\b",
+    re.IGNORECASE,
+)
+
+
 def _reports_question(text: str, ending: str) -> bool:
     """Whether a segment ending in a question mark states that someone asked it: the question
-    is inside a quotation that opens after the segment's start ('He said: "How many more must
-    die?"'), so the segment says something a source can back."""
-    if len(ending) == len(text.rstrip(" ")):
-        return False  # the question mark is not inside quotes
+    mark closes a quotation that opens after a reporting verb ('Guterres said: "How many more
+    must die?"'), so the segment says something a source can back; a question about a quoted
+    name ('What is meant by "fair use?"') is still a question."""
+    closing = text.rstrip(" ")[len(ending) :].lstrip(" \u00a0\u202f")
+    if not closing or closing[0] not in "\"”»’'":
+        return False  # the question mark closes no quotation
     opened = max(ending.rfind(q) for q in _QUOTE_OPENERS)
-    return opened > 0 and bool(ending[:opened].strip(" :,-–—"))
+    return opened > 0 and bool(_REPORTING.search(ending, 0, opened))
 
 
 def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:

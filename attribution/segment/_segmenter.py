@@ -105,19 +105,9 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     def read_as(self) -> str:
         """What the models read of this segment: its clean text; a table cell's with its row's
         first cell and its column header before it (``"Second floor | Height: 116 m"``): a
-        cell alone does not say what it is about; a cited list item too short to say anything
-        alone, with the lead-in before its list (``"Common symptoms include fever"``)."""
+        cell alone does not say what it is about."""
         if self.block == "table_cell" and self.context:
             return f"{self.context}: {self.clean_text}"
-        if (
-            self.block == "list_item"
-            and self.skip_reason == "too_short"
-            and self.markers
-            and self.context
-            and self.context.endswith((":", "："))
-        ):
-            # "Common symptoms include:" then "- fever [1]": the item cites "... include fever"
-            return f"{self.context[:-1].rstrip()} {self.clean_text}"
         return self.clean_text
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from attribution._errors import MissingDependencyError
 from attribution.segment._spans import strip_span
+from attribution.text import STOPWORDS
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -66,9 +67,9 @@ _CURRENCY_AFTER = re.compile(
 # "Wow! eBay" end sentences).
 _NAME_MARK = re.compile(r"(?<![\w.])[A-Z][a-z]{1,11}[?!]$")
 _LOWER_WORD = re.compile(r"[a-z]+\b")
-_END_AFTER_ABBREVIATION = re.compile(
-    r"(?<=\.)[ \t\u00a0]{3,}(?=[A-Z][a-z])|(?<![\w.])[ap]\.m\.[ \t\u00a0]+(?=[A-Z][a-z])"
-)
+_END_AFTER_ABBREVIATION = re.compile(r"(?<=\.)[ \t\u00a0]{3,}(?=([A-Z][a-z]*)[^\w])")
+"""Blanks (a masked marker among them) after a full stop, before a capitalised word that has
+ended (a stream decides once the word is whole, as the whole answer does)."""
 _QUOTED_MARK = re.compile(r"[?!][\"'”’»)]+$")
 """A question or an exclamation inside quotes or brackets: a word in lower case after it goes
 on with the same sentence ("Who Framed Roger Rabbit?" was released)."""
@@ -159,8 +160,6 @@ bracket or a marker (masked to blanks), not after an initial or an abbreviation'
 ("U.S.The" stays; "e.g.The" is an abbreviation's, checked as any other end), and before a
 capitalised word of three letters or more that a blank or a comma ends (decided once it has
 ended, so a stream cut inside the word decides as the whole answer does)."""
-_GLUED_AFTER_ACRONYM = re.compile(r"(?<![.\w])[A-Z]{2,}[.!?](?=[A-Z][a-z]{2,}[ ,;:])")
-"""The same after a word in capitals ("returns JSON.Each item"; "U.S.The" stays)."""
 _DATE_LEAD = re.compile(
     r"(?:^|\s)(?:am|vom|zum|bis|seit|ab|den|dem|im|le|du|au|el|del|il)\s+\d{1,2}\.$",
     re.IGNORECASE,
@@ -228,18 +227,37 @@ def _dotted(text: str, start: int) -> bool:
     )
 
 
+def _word_ended(text: str, start: int) -> bool:
+    """Whether the word at ``start`` has ended, and no dotted name goes on after it: a stream
+    cut inside "System.Te" or right after "System.Text." decides as the whole answer does."""
+    b = start
+    while b < len(text) and (text[b].isalnum() or text[b] == "_"):
+        b += 1
+    if b >= len(text):
+        return False
+    return text[b] != "." or (b + 1 < len(text) and not text[b + 1].isalnum())
+
+
 def _in_identifier(text: str, dot: int) -> bool:
     """Whether the full stop at ``dot`` joins the parts of a dotted name, not two sentences:
-    a part in camel case ("WebApplication.CreateBuilder", "Console.WriteLine") or a third part
-    ("System.Text.Json")."""
+    a part after it in camel case ("Console.WriteLine"), a third part ("System.Text.Json"), or
+    a part before it in camel case before a word that starts no sentence ("WebApplication.Build";
+    "on the iPhone.The Android version" ends one)."""
     a = dot
     while a > 0 and (text[a - 1].isalnum() or text[a - 1] == "_"):
         a -= 1
     b = dot + 1
     while b < len(text) and (text[b].isalnum() or text[b] == "_"):
         b += 1
-    chained = a >= 2 and text[a - 1] == "." and text[a - 2].isalnum()
-    return chained or bool(_CAMEL.search(text, a, dot) or _CAMEL.search(text, dot + 1, b))
+    chained = (a >= 2 and text[a - 1] == "." and text[a - 2].isalnum()) or (
+        b + 1 < len(text) and text[b] == "." and text[b + 1].isalnum()
+    )
+    if chained or _CAMEL.search(text, dot + 1, b):
+        return True
+    # the word after must have ended to start a sentence: a stream cut inside it decides as the
+    # whole answer does ("WebApplication.A|dd" is no "A")
+    starts_sentence = b < len(text) and text[dot + 1 : b].lower() in STOPWORDS
+    return bool(_CAMEL.search(text, a, dot)) and not starts_sentence
 
 
 def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
@@ -257,20 +275,21 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     # [1].The tower")
     last = len(text.rstrip())  # a break with only blanks after it starts nothing
     breaks = {m.end() for m in _LINE_BREAK.finditer(text) if m.end() < last}
-    glued = {
-        m.end()
-        for pattern in (_GLUED_END, _GLUED_AFTER_ACRONYM)
-        for m in pattern.finditer(text)
-        if not _in_identifier(text, m.end() - 1)
-    }
+    glued = {m.end() for m in _GLUED_END.finditer(text) if not _in_identifier(text, m.end() - 1)}
     # the pipeline's tokenizer splits "WebApplication.CreateBuilder" and "System.Text.Json" at
-    # their dots: a full stop between two word characters ends a sentence only by the glued
-    # rule above (abbreviations are still checked below)
-    piped = {s for s in starts if not _dotted(text, s) or s in glued}
+    # their dots: no sentence ends inside a dotted name ("Paris hosted the fair.It drew ...", a
+    # full stop between two word characters, still ends one)
+    piped = {
+        s
+        for s in starts
+        if not _dotted(text, s) or (_word_ended(text, s) and not _in_identifier(text, s - 1))
+    }
     # an abbreviation the tokenizer keeps whole ("U.S.", "Inc.", "p.m.") before a marker (masked
-    # to blanks) and a capital, or a time before a capital, may end a sentence: the check of
-    # abbreviations below decides ("the U.S. [1] It takes effect ...", "at 9 a.m. Admission")
-    after_abbreviation = {m.end() for m in _END_AFTER_ABBREVIATION.finditer(text)}
+    # to blanks) and a word that starts sentences may end one: the check of abbreviations below
+    # decides ("the U.S. [1] It takes effect ..."; "the U.S. [1] Department of Energy" goes on)
+    after_abbreviation = {
+        m.end() for m in _END_AFTER_ABBREVIATION.finditer(text) if m[1].lower() in STOPWORDS
+    }
     kept: list[int] = []
     for start in sorted({*piped, *breaks, *glued, *after_abbreviation}):
         if (
