@@ -287,3 +287,41 @@ def test_an_entry_no_marker_cites_does_not_stop_the_key() -> None:
     key = _key(notes, three)
     assert key is not None
     assert [notes[a:b] + "->" + text for a, b, text in key.edits] == ["[^3]: ->", "[^1]:->[^3]:"]
+
+
+def test_another_page_of_a_site_is_another_page() -> None:
+    video = CitationSource(
+        id="v", type="web", uri="https://www.youtube.com/watch?v=AAA", title="Keynote"
+    )
+    key = _key(
+        f"{TEXT}\n\n[1] {DOCS_URL}\n[2] Orion keynote, https://youtube.com/watch?v=BBB\n",
+        [video, DOCS],
+    )
+    assert key is not None
+    assert (dict(key.numbers), key.foreign) == ({1: 2}, {2})
+
+
+def test_a_title_names_a_source_only_where_an_entry_begins_with_it() -> None:
+    home = CitationSource(id="h", type="web", title="Orion Documentation")
+    regions = CitationSource(id="r", type="web", title="Regions - Orion Documentation")
+    entries = "[1] Regions - Orion Documentation\n[2] Pricing - Orion Documentation\n"
+    answer = f"{TEXT}\n\nSources:\n{entries}"
+    assert _key(answer, [home, regions]) is None  # 2 names neither: the key is not followed
+    note = f"{TEXT}\n\n[1]: {DOCS_URL}\n[2]: Before the Dublin launch, Frankfurt was alone.\n"
+    assert _key(note) is None
+    # a title with a slash is no address
+    guide = CitationSource(id="g", type="web", title="Node.js/Express Routing Guide")
+    key = _key(f"{TEXT}\n\n[1]: {DOCS_URL}\n[2]: Node.js/Express Routing Guide\n", [guide, DOCS])
+    assert key is not None
+    assert dict(key.numbers) == {1: 2, 2: 1}
+
+
+def test_a_foreign_label_the_conversation_numbers_otherwise_goes() -> None:
+    news = CitationSource(id="news", type="web", uri=NEWS_URL, title="Sydney")
+    three = [news, DOCS, BLOG]  # the blog is 3: a "[3]" the engine adds must not link elsewhere
+    answer = "Orion runs in Frankfurt [1]. It serves Ireland [3].\n\n"
+    answer += f"[1]: {DOCS_URL}\n[3]: https://elsewhere.example.net/ireland\n"
+    key = _key(answer, three)
+    assert key is not None
+    assert (dict(key.numbers), key.foreign) == ({1: 2}, {3})
+    assert [answer[a:b] + "->" + text for a, b, text in key.edits] == ["[1]:->[2]:", "[3]: ->"]

@@ -46,15 +46,17 @@ _LABELLED = re.compile(
 ``【3】 ...``."""
 _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
 """A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
-_LINK_LABEL = re.compile(r"\[(?=[^\]\n]*[^\d\s\]])[^\]\n]+\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
-"""A reference-style link that uses a numeric label: ``[text][3]``, ``[3][]`` (``[1][2]`` is
-two markers, as models write them)."""
+_LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
+"""The end of a reference-style link that uses a numeric label: ``[text][3]``, ``[3][]``."""
+_LINK_TEXT_CHARS = 300
 _BARE_ADDRESS = re.compile(
-    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)[^\s<>()\[\]\"']*",
+    r"(?<![\w@/.-])(?:www\.[\w-]+(?:\.[\w-]+)+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|int"
+    r"|io|co|ai|dev|app|info|uk|de|fr|es|it|nl|eu|ch|at|se|ca|au|in|jp|cn|us)/)[^\s<>()\[\]\"']*",
     re.IGNORECASE,
 )
 """An address written without its scheme: ``www.example.com``, ``docs.example.com/regions``
-(a dotted name alone is no address: ``Node.js``, ``Amazon.com, Inc.``, ``ASP.NET``)."""
+(a dotted name alone is no address: ``Node.js``, ``Amazon.com, Inc.``, ``ASP.NET``, nor one
+before a slash: ``Node.js/Express``)."""
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _NOT_TITLE = re.compile(r"[\s\-–—|:,;.*_\"'“”‘’()\[\]<>]+")
 
@@ -80,17 +82,23 @@ def _address(url: str) -> str:
     return bare[4:] if bare.startswith("www.") else bare
 
 
-_LANGUAGE = re.compile(r"/[a-z]{2}(?:[-_][a-z]{2})?(?=/)")
-_ENDING = re.compile(r"(?:/index)?\.(?:html?|php|aspx?)$")
+_LANGUAGE = re.compile(r"^/[a-z]{2}(?:[-_][a-z]{2})?(?=/)")
+_ENDING = re.compile(r"\.html?$")
+_LANGUAGE_PARAMETERS = frozenset({"lang", "hl", "locale", "language"})
 
 
 def _page(address: str) -> str:
-    """The page an :func:`_address` shows, whatever its spelling: without the query, a
-    language segment (``/en/``, ``/de-de/``) and an ending such as ``.html``."""
-    page = address.split("?", 1)[0]
+    """The page an :func:`_address` shows, whatever its language or ending: without a leading
+    language segment (``/en/``, ``/de-de/``), a language parameter (``?lang=en``) and an ending
+    ``.html``; every other part of the query names another page (``watch?v=...``,
+    ``item?id=...``)."""
+    page, _, query = address.partition("?")
     host, _, path = page.partition("/")
-    path = _ENDING.sub("", _LANGUAGE.sub("", f"/{path}", count=1))
-    return host + path.rstrip("/")
+    path = _ENDING.sub("", _LANGUAGE.sub("", f"/{path}", count=1)).rstrip("/")
+    kept = [
+        p for p in query.split("&") if p and p.split("=", 1)[0].lower() not in _LANGUAGE_PARAMETERS
+    ]
+    return host + path + ("?" + "&".join(kept) if kept else "")
 
 
 class KeyedSource(msgspec.Struct, frozen=True):
@@ -222,14 +230,14 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], _S
 
 
 def _titled(words: str, titles: Mapping[str, set[int]]) -> set[int]:
-    """The sources whose title is an entry's words, or stands in them as whole words when
-    at least :data:`MIN_TITLE_CHARS` long ("Regions - Orion docs" names "Orion docs")."""
+    """The sources whose title is an entry's words, or begins them as whole words when at
+    least :data:`MIN_TITLE_CHARS` long ("Orion Regions Overview, docs.example.com"; not
+    "Pricing - Orion Documentation" for "Orion Documentation", nor a note that mentions one)."""
     if words in titles:
         return set(titles[words])
     found: set[int] = set()
-    padded = f" {words} "
     for title, numbers in titles.items():
-        if len(title) >= MIN_TITLE_CHARS and f" {title} " in padded:
+        if len(title) >= MIN_TITLE_CHARS and words.startswith(f"{title} "):
             found |= numbers
     return found
 
@@ -242,6 +250,22 @@ def _addresses(text: str) -> list[str]:
     return [
         text[m.start() : url_end(text, m.start(), m.end())] for m in _BARE_ADDRESS.finditer(text)
     ]
+
+
+def _links_through(answer: str, defined: set[int], hidden: _Spans) -> bool:
+    """Whether a reference-style link uses one of the ``defined`` labels (``[the docs][1]``,
+    ``[1][]``; ``[1][2]`` is two markers, as models write them). Linear: each link's text is
+    looked for within :data:`_LINK_TEXT_CHARS` before it."""
+    for m in _LINK_LABEL.finditer(answer):
+        if m.start() in hidden or int(m[1] or m[2]) not in defined:
+            continue
+        if m[2] is not None:
+            return True
+        opened = answer.rfind("[", max(0, m.start() - _LINK_TEXT_CHARS), m.start())
+        text = answer[opened + 1 : m.start()] if opened >= 0 else ""
+        if text and "\n" not in text and not text.strip().isdigit():
+            return True
+    return False
 
 
 def answer_key(
@@ -316,13 +340,16 @@ def answer_key(
     targets = set(numbers.values())
     # an entry the key cannot read (no source named, or two) whose number a rewritten one now
     # takes: its label goes, like a foreign one's (the rewritten marker must not point at it)
-    foreign |= (named.keys() - numbers.keys() - foreign) & targets
-    if keep_foreign and foreign & targets:
+    # an entry's label that the conversation's numbering gives to another source goes too: a
+    # marker the engine adds or rewrites with that number must not link to the entry's page
+    known = {source.number for source in sources}
+    unread = named.keys() - numbers.keys() - foreign
+    foreign |= unread & (targets | known)
+    if keep_foreign and foreign & (targets | known):
         return None
     defined = {e.number for e in entries if e.label is not None}
-    for m in _LINK_LABEL.finditer(answer):
-        if m.start() not in hidden and int(m[1] or m[2]) in defined:
-            return None  # "[the docs][1]" links through the definition: it keeps its label
+    if defined and _links_through(answer, defined, hidden):
+        return None  # "[the docs][1]" links through the definition: it keeps its label
     labels: dict[int, int | None] = {}
     edits: list[tuple[int, int, str]] = []
     for entry in entries:
@@ -330,7 +357,7 @@ def answer_key(
             continue
         a, b, caret = entry.label
         now = numbers.get(entry.number, entry.number)
-        if entry.number in foreign and entry.number in targets:
+        if entry.number in foreign and entry.number in targets | known:
             labels[a] = None
             edits.append((a, b, ""))
         else:
