@@ -288,3 +288,5 @@ def test_normalize_leaves_the_spans_it_is_told_to_skip() -> None:
     assert out.text == "A [1].\n\n    y = arr[2]\n\nB."
     assert [m.numbers for m in out.markers] == [(1,)]
     assert markers_outside(find_markers(text), [code, (0, 1)]) == find_markers(text)[::2]
+    # a span inside another (a comment inside code) hides nothing the outer one does not
+    assert markers_outside(find_markers(text), [(0, len(text)), (1, 2)]) == []

@@ -25,14 +25,13 @@ list from its first item); no reference-style link (``[text][1]``) uses a defini
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from attribution.segment import Segment
 from attribution.sources import canonical_url
-from attribution.text import URL, Marker, url_end
+from attribution.text import URL, Marker, SpanSet, url_end
 
 __all__ = ["AnswerKey", "KeyedSource", "answer_key"]
 
@@ -161,21 +160,6 @@ class AnswerKey(msgspec.Struct, frozen=True):
         return new_markers, new_segments, frozenset(foreign)
 
 
-class _Spans:
-    """Sorted, disjoint spans, asked whether an offset lies in one."""
-
-    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
-        ordered = sorted(spans)
-        self.starts = [a for a, _ in ordered]
-        self.ends = [b for _, b in ordered]
-
-    def __contains__(self, at: object) -> bool:
-        if not isinstance(at, int):
-            return False
-        k = bisect_right(self.starts, at) - 1
-        return k >= 0 and at < self.ends[k]
-
-
 class _Entry(msgspec.Struct, frozen=True):
     """One entry of the key: the answer's number and what the entry says of it."""
 
@@ -189,16 +173,12 @@ class _Entry(msgspec.Struct, frozen=True):
     """A line whose number cannot be rewritten (``1. Title``)."""
 
 
-def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], _Spans]:
+def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], SpanSet]:
     """The definitions anywhere outside code and comments, the lines of a trailing reference
     list (at most :data:`MAX_ENTRIES`), and the spans no entry or marker of the key is read in."""
-    hidden = _Spans(
-        [(s.start, s.end) for s in segments if s.skip_reason == "code"]
-        + [m.span() for m in _COMMENT.finditer(answer)]
-        if "<!--" in answer
-        else [(s.start, s.end) for s in segments if s.skip_reason == "code"]
-    )
-    listed = _Spans([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
+    code = [(s.start, s.end) for s in segments if s.skip_reason == "code"]
+    hidden = SpanSet([*code, *(m.span() for m in _COMMENT.finditer(answer))])
+    listed = SpanSet([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
     entries: list[_Entry] = []
     at = 0
     for line in answer.splitlines(keepends=True):
@@ -207,7 +187,7 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], _S
             break
         body = line.rstrip("\r\n")
         bracketed = "[" in body or "［" in body or "【" in body
-        if not bracketed and not (listed.starts and body.lstrip(" \t>")[:1].isdigit()):
+        if not bracketed and not (listed and body.lstrip(" \t>")[:1].isdigit()):
             continue
         lead = start + len(body) - len(body.lstrip(" \t>"))
         if lead in hidden:
@@ -252,7 +232,7 @@ def _addresses(text: str) -> list[str]:
     ]
 
 
-def _links_through(answer: str, defined: set[int], hidden: _Spans) -> bool:
+def _links_through(answer: str, defined: set[int], hidden: SpanSet) -> bool:
     """Whether a reference-style link uses one of the ``defined`` labels (``[the docs][1]``,
     ``[1][]``; ``[1][2]`` is two markers, as models write them). Linear: each link's text is
     looked for within :data:`_LINK_TEXT_CHARS` before it."""
@@ -331,7 +311,7 @@ def answer_key(
     foreign = {n for n, f in named.items() if f == {0} or (not f and n in addressed)}
     if not numbers or all(n == m for n, m in numbers.items()):
         return None  # nothing to follow (a key that only makes numbers foreign is not followed)
-    listed = _Spans([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
+    listed = SpanSet([(s.start, s.end) for s in segments if s.skip_reason == "reference_list"])
     used = {
         n for m in markers if m.start not in hidden and m.start not in listed for n in m.numbers
     }

@@ -29,6 +29,7 @@ from attribution.text._quantities import (
 from attribution.text._regions import (
     URL,
     ProtectedRegions,
+    SpanSet,
     fenced_code,
     inline_code,
     link_destinations,
@@ -62,6 +63,7 @@ __all__ = [
     "NormalizedText",
     "ProtectedRegions",
     "Quantity",
+    "SpanSet",
     "as_written_in",
     "content_terms",
     "entity_terms",

@@ -26,14 +26,13 @@ so it reads as a marker (wrap code in backticks to be sure).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 import msgspec
 
 from attribution._errors import InputError
-from attribution.text._regions import ProtectedRegions, removal_spans
+from attribution.text._regions import ProtectedRegions, SpanSet, removal_spans
 
 __all__ = [
     "MARKER_STYLES",
@@ -247,19 +246,8 @@ def _rewrite(
 
 def markers_outside(markers: Sequence[Marker], spans: Sequence[tuple[int, int]]) -> list[Marker]:
     """The markers that start in none of ``spans`` (sorted or not, overlapping or not)."""
-    if not spans:
-        return list(markers)
-    ordered = sorted(spans)
-    starts = [a for a, _ in ordered]
-    reach: list[int] = []  # the furthest end among the spans starting at or before each
-    for _, b in ordered:
-        reach.append(max(b, reach[-1]) if reach else b)
-
-    def inside(at: int) -> bool:
-        k = bisect_right(starts, at) - 1
-        return k >= 0 and at < reach[k]
-
-    return [m for m in markers if not inside(m.start)]
+    skipped = SpanSet(spans)
+    return [m for m in markers if m.start not in skipped]
 
 
 def normalize_markers(

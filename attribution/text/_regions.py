@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 __all__ = [
     "URL",
     "ProtectedRegions",
+    "SpanSet",
     "fenced_code",
     "inline_code",
     "link_destinations",
@@ -140,6 +141,27 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
 def _is_math(span: str) -> bool:
     inner = span.strip("$")
     return any(c in inner for c in "\\_^{")
+
+
+class SpanSet:
+    """Spans ``[start, end)`` (in any order, overlapping or not), asked in O(log n) whether an
+    offset lies in one."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [a for a, _ in ordered]
+        self.reach: list[int] = []  # the furthest end among the spans starting at or before each
+        for _, b in ordered:
+            self.reach.append(max(b, self.reach[-1]) if self.reach else b)
+
+    def __bool__(self) -> bool:
+        return bool(self.starts)
+
+    def __contains__(self, at: object) -> bool:
+        if not isinstance(at, int):
+            return False
+        k = bisect_right(self.starts, at) - 1
+        return k >= 0 and at < self.reach[k]
 
 
 class ProtectedRegions:
