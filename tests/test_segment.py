@@ -246,6 +246,27 @@ def test_example_answer() -> None:
         ("Paris hosted the fair.It drew crowds.", ["Paris hosted the fair.", "It drew crowds."]),
         ("It runs on the iPhone.The app is free.", ["It runs on the iPhone.", "The app is free."]),
         ("Call WebApplication.Build to start.", ["Call WebApplication.Build to start."]),
+        # a word in capitals glued to a word that starts sentences; a name is no end
+        ("It returns JSON.Each item is small.", ["It returns JSON.", "Each item is small."]),
+        ("Use VB.Net for it. It works.", ["Use VB.Net for it.", "It works."]),
+        ("Read it with System.IO.File today.", ["Read it with System.IO.File today."]),
+        # legal, German and French abbreviations before a number or a word in lower case
+        (
+            "See Smith v. Jones, 123 F.3d 456 (9th Cir. 1999). The ruling stands.",
+            ["See Smith v. Jones, 123 F.3d 456 (9th Cir. 1999).", "The ruling stands."],
+        ),
+        (
+            "Nach § 823 Abs. 1 BGB haftet der Schädiger. Das gilt auch hier.",
+            ["Nach § 823 Abs. 1 BGB haftet der Schädiger.", "Das gilt auch hier."],
+        ),
+        ("Le taux atteint env. 66 % en 2023.", ["Le taux atteint env. 66 % en 2023."]),
+        ("The avg. rent rose 5%. Prices fell.", ["The avg. rent rose 5%.", "Prices fell."]),
+        ("Work your abs. Then rest.", ["Work your abs.", "Then rest."]),
+        (
+            "Vgl. hierzu BGH, Urteil vom 1. März 2020. Das Gericht entschied anders.",
+            ["Vgl. hierzu BGH, Urteil vom 1. März 2020.", "Das Gericht entschied anders."],
+        ),
+        ("Es gilt z.B. für Mieter. Sie zahlen.", ["Es gilt z.B. für Mieter.", "Sie zahlen."]),
         # a quoted title's question mark; an abbreviation before a marker and a capital
         (
             'The film "Who Framed Roger Rabbit?" was released in 1988.',
@@ -457,6 +478,9 @@ def test_markers_only_paragraph() -> None:
         ("Here's an overview of the Eiffel Tower, which is 330 metres tall.", None),
         ("I found 3 studies linking coffee to a 25% lower risk.", None),
         ("Let me know if you'd like a version for Python 3.", "greeting"),
+        # an invitation that states a number states a fact
+        ("Feel free to use the free tier, which allows 1,000 requests a day.", None),
+        ("Feel free to reach out 24/7 if you need help.", "greeting"),
         ("Let's dive in: first, some background.", "greeting"),
         # a question someone asked, reported, is a statement
         ('Guterres said: "How many more must die?" [1]', None),

@@ -153,6 +153,8 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "Der Bund zahlt 16,4 Mrd. [1] Euro-Länder zahlen mehr. Es sind 2 bn. Euro [2].",
         "Which phone? iPhone 15 [1]. Wow! eBay fell [2]. EUR 2.1 bn. 2023 was weak.",
         "It was completed in 1889 [1].The tower is gold.Then1 it is.The1 x. U.S.The end.",
+        "It returns JSON.Each item is small [1]. Use VB.Net now. Nach § 823 Abs. 1 BGB haftet er.",
+        "See Smith v. Jones (9th Cir. 1999) [1]. Work your abs. Then rest [2]. Vgl. hierzu BGH.",
         "~~The tower is 300 m tall.~~ It is ~~1.5~~ 2 km [1]. It was ~~built~~. A ~~b. c~~ d.",
         "Let $x_{[1]}$ hold here [2]. It costs $5 [3] and $10 [4]. So $$y^{[5]}$$ is [6].",
     ],

@@ -44,15 +44,19 @@ _ALWAYS_CONTINUES = _word_set(
     """
     mr mrs ms messrs dr prof rev fr st mt gen col maj capt cmdr lt sgt adm gov sen rep pres hon
     fig figs eq eqs sec ch chap vol vols art pp vs cf viz e.g i.e esp incl approx ca
+    vgl bzw ggf evtl inkl sog z.b d.h s.a
     """
 )
 # An abbreviation that may end a sentence: it ends one unless the next word starts in lower case
-# or with a digit (``et al. (2023)``, ``No. 5``, ``Apple Inc. is``, ``apples, pears, etc. and``).
+# or with a digit (``et al. (2023)``, ``No. 5``, ``Apple Inc. is``, ``apples, pears, etc. and``;
+# legal, German and French ones: ``(9th Cir. 1999)``, ``§ 823 Abs. 1``, ``env. 66 %``; "Work your
+# abs. Then rest" ends).
 _MAY_END = _word_set(
     """
     etc al inc ltd co corp llc plc jr sr bros dept univ assn est no nos nr ed eds trans p op ft lb
     lbs oz hr hrs min mins yr yrs mo mos wk wks jan feb mar apr jun jul aug sep sept oct nov dec
     mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
+    cir abs para paras ref refs fn rn ziff lit aufl hrsg ibid resp usw u.a env avg
     """
 )
 # A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
@@ -185,6 +189,9 @@ bracket or a marker (masked to blanks), not after an initial or an abbreviation'
 ("U.S.The" stays; "e.g.The" is an abbreviation's, checked as any other end), and before a
 capitalised word of three letters or more that a blank or a comma ends (decided once it has
 ended, so a stream cut inside the word decides as the whole answer does)."""
+_GLUED_AFTER_CAPITALS = re.compile(r"(?<![\w.])[A-Z]{2,}[.!?](?=([A-Z][a-z]+)[ ,;:])")
+"""The same after a word in capitals ("returns JSON.Each item has ..."), only before a word
+that starts sentences: "VB.Net", "ASP.NET" and "IO.File" are names."""
 _DATE_LEAD = re.compile(
     r"(?:^|\s)(?:am|vom|zum|bis|seit|ab|den|dem|im|le|du|au|el|del|il)\s+\d{1,2}\.$",
     re.IGNORECASE,
@@ -301,6 +308,7 @@ def sentence_spans(text: str, starts: Sequence[int]) -> list[tuple[int, int]]:
     last = len(text.rstrip())  # a break with only blanks after it starts nothing
     breaks = {m.end() for m in _LINE_BREAK.finditer(text) if m.end() < last}
     glued = {m.end() for m in _GLUED_END.finditer(text) if not _in_identifier(text, m.end() - 1)}
+    glued.update(m.end() for m in _GLUED_AFTER_CAPITALS.finditer(text) if m[1].lower() in STOPWORDS)
     # the pipeline's tokenizer splits "WebApplication.CreateBuilder" and "System.Text.Json" at
     # their dots: no sentence ends inside a dotted name ("Paris hosted the fair.It drew ...", a
     # full stop between two word characters, still ends one)
