@@ -167,6 +167,13 @@ def _key(answer: str, sources: list[CitationSource] = SOURCES) -> AnswerKey | No
         "Sources:\n【1】 docs.example.com/regions\n【2】 https://blog.example.com/dublin",
         "[1]: <https://docs.example.com/regions#top>\n[2]: https://BLOG.example.com/dublin",
         f'[1]: {DOCS_URL} "Regions"\r\n[2]: {BLOG_URL}\r\n',
+        # a key on one line; labels in bold; full-width brackets
+        f"Sources: [1] {DOCS_URL}, [2] {BLOG_URL}",
+        f"**Sources:** [1] Orion Regions Overview; [2] Dublin launch, {BLOG_URL}",
+        f"References: 【1†Regions】 {DOCS_URL} · 【2】 {BLOG_URL}",
+        f"**Sources**\n- **[1]** [Regions]({DOCS_URL})\n- **[2]** [Blog]({BLOG_URL})",
+        f"**[1]** {DOCS_URL}\n**[2]** {BLOG_URL}",
+        f"Sources:\n［1］ {DOCS_URL}\n［2］ {BLOG_URL}",
     ],
 )
 def test_entries_in_the_forms_models_write(tail: str) -> None:
@@ -325,3 +332,28 @@ def test_a_foreign_label_the_conversation_numbers_otherwise_goes() -> None:
     assert key is not None
     assert (dict(key.numbers), key.foreign) == ({1: 2}, {3})
     assert [answer[a:b] + "->" + text for a, b, text in key.edits] == ["[1]:->[2]:", "[3]: ->"]
+
+
+def test_a_key_on_one_line_is_rewritten_and_is_no_claim(attributor: Attributor) -> None:
+    tail = f"**Sources:** [1] Orion Regions Overview, {DOCS_URL} [2] Dublin launch, {BLOG_URL}"
+    result = attributor.attribute(f"{TEXT}\n\n{tail}\n", SOURCES)
+    assert _checks(result) == [
+        ("[1]", 2, "supported", "docs"),
+        ("[2]", 1, "supported", "blog"),
+    ]
+    assert result.answer.endswith(
+        f"**Sources:** [2] Orion Regions Overview, {DOCS_URL} [1] Dublin launch, {BLOG_URL}\n"
+    )
+    assert [c.text for c in result.claims] == TEXT.replace(". ", ".\n").splitlines()
+
+
+def test_a_title_after_a_dagger_stays_when_its_number_changes(attributor: Attributor) -> None:
+    answer = (
+        "Orion runs in Frankfurt 【1†Orion Regions Overview】. Its Dublin region launched in"
+        f" March 2024 【2†Dublin launch】.\n\nSources:\n【1†Orion Regions Overview】 {DOCS_URL}\n"
+        f"【2†Dublin launch】 {BLOG_URL}\n"
+    )
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
+    swapped = answer.replace("【1†", "【x†").replace("【2†", "【1†").replace("【x†", "【2†")
+    assert result.answer == swapped

@@ -130,6 +130,13 @@ def test_normalize_to_citation_and_back() -> None:
     assert back.text == "A [1]. B [2, 3]. C [4, 5]. D[6]. `code [7]` E [8]."
 
 
+def test_a_title_after_a_dagger_stays_in_its_own_style() -> None:
+    text = "A 【4†Orion docs】. B 【5†blog】."
+    assert normalize_markers(text, style="cjk").text == text
+    assert renumber_markers(text, {4: 1, 5: 2}).text == "A 【1†Orion docs】. B 【2†blog】."
+    assert normalize_markers(text, style="bracket").text == "A [4]. B [5]."
+
+
 def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
     text = "One [1]. Two [2, 9]. Nine [9]. [9] Line start."
     kept = normalize_markers(text, style="bracket", known={1, 2})

@@ -498,6 +498,16 @@ def test_claim_rules(answer: str, reason: str | None) -> None:
     assert (seg.skip_reason, seg.is_claim) == (reason, reason is None)
 
 
+def test_a_key_on_one_line_is_a_reference_list() -> None:
+    answer = "It is tall [1]. It is old [2].\n\n**Sources:** [1] Tower, https://a.example/t [2] b"
+    assert [(s.clean_text, s.skip_reason) for s in _segments(answer)][2:] == [
+        ("Sources: Tower, https://a.example/t b", "reference_list")
+    ]
+    # a line that names sources without an address, or more text after it, is read as text
+    for answer in ("Sources: [1] says it is tall.", "Sources: [1] https://a.example/t\n\nIt is."):
+        assert _segments(answer)[0].skip_reason != "reference_list"
+
+
 def test_a_bold_line_labels_the_text_under_it() -> None:
     # "**Profit**" on the line above a sentence was read as its first word
     answer = "**Profit**\nNet income fell 23% to $15.0bn.\n\n> **Warning**\n> It deletes data.\n"

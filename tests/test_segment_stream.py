@@ -155,6 +155,8 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "It was completed in 1889 [1].The tower is gold.Then1 it is.The1 x. U.S.The end.",
         "It returns JSON.Each item is small [1]. Use VB.Net now. Nach § 823 Abs. 1 BGB haftet er.",
         "See Smith v. Jones (9th Cir. 1999) [1]. Work your abs. Then rest [2]. Vgl. hierzu BGH.",
+        "It is tall [1]. It is old [2].\n\n**Sources:** [1] Tower. https://a.ex/ [2] b.ex/",
+        "It is tall [1].\nSources: the tower's page.\n- **[1]** [Tower](https://a.example/t)\n",
         "~~The tower is 300 m tall.~~ It is ~~1.5~~ 2 km [1]. It was ~~built~~. A ~~b. c~~ d.",
         "Let $x_{[1]}$ hold here [2]. It costs $5 [3] and $10 [4]. So $$y^{[5]}$$ is [6].",
     ],

@@ -37,12 +37,21 @@ __all__ = ["AnswerKey", "KeyedSource", "answer_key"]
 
 _DEFINITION = re.compile(r"[ \t>]{0,4}\[(?P<caret>\^?)(?P<n>\d{1,6})\]:[ \t]*(?P<rest>[^\n]*)")
 """``[3]: https://...`` (a link definition) or ``[^3]: ...`` (a footnote definition)."""
-_LABELLED = re.compile(
-    r"[ \t>]{0,4}(?:[-*+][ \t]+)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】"
-    r"|［(?P<w>\d{1,6})］)(?!\()[ \t]*(?P<rest>[^\n]*)"
+_LABEL = (
+    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］)"
+    r"(?:\*\*|__)?(?!\()"
 )
+_LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{_LABEL}[ \t]*(?P<rest>[^\n]*)")
 """A reference list's line whose label is a marker: ``[3] Title, https://...``, ``- [3] ...``,
-``【3】 ...``."""
+``【3】 ...``, ``- **[3]** [Title](https://...)``."""
+_KEY_LINE = re.compile(
+    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:"
+    r"[ \t]*[*_]*[ \t]*(?=[\[【［])",
+    re.IGNORECASE,
+)
+"""A key on one line: ``Sources: [1] Title, https://... [2] https://...``."""
+_INLINE_LABEL = re.compile(_LABEL)
+_BETWEEN_ENTRIES = " \t,;|·•"
 _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
 """A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
 _LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
@@ -198,6 +207,13 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], Sp
             entries.append(_Entry(int(d["n"]), d["rest"], label))
             continue
         if start + len(body.rstrip()) - 1 not in listed:  # its last character: after "- "
+            continue
+        if (k := _KEY_LINE.match(body)) is not None:
+            found = list(_INLINE_LABEL.finditer(body, k.end()))
+            for m, after in zip(found, [*found[1:], None], strict=True):
+                rest = body[m.end() : after.start() if after else len(body)]
+                number = int(m["a"] or m["c"] or m["w"])
+                entries.append(_Entry(number, rest.strip(_BETWEEN_ENTRIES)))
             continue
         e = _LABELLED.fullmatch(body)
         if e:

@@ -14,6 +14,7 @@ from attribution.text import (
     format_marker,
     protected_spans,
     removal_spans,
+    rewrite_marker,
 )
 
 __all__ = [
@@ -157,7 +158,7 @@ def marker_edits(
             a, b = span
             edits.append(Edit(a, b, ""))
         elif style is not None or numbers != m.numbers or m.start in renumbered:
-            new = format_marker(numbers, style or m.style)
+            new = rewrite_marker(m, numbers, style)
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits

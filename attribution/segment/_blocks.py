@@ -45,7 +45,16 @@ _SOURCES_HEADING = re.compile(
 )
 _BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")
 """A line that is all bold: a label over the text under it, not the first words of it."""
-_REF_ENTRY = re.compile(r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】)")
+_SOURCES_LINE = re.compile(
+    r"(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:[ \t]*[*_]*"
+    r"[ \t]*(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］)",
+    re.IGNORECASE,
+)
+"""A key on one line: ``Sources: [1] Title, https://... [2] https://...``."""
+_REF_ENTRY = re.compile(
+    r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?"
+    r"(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］)"
+)
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"
 _COMMENT_CLOSE = "-->"
@@ -180,6 +189,8 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
         body = text[line.body : line.end]
         if line.indent < 4 and _SOURCES_HEADING.fullmatch(body):
             return i if i < last else strict
+        if line.indent < 4 and _SOURCES_LINE.match(body) and _LINKISH.search(body):
+            return i  # "Sources: [1] https://... [2] ...", and only entries after it
         if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
             break  # an indented code block's first line, not a reference entry
         is_entry = _REF_ENTRY.match(body) is not None

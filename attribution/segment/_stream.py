@@ -45,7 +45,12 @@ longer one (a table, a code block, a list: no cut inside them) only once it has 
 :data:`GROWTH` part since it was last segmented, so the work stays linear in the answer."""
 GROWTH = 4
 """A long tail is segmented again once it has grown by 1/GROWTH of its length."""
-_REFERENCE_LIKE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?[\[【［]")
+_REFERENCE_LIKE = re.compile(
+    r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?[\[【［]"
+    r"|[ \t>]*(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:",
+    re.IGNORECASE,
+)
+"""A line that may be a reference list's entry, or a key on one line (``Sources: [1] ...``)."""
 _OPENERS = "\"'“‘«¿¡*_("
 # The syntax before the text of an ATX heading, and of a list item that is not nested.
 _ATX = re.compile(r"#{1,6}[ \t]+")

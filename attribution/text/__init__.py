@@ -18,6 +18,7 @@ from attribution.text._markers import (
     markers_outside,
     normalize_markers,
     renumber_markers,
+    rewrite_marker,
 )
 from attribution.text._quantities import (
     Quantity,
@@ -87,6 +88,7 @@ __all__ = [
     "removal_span",
     "removal_spans",
     "renumber_markers",
+    "rewrite_marker",
     "same_quantity",
     "source_sentence_spans",
     "stem",

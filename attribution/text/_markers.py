@@ -44,6 +44,7 @@ __all__ = [
     "markers_outside",
     "normalize_markers",
     "renumber_markers",
+    "rewrite_marker",
 ]
 
 MarkerStyle = Literal["bracket", "citation", "footnote", "cjk"]
@@ -208,6 +209,19 @@ def format_marker(numbers: Iterable[int], style: MarkerStyle) -> str:
     raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
 
 
+def rewrite_marker(marker: Marker, numbers: Sequence[int], style: MarkerStyle | None) -> str:
+    """``marker`` written again naming ``numbers``, in ``style`` (None: its own): a source's
+    title after ``†`` stays where one number is written in the same style again (``【1†Regions】``
+    renumbered is ``【3†Regions】``, not ``【3】``)."""
+    target = style or marker.style
+    new = format_marker(numbers, target)
+    if target == marker.style == "cjk" and len(numbers) == 1 and len(marker.numbers) == 1:
+        dagger = marker.text.find("†")
+        if dagger >= 0:
+            return f"{new[:-1]}{marker.text[dagger:]}"
+    return new
+
+
 def _rewrite(
     text: str,
     markers: list[Marker],
@@ -233,7 +247,7 @@ def _rewrite(
         length += a - cursor
         if numbers:
             target = style or marker.style
-            new = format_marker(numbers, target)
+            new = rewrite_marker(marker, numbers, style)
             pieces.append(new)
             out.append(
                 Marker(start=length, end=length + len(new), text=new, numbers=numbers, style=target)
