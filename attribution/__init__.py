@@ -93,6 +93,7 @@ from attribution.text import (
     NormalizedText,
     find_markers,
     format_marker,
+    link_citations,
     normalize_markers,
     renumber_markers,
 )
@@ -168,6 +169,7 @@ __all__ = [
     "find_markers",
     "format_marker",
     "from_units",
+    "link_citations",
     "load_config",
     "make_source_key",
     "normalize_markers",

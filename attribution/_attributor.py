@@ -36,6 +36,7 @@ from attribution.decide import (
     check_marker,
     claims_to_check,
     decide_claim,
+    read_links,
     support_rank,
     unchecked_unknown,
 )
@@ -188,14 +189,19 @@ def _outside_code(
     return kept, bare
 
 
-def _keyed_sources(prepared: PreparedSources, registry: CitationRegistry) -> list[KeyedSource]:
-    """What an answer's own reference list may name: the request's sources, then the
-    conversation's other registered ones (by their display address and title)."""
+def _keyed_sources(
+    prepared: PreparedSources, registry: CitationRegistry | None = None
+) -> list[KeyedSource]:
+    """What an answer's own reference list and its link citations may name: the request's
+    sources, then the conversation's other registered ones (by their display address and
+    title)."""
     numbering = prepared.numbering
     keyed = [
         KeyedSource(number=n, uri=s.uri, title=s.title)
         for n, s in zip(numbering.numbers, prepared.sources, strict=True)
     ]
+    if registry is None:
+        return keyed
     here = set(numbering.numbers)
     keyed += [
         KeyedSource(number=e.number, uri=e.display.uri, title=e.display.title)
@@ -209,7 +215,8 @@ def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
     for m in markers:
-        counts[m.style] = counts.get(m.style, 0) + 1
+        if m.style != "link":
+            counts[m.style] = counts.get(m.style, 0) + 1
     return max(counts, key=lambda s: counts[s]) if counts else "bracket"
 
 
@@ -452,13 +459,15 @@ class Attributor:
 
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
+        keyed = _keyed_sources(prepared, registry)
+        markers, segments = read_links(markers, segments, keyed)
         key = None
         if self.config.reconcile.answer_key:
             key = answer_key(
                 answer,
                 segments,
-                markers,
-                _keyed_sources(prepared, registry),
+                [m for m in markers if m.style != "link"],
+                keyed,
                 keep_foreign=not self.config.reconcile.drop_unknown,
             )
         lap("segment")
@@ -545,6 +554,9 @@ class Attributor:
 
         local = [shifted(s) for s in segments]
         markers = [m for s in local for m in s.markers]
+        # link citations name the request's sources by address (the whole answer's also name
+        # the conversation's earlier pages, which a stream does not hold)
+        markers, local = read_links(markers, local, _keyed_sources(prepared))
         result = self._judge(text, markers, local, prepared, lambda _: None)
         return [
             replace(
@@ -569,6 +581,13 @@ class Attributor:
         """Match, verify, decide and emit the claims among ``segments``; with the answer's
         own ``key`` to its numbers, its markers are read through it."""
         markers, segments = _outside_code(markers, segments)
+        # a link citation no source list has read (a stream's segments) cites nothing known
+        segments = [
+            msgspec.structs.replace(s, markers=tuple(m for m in s.markers if m.numbers))
+            if any(not m.numbers for m in s.markers)
+            else s
+            for s in segments
+        ]
         foreign: frozenset[tuple[int, int]] = frozenset()
         renumbered: frozenset[int] = frozenset()
         if key is not None:
@@ -1048,7 +1067,8 @@ class Attributor:
         cited = [
             n
             for m in markers
-            if (m.style == "footnote" if target is None else target == "footnote")
+            if m.style != "link"
+            and (m.style == "footnote" if target is None else target == "footnote")
             for n in m.numbers
             if n in numbering.known
             and numbering.index_of(n) is not None

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from attribution.decide._answer_key import AnswerKey, KeyedSource, answer_key
+from attribution.decide._answer_key import AnswerKey, KeyedSource, answer_key, read_links
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
 from attribution.decide._markers import (
     CITATION_LABELS,
@@ -46,6 +46,7 @@ __all__ = [
     "check_marker",
     "claims_to_check",
     "decide_claim",
+    "read_links",
     "support_rank",
     "unchecked_unknown",
 ]

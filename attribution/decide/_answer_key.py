@@ -33,7 +33,7 @@ from attribution.segment import Segment
 from attribution.sources import canonical_url
 from attribution.text import URL, Marker, SpanSet, url_end
 
-__all__ = ["AnswerKey", "KeyedSource", "answer_key"]
+__all__ = ["AnswerKey", "KeyedSource", "answer_key", "read_links"]
 
 _DEFINITION = re.compile(r"[ \t>]{0,4}\[(?P<caret>\^?)(?P<n>\d{1,6})\]:[ \t]*(?P<rest>[^\n]*)")
 """``[3]: https://...`` (a link definition) or ``[^3]: ...`` (a footnote definition)."""
@@ -143,6 +143,8 @@ class AnswerKey(msgspec.Struct, frozen=True):
         cache: dict[int, Marker] = {}
 
         def read(m: Marker) -> Marker:
+            if m.style == "link":
+                return m  # its address named the source: its numbers are the conversation's
             if m.start in cache:
                 return cache[m.start]
             numbers: list[int] = []
@@ -291,14 +293,9 @@ def answer_key(
     entries, hidden = _entries(answer, segments)
     if not entries or any(e.fixed for e in entries):
         return None
-    by_address: dict[str, set[int]] = {}
+    by_address, by_page = _address_index(sources)
     by_title: dict[str, set[int]] = {}
-    by_page: dict[str, set[int]] = {}
     for source in sources:
-        if source.uri:
-            key = _address(source.uri)
-            by_address.setdefault(key, set()).add(source.number)
-            by_page.setdefault(_page(key), set()).add(source.number)
         if source.title and (title := _plain(source.title)):
             by_title.setdefault(title, set()).add(source.number)
     named: dict[int, set[int]] = {}
@@ -362,3 +359,67 @@ def answer_key(
                 close = answer.index("]:", a) + 2
                 edits.append((a, close, f"[{'^' if caret else ''}{now}]:"))
     return AnswerKey(numbers=numbers, foreign=frozenset(foreign), labels=labels, edits=tuple(edits))
+
+
+def _address_index(
+    sources: Sequence[KeyedSource],
+) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """The sources' numbers by canonical address (:func:`_address`) and by page (:func:`_page`)."""
+    by_address: dict[str, set[int]] = {}
+    by_page: dict[str, set[int]] = {}
+    for source in sources:
+        if source.uri:
+            key = _address(source.uri)
+            by_address.setdefault(key, set()).add(source.number)
+            by_page.setdefault(_page(key), set()).add(source.number)
+    return by_address, by_page
+
+
+def read_links(
+    markers: Sequence[Marker], segments: Sequence[Segment], sources: Sequence[KeyedSource]
+) -> tuple[list[Marker], list[Segment]]:
+    """The answer's markers and segments with each link citation (a marker of style ``link``,
+    :func:`attribution.text.link_citations`) naming the sources its addresses name (the same
+    page as the answer key tells it: :func:`_address`, :func:`_page`); a link that names none
+    of them is no citation and goes (a page the engine was not given, or one the link names
+    otherwise), and so does a marker written inside a link citation (``[[1]](https://...)``:
+    the address says which source it is).
+
+    Args:
+        markers: every marker of the answer (:func:`attribution.text.find_markers`).
+        segments: its segments, whose markers hold the link citations.
+        sources: what a link may name, with the conversation's numbers.
+    """
+    links = [m for s in segments for m in s.markers if m.style == "link"]
+    if not links:
+        return list(markers), list(segments)
+    by_address, by_page = _address_index(sources)
+    read: dict[int, Marker | None] = {}
+    for link in links:
+        numbers: list[int] = []
+        for found in _addresses(link.text):
+            key = _address(found)
+            hit = by_address.get(key) or by_page.get(_page(key), set())
+            if len(hit) == 1:
+                numbers.append(next(iter(hit)))
+        read[link.start] = (
+            msgspec.structs.replace(link, numbers=tuple(dict.fromkeys(numbers)))
+            if numbers
+            else None
+        )
+    inside = SpanSet([(m.start, m.end) for m in links])
+    kept = [m for m in markers if m.start not in inside]
+    kept += [m for m in read.values() if m is not None]
+    kept.sort(key=lambda m: m.start)
+
+    def own(segment: Segment) -> tuple[Marker, ...]:
+        mine = (read.get(m.start) if m.style == "link" else m for m in segment.markers)
+        return tuple(m for m in mine if m is not None)
+
+    new_segments = [
+        msgspec.structs.replace(s, markers=own(s))
+        if any(m.style == "link" for m in s.markers)
+        else s
+        for s in segments
+    ]
+    return kept, new_segments

@@ -154,6 +154,8 @@ def marker_edits(
         text, [(m.start, m.end, not n) for m, n in zip(markers, kept, strict=True)]
     )
     for m, numbers, span in zip(markers, kept, spans, strict=True):
+        if m.style == "link":
+            continue  # a link citation stays as written: its address is its number
         if span is not None:
             a, b = span
             edits.append(Edit(a, b, ""))

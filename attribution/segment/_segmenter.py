@@ -32,7 +32,16 @@ from attribution.segment._sentences import (
     split_long,
 )
 from attribution.segment._spans import strip_span
-from attribution.text import URL, Marker, find_markers, inline_code, link_destinations, url_end
+from attribution.text import (
+    URL,
+    Marker,
+    SpanSet,
+    find_markers,
+    inline_code,
+    link_citations,
+    link_destinations,
+    url_end,
+)
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -552,6 +561,13 @@ class Segmenter:
     @staticmethod
     def _prepare(answer: str, units: list[Unit]) -> list[_Prepared]:
         markers = find_markers(answer)
+        if cited := link_citations(answer):
+            # a link citation is a marker whose number its address tells; a number written
+            # inside it ("[[1]](https://...)") is no marker of its own
+            inside = SpanSet([(m.start, m.end) for m in cited])
+            markers = sorted(
+                [*(m for m in markers if m.start not in inside), *cited], key=lambda m: m.start
+            )
         unit_starts = [u.start for u in units]
         per_unit: list[list[Marker]] = [[] for _ in units]
         for m in markers:

@@ -32,15 +32,23 @@ from typing import Literal
 import msgspec
 
 from attribution._errors import InputError
-from attribution.text._regions import ProtectedRegions, SpanSet, removal_spans
+from attribution.text._regions import (
+    ProtectedRegions,
+    SpanSet,
+    code_spans,
+    link_destinations,
+    removal_spans,
+)
 
 __all__ = [
     "MARKER_STYLES",
     "Marker",
+    "MarkerKind",
     "MarkerStyle",
     "NormalizedText",
     "find_markers",
     "format_marker",
+    "link_citations",
     "markers_outside",
     "normalize_markers",
     "renumber_markers",
@@ -48,6 +56,8 @@ __all__ = [
 ]
 
 MarkerStyle = Literal["bracket", "citation", "footnote", "cjk"]
+MarkerKind = MarkerStyle | Literal["link"]
+"""A style a marker is written in, or ``link``: a link citation (:func:`link_citations`)."""
 MARKER_STYLES: tuple[MarkerStyle, ...] = ("bracket", "citation", "footnote", "cjk")
 
 # A range wider than this is not a citation marker ([1-2000] is more likely a span of years).
@@ -78,8 +88,8 @@ class Marker(msgspec.Struct, frozen=True, kw_only=True):
     """The marker as written (``[1, 2]``)."""
     numbers: tuple[int, ...]
     """Citation numbers it names, in order, ranges expanded, without repeats."""
-    style: MarkerStyle
-    """How it was written."""
+    style: MarkerKind
+    """How it was written (``link``: a link citation, never rewritten)."""
 
 
 class NormalizedText(msgspec.Struct, frozen=True, kw_only=True):
@@ -184,6 +194,78 @@ def find_markers(text: str) -> list[Marker]:
     return _scan(text)
 
 
+_CITATION_TEXT = re.compile(r"\[\d{1,3}\]|\d{1,2}")
+"""A link citation's text that is a number: ``[1](https://...)``, ``[[1]](https://...)`` (not
+a year: ``[1889](https://...)`` reads ``1889``)."""
+_WEB = re.compile(r"<?(?:https?://|www\.)", re.IGNORECASE)
+_BETWEEN_LINKS = re.compile(r"[ \t]*(?:[,;]|and\b)?[ \t]*")
+
+
+def _link_open(text: str, close: int, lo: int) -> int:
+    """Offset of the ``[`` that opens the link text closed at ``text[close]`` (``-1``: none on
+    its line after ``lo``; nested brackets balanced)."""
+    depth = 0
+    for k in range(close - 1, lo - 1, -1):
+        ch = text[k]
+        if ch == "\n":
+            return -1
+        if ch == "]":
+            depth += 1
+        elif ch == "[":
+            if depth == 0:
+                return k
+            depth -= 1
+    return -1
+
+
+def link_citations(text: str) -> list[Marker]:
+    """The links an answer cites its sources with, as markers of style ``link`` naming no
+    number yet (what a link names is told by its address, against the sources):
+    ``([docs.example.com](https://...))`` or ``([a](https://...), [b](https://...))``, a
+    group of web links alone inside parentheses (how search-grounded models cite), and a link
+    whose text is a number, ``[1](https://...)`` or ``[[1]](https://...)``. A link inside a
+    sentence (``see [the docs](https://...)``) is read as its text, not as a citation;
+    links in code are none.
+
+    Returns:
+        The link citations in order, ``text[m.start:m.end] == m.text``.
+    """
+    if "](" not in text:
+        return []
+    hidden = SpanSet(code_spans(text))
+    links: list[tuple[int, int, bool]] = []  # start, end, whether its text is a number
+    lo = 0
+    for s, e in link_destinations(text):
+        if s in hidden or not _WEB.match(text, s + 1):
+            continue
+        k = _link_open(text, s - 1, lo)
+        if k < 0 or k in hidden:
+            continue
+        links.append((k, e, _CITATION_TEXT.fullmatch(text, k + 1, s - 1) is not None))
+        lo = e
+    found: list[Marker] = []
+    i = 0
+    while i < len(links):
+        # a run of links with only commas, semicolons or blanks between them
+        j = i
+        while j + 1 < len(links) and _BETWEEN_LINKS.fullmatch(text, links[j][1], links[j + 1][0]):
+            j += 1
+        a, b = links[i][0], links[j][1]
+        before = text[:a].rstrip(" \t")
+        after = b + len(text[b:]) - len(text[b:].lstrip(" \t"))
+        if before.endswith("(") and text.startswith(")", after):
+            a, b = len(before) - 1, after + 1
+            found.append(Marker(start=a, end=b, text=text[a:b], numbers=(), style="link"))
+        else:
+            found.extend(
+                Marker(start=s, end=e, text=text[s:e], numbers=(), style="link")
+                for s, e, numeric in links[i : j + 1]
+                if numeric
+            )
+        i = j + 1
+    return found
+
+
 # ---------------------------------------------------------------------------------------------
 # Rewriting
 
@@ -212,7 +294,9 @@ def format_marker(numbers: Iterable[int], style: MarkerStyle) -> str:
 def rewrite_marker(marker: Marker, numbers: Sequence[int], style: MarkerStyle | None) -> str:
     """``marker`` written again naming ``numbers``, in ``style`` (None: its own): a source's
     title after ``†`` stays where one number is written in the same style again (``【1†Regions】``
-    renumbered is ``【3†Regions】``, not ``【3】``)."""
+    renumbered is ``【3†Regions】``, not ``【3】``); a link citation is written as it was."""
+    if marker.style == "link":
+        return marker.text
     target = style or marker.style
     new = format_marker(numbers, target)
     if target == marker.style == "cjk" and len(numbers) == 1 and len(marker.numbers) == 1:

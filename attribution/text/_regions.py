@@ -15,6 +15,7 @@ __all__ = [
     "URL",
     "ProtectedRegions",
     "SpanSet",
+    "code_spans",
     "fenced_code",
     "inline_code",
     "link_destinations",
@@ -121,14 +122,20 @@ def merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def protected_spans(text: str) -> list[tuple[int, int]]:
-    """Sorted, disjoint spans in which no marker is recognised."""
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """The fenced code blocks and, between them, the inline code spans of ``text``."""
     fences = fenced_code(text)
     spans = list(fences)
     cursor = 0
     for a, b in [*fences, (len(text), len(text))]:
         spans.extend(inline_code(text, cursor, a))
         cursor = b
+    return spans
+
+
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted, disjoint spans in which no marker is recognised."""
+    spans = code_spans(text)
     spans.extend((m.start(), url_end(text, m.start(), m.end())) for m in URL.finditer(text))
     spans.extend(link_destinations(text))
     spans.extend(m.span() for m in _REF_DEFINITION.finditer(text))
