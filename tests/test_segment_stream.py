@@ -157,6 +157,9 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "See Smith v. Jones (9th Cir. 1999) [1]. Work your abs. Then rest [2]. Vgl. hierzu BGH.",
         "It is tall [1]. It is old [2].\n\n**Sources:** [1] Tower. https://a.ex/ [2] b.ex/",
         "It is tall [1].\nSources: the tower's page.\n- **[1]** [Tower](https://a.example/t)\n",
+        # a line after a key is not finished: an item ("- I") may yet be an entry
+        "It is tall [1].\nSources: [1] https://a.ex/r\n- It is old.\nMore text here.",
+        "It is tall.\n**Sources:** [1] https://a.ex/r\n- **[2]** [B](https://b.ex/)\nMore [2].",
         "~~The tower is 300 m tall.~~ It is ~~1.5~~ 2 km [1]. It was ~~built~~. A ~~b. c~~ d.",
         "Let $x_{[1]}$ hold here [2]. It costs $5 [3] and $10 [4]. So $$y^{[5]}$$ is [6].",
     ],

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from attribution.segment import Segment
+from attribution.segment import Segment, key_line_labels
 from attribution.sources import canonical_url
 from attribution.text import URL, Marker, SpanSet, url_end
 
@@ -44,13 +44,6 @@ _LABEL = (
 _LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{_LABEL}[ \t]*(?P<rest>[^\n]*)")
 """A reference list's line whose label is a marker: ``[3] Title, https://...``, ``- [3] ...``,
 ``【3】 ...``, ``- **[3]** [Title](https://...)``."""
-_KEY_LINE = re.compile(
-    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:"
-    r"[ \t]*[*_]*[ \t]*(?=[\[【［])",
-    re.IGNORECASE,
-)
-"""A key on one line: ``Sources: [1] Title, https://... [2] https://...``."""
-_INLINE_LABEL = re.compile(_LABEL)
 _BETWEEN_ENTRIES = " \t,;|·•"
 _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
 """A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
@@ -210,8 +203,7 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], Sp
             continue
         if start + len(body.rstrip()) - 1 not in listed:  # its last character: after "- "
             continue
-        if (k := _KEY_LINE.match(body)) is not None:
-            found = list(_INLINE_LABEL.finditer(body, k.end()))
+        if found := key_line_labels(body)[: MAX_ENTRIES - len(entries)]:
             for m, after in zip(found, [*found[1:], None], strict=True):
                 rest = body[m.end() : after.start() if after else len(body)]
                 number = int(m["a"] or m["c"] or m["w"])

@@ -9,8 +9,15 @@ then the claim rules (:mod:`._rules`). Offsets are code points into the answer, 
 
 from __future__ import annotations
 
-from attribution.segment._blocks import BlockKind
+from attribution.segment._blocks import BlockKind, key_line_labels
 from attribution.segment._segmenter import Segment, Segmentation, Segmenter
 from attribution.segment._stream import SegmentStream
 
-__all__ = ["BlockKind", "Segment", "SegmentStream", "Segmentation", "Segmenter"]
+__all__ = [
+    "BlockKind",
+    "Segment",
+    "SegmentStream",
+    "Segmentation",
+    "Segmenter",
+    "key_line_labels",
+]

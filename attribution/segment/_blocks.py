@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from attribution.segment._spans import strip_span
-from attribution.text import fenced_code
+from attribution.text import URL, SpanSet, fenced_code, url_end
 
-__all__ = ["BlockKind", "Unit", "split_blocks"]
+__all__ = ["BlockKind", "Unit", "key_line_labels", "split_blocks"]
 
 BlockKind = Literal["paragraph", "list_item", "heading", "table_cell", "blockquote"]
 UnitMode = Literal["sentences", "whole"]
@@ -46,11 +46,19 @@ _SOURCES_HEADING = re.compile(
 _BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")
 """A line that is all bold: a label over the text under it, not the first words of it."""
 _SOURCES_LINE = re.compile(
-    r"(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:[ \t]*[*_]*"
-    r"[ \t]*(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］)",
+    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:"
+    r"[ \t]*[*_]*[ \t]*",
     re.IGNORECASE,
 )
-"""A key on one line: ``Sources: [1] Title, https://... [2] https://...``."""
+_INLINE_REF = re.compile(
+    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］)"
+    r"(?:\*\*|__)?(?!\()"
+)
+_ENTRY_START = re.compile(
+    r"[ \t]*(?:https?://|www\.|[\w-]+(?:\.[\w-]+)+(?![\w-])|[\[\"'“*_<(]|[^\W_a-z])"
+)
+"""An entry starts with an address (``docs.example.com/...`` too), a link, a quote or emphasis,
+or a title's capital."""
 _REF_ENTRY = re.compile(
     r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?"
     r"(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］)"
@@ -163,6 +171,28 @@ def _is_delimiter_row(text: str, line: _Line) -> bool:
     )
 
 
+def key_line_labels(line: str) -> list[re.Match[str]]:
+    """The labels of a key written on one line (``Sources: [1] Title, https://... [2] ...``;
+    each match's ``a``, ``c`` or ``w`` group is the number), or none where the line is no such
+    key: it names no address, or an entry starts like no title or address (a sentence such as
+    "Sources: [1] and [2] agree that ..." or a label inside a title, "Overview [2023], ...").
+    A label inside an address is none."""
+    head = _SOURCES_LINE.match(line)
+    if head is None or not _LINKISH.search(line, head.end()):
+        return []
+    addresses = SpanSet(
+        [(m.start(), url_end(line, m.start(), m.end())) for m in URL.finditer(line, head.end())]
+    )
+    labels = [m for m in _INLINE_REF.finditer(line, head.end()) if m.start() not in addresses]
+    if not labels or labels[0].start() != head.end():
+        return []
+    ends = [m.start() for m in labels[1:]] + [len(line)]
+    for m, end in zip(labels, ends, strict=True):
+        if not line[m.end() : end].strip() or not _ENTRY_START.match(line, m.end()):
+            return []
+    return labels
+
+
 def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int:
     """Index of the first line of a trailing reference list (``len(lines)`` when there is none).
 
@@ -189,7 +219,7 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
         body = text[line.body : line.end]
         if line.indent < 4 and _SOURCES_HEADING.fullmatch(body):
             return i if i < last else strict
-        if line.indent < 4 and _SOURCES_LINE.match(body) and _LINKISH.search(body):
+        if line.indent < 4 and growing and key_line_labels(body):
             return i  # "Sources: [1] https://... [2] ...", and only entries after it
         if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
             break  # an indented code block's first line, not a reference entry

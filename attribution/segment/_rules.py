@@ -47,9 +47,7 @@ _GREETING = re.compile(
     |i\s+hope\s+(?:this|that|it|these|the\s+above)\s+(?:helps?|is\s+helpful|was\s+helpful
         |answers\b|clarifies\b|gives\b|makes\b).*
     |hope\s+(?:this|that|it)\s+helps.*
-    |(?:please\s+)?let\s+me\s+know\b.*
-    |(?:please\s+)?(?:feel\s+free|don'?t\s+hesitate)\b(?:\s+to\s+(?:ask|reach|contact|get\s+in
-        |let|share|drop|ping|comment|follow|tell|send|write|explore|check)\b.*|(?!.*\d).*)
+    |(?:please\s+)?(?:let\s+me\s+know|feel\s+free|don'?t\s+hesitate)\b.*
     |(?:(?:i'?d|i\s+would|i'?m|i\s+am)\s+(?:be\s+)?)?(?:happy|glad|delighted)\s+to\s+(?:help
         |assist|explain)\b.*
     |(?:is\s+there\s+)?anything\s+else\b.*

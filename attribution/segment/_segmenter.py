@@ -186,6 +186,7 @@ _CITING = (
     r"|more|details|read\s+more|learn\s+more|more\s+info"
 )
 _LEAD_WORDS = re.compile(rf"(?:\b(?:{_CITING})\b[.:,;]*\s*)+$", re.IGNORECASE)
+_LEAD_REACH = 80
 _CLOSING = {"(": ")", "[": "]"}
 
 
@@ -206,7 +207,9 @@ def _without_cited_urls(text: str) -> str:
         autolink = text[a - 1 : a] == "<" and text[b : b + 1] == ">"
         if autolink:
             a, b = a - 1, b + 1
-        lead = _LEAD_WORDS.search(text, cursor, a)
+        # the words that lead an address are a few before it: searching from the cursor each
+        # time cost the square of a line of addresses (a one-line key of 60,000 characters: 7 s)
+        lead = _LEAD_WORDS.search(text, max(cursor, a - _LEAD_REACH), a)
         head = lead.start() if lead else a
         while head > cursor and text[head - 1].isspace():
             head -= 1

@@ -44,21 +44,23 @@ _ALWAYS_CONTINUES = _word_set(
     """
     mr mrs ms messrs dr prof rev fr st mt gen col maj capt cmdr lt sgt adm gov sen rep pres hon
     fig figs eq eqs sec ch chap vol vols art pp vs cf viz e.g i.e esp incl approx ca
-    vgl bzw ggf evtl inkl sog z.b d.h s.a
+    vgl bzw ggf evtl inkl sog z.b d.h
     """
 )
 # An abbreviation that may end a sentence: it ends one unless the next word starts in lower case
 # or with a digit (``et al. (2023)``, ``No. 5``, ``Apple Inc. is``, ``apples, pears, etc. and``;
-# legal, German and French ones: ``(9th Cir. 1999)``, ``§ 823 Abs. 1``, ``env. 66 %``; "Work your
-# abs. Then rest" ends).
+# legal and German ones: ``(9th Cir. 1999)``, ``Rn. 12``; not English words such as "abs", "lit",
+# "ref" or "env": "Engage your abs. 3 sets ..." ends).
 _MAY_END = _word_set(
     """
     etc al inc ltd co corp llc plc jr sr bros dept univ assn est no nos nr ed eds trans p op ft lb
     lbs oz hr hrs min mins yr yrs mo mos wk wks jan feb mar apr jun jul aug sep sept oct nov dec
     mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
-    cir abs para paras ref refs fn rn ziff lit aufl hrsg ibid resp usw u.a env avg
+    cir para paras rn ziff aufl hrsg ibid usw u.a avg
     """
 )
+# German labels before a number, as written (capitalised): "abs." in lower case is a word.
+_LABELS_BEFORE_NUMBER = frozenset({"Abs", "Bd", "Buchst"})
 # A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
 # sentence goes on into the currency after it, or a word in lower case, with one blank between
 # (no marker: "16 Mrd. [1] Euro-Länder ..." ends at the marker).
@@ -228,6 +230,8 @@ def _continues(text: str, before: int, after: int) -> bool:
     if _SHORT_SCALE.search(text, max(0, after - 40), after):  # the window alone: linear
         first = text[after : after + 1]
         return first.islower() or _CURRENCY_AFTER.match(text, after) is not None
+    if m[1] in _LABELS_BEFORE_NUMBER and text[after : after + 1].isdigit():
+        return True  # "§ 823 Abs. 1 BGB": capitalised, before a number, no English word
     if word in _MAY_END or len(word) == 1:
         first = text[after : after + 1]
         return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)

@@ -69,8 +69,12 @@ def _reference_zone(text: str) -> int:
     between them included, a line of blockquote marks alone counting as blank, as the block
     parser reads it); ``len(text)`` when there is none."""
     zone = end = len(text)
-    for line in reversed(text.split("\n")):
+    lines = text.split("\n")
+    for k, line in enumerate(reversed(lines)):
         start = end - len(line)
+        if k == 0 and len(lines) > 1 and not _REFERENCE_LIKE.match(line):
+            end = start - 1
+            continue  # a line not ended yet may still become an entry ("- I", "- **")
         if line.strip(" \t\r>"):
             if not _REFERENCE_LIKE.match(line):
                 break
