@@ -86,3 +86,10 @@ def test_a_stream_reads_link_citations(attributor: Attributor) -> None:
     found = stream.feed(answer[:60]) + stream.feed(answer[60:]) + stream.finish()
     claims = attributor.check_segments(answer, found, prepared)
     assert [(c.cited, c.verdict) for c in claims] == [((2,), "supported"), ((1,), "supported")]
+
+
+def test_a_bing_style_footnote_is_written_as_one_markdown_defines(attributor: Attributor) -> None:
+    # "[^2^]" (Copilot's raw text) is the footnote [^2]; it is written so, with its definition
+    result = attributor.attribute(f"{FRANKFURT} [^2^].", SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported")]
+    assert result.answer.startswith(f"{FRANKFURT} [^2].\n\n[^2]: ")

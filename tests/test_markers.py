@@ -31,6 +31,7 @@ def _found(text: str) -> list[tuple[str, tuple[int, ...], str]]:
         ("Claim [citation: 1, 2].", [("[citation: 1, 2]", (1, 2), "citation")]),
         ("Claim [Citation:3]", [("[Citation:3]", (3,), "citation")]),
         ("Claim[^1].", [("[^1]", (1,), "footnote")]),
+        ("Claim [^1^][^2^].", [("[^1^]", (1,), "footnote"), ("[^2^]", (2,), "footnote")]),
         ("主张【1】。", [("【1】", (1,), "cjk")]),
         ("Claim 【1, 2】", [("【1, 2】", (1, 2), "cjk")]),
         ("Claim 【4†source】", [("【4†source】", (4,), "cjk")]),

@@ -248,6 +248,8 @@ def test_example_answer() -> None:
         ("Call WebApplication.Build to start.", ["Call WebApplication.Build to start."]),
         # a word in capitals glued to a word that starts sentences; a name is no end
         ("It returns JSON.Each item is small.", ["It returns JSON.", "Each item is small."]),
+        # a full stop after a superscript digit
+        ("It runs in Frankfurt¹. It opened.", ["It runs in Frankfurt¹.", "It opened."]),
         ("Use VB.Net for it. It works.", ["Use VB.Net for it.", "It works."]),
         ("Read it with System.IO.File today.", ["Read it with System.IO.File today."]),
         # legal, German and French abbreviations before a number or a word in lower case
@@ -391,6 +393,14 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here.", "Use `a ~~b~~ c`, ~5 km or ~~ 5 ~~ here."),
         # a footnote mark with a name cites no number, and is no word of the claim either
         ("Wing is owned by Alphabet[^wing] since 2012.", "Wing is owned by Alphabet since 2012."),
+        # what held only markers goes with them; a file search's citation is no word of it
+        ("It runs in Frankfurt ([1]; [2]).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt (see [1] and [2]).", "It runs in Frankfurt."),
+        (
+            "It runs in Frankfurt ^[1]^ and Dublin<sup>[2]</sup>.",
+            "It runs in Frankfurt and Dublin.",
+        ),
+        ("It runs in Frankfurt [^1^] now 【4:0†report.pdf】.", "It runs in Frankfurt now."),
         ("It flies drones [^note-2] in Logan [1].", "It flies drones in Logan."),
         ("Use [^0-9] to match any non-digit here.", "Use [^0-9] to match any non-digit here."),
         # emphasis delimiters are markdown, not words: the models read "not", not "*not*"

@@ -159,7 +159,12 @@ def marker_edits(
         if span is not None:
             a, b = span
             edits.append(Edit(a, b, ""))
-        elif style is not None or numbers != m.numbers or m.start in renumbered:
+        elif (
+            style is not None
+            or numbers != m.numbers
+            or m.start in renumbered
+            or m.text.endswith("^]")  # "[^1^]" is written "[^1]", which a definition defines
+        ):
             new = rewrite_marker(m, numbers, style)
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))

@@ -164,6 +164,9 @@ _GONE = "\x00"
 a character that is neither a blank nor alphanumeric, so offsets and the stripping of
 segments do not change."""
 _GONE_RUN = re.compile(_GONE + "+")
+_FILE_CITATION = re.compile(r"【\d{1,6}:\d{1,6}(?:†[^】\n]{0,80})?】")
+"""A file search's citation (``【4:0†report.pdf】``, OpenAI's assistants): its numbers are a
+message's and a search result's, no source's, so it is no marker; no word of the claim either."""
 _NAMED_FOOTNOTE = re.compile(r"\[\^[A-Za-z][\w-]{0,63}\](?!:)")
 """A footnote mark with a name (``[^wing]``, ``[^note-2]``): no citation number, so not a
 marker, and no word of the claim either."""
@@ -175,10 +178,12 @@ _STRUCK = re.compile(r"(?<!~)~~(?=[^\s~])(?:[^~\n.!?<]|(?<=\d)\.(?=\d))+?[.!?]?(
 # what "(see [1])", "([1])" or "(source: [2])" leave once their markers are out: a citation's
 # brackets and the words that introduced it, nothing of the claim
 _EMPTIED_GROUP = re.compile(
-    r"\s*[(\[]\s*(?:(?:see|also|cf|source|sources|ref|refs|reference|references|citation|citations"
-    r"|via)\b[.:,;]*\s*)*[)\]]",
+    r"\s*(?:[(\[]\s*(?:(?:see|also|cf|source|sources|ref|refs|reference|references|citation"
+    r"|citations|via)\b[.:,;]*\s*)*(?:(?:[,;&]|and\b)\s*)*[)\]]|<sup>\s*</sup>|\^\s*\^)",
     re.IGNORECASE,
 )
+"""What held only markers once they are out: brackets with the words and separators that led
+or joined them ("([1]; [2])", "(see [1] and [2])"), ``<sup>[1]</sup>``, ``^[1]^``."""
 
 
 _CITING = (
@@ -304,6 +309,12 @@ def _prepare(
         s, e = hit.start() - a, hit.end() - a
         if not any(cs < e and s < ce for cs, ce in code):
             shown[s:e] = _GONE * (e - s)  # "Alphabet[^wing]" reads "Alphabet"
+    for hit in _FILE_CITATION.finditer(answer, a, b):
+        s, e = hit.start() - a, hit.end() - a
+        if not any(cs < e and s < ce for cs, ce in code):
+            while s > 0 and shown[s - 1] in " \t":
+                s -= 1
+            shown[s:e] = _GONE * (e - s)  # "Frankfurt 【4:0†source】." reads "Frankfurt."
     struck: list[tuple[int, int]] = []
     for hit in _STRUCK.finditer(answer, a, b):
         s, e = hit.start() - a, hit.end() - a

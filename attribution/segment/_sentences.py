@@ -140,7 +140,9 @@ def make_pipeline() -> Language:
     tokenizer: Any = nlp.tokenizer  # a Cython class without type stubs
     tokenizer.infix_finditer = compile_infix_regex([*(nlp.Defaults.infixes or ()), cjk]).finditer
     # "~~struck~~." ends a sentence as "**bold**." does: the tokenizer glued the tildes on
-    suffixes = [*(nlp.Defaults.suffixes or ()), cjk, "~~", r"(?<=~~)[.!?,;:]"]
+    # "Frankfurt¹. It opened": a full stop after a superscript digit was glued on (not after ²)
+    superscript = r"(?<=[\u00b9\u00b2\u00b3\u2070\u2074-\u2079])[.!?,;:]"
+    suffixes = [*(nlp.Defaults.suffixes or ()), cjk, "~~", r"(?<=~~)[.!?,;:]", superscript]
     tokenizer.suffix_search = compile_suffix_regex(suffixes).search
     tokenizer.prefix_search = compile_prefix_regex([*(nlp.Defaults.prefixes or ()), "~~"]).search
     return nlp

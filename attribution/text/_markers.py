@@ -7,7 +7,7 @@ style          examples                    written back as
 =============  ==========================  ===================
 ``bracket``    ``[1]`` ``[1, 2]`` ``[1-3]``  ``[1, 2]``
 ``citation``   ``[citation:1]`` ``[citation:1, 2]``  ``[citation:1, 2]``
-``footnote``   ``[^1]``                    ``[^1][^2]``
+``footnote``   ``[^1]`` ``[^1^]``            ``[^1][^2]``
 ``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】`` ``［1］``  ``【1, 2】``
 =============  ==========================  ===================
 
@@ -67,7 +67,7 @@ _NUM = r"\d{1,6}(?:\s*[-–—]\s*\d{1,6})?"
 _NUMS = rf"{_NUM}(?:\s*[,;]\s*{_NUM})*"
 _CANDIDATE = re.compile(
     rf"(?P<citation>\[\s*citation\s*:\s*(?P<cnums>{_NUMS})\s*\])"
-    rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\])"
+    rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\^?\])"
     rf"|(?P<cjk>【\s*(?P<jnums>{_NUMS})\s*(?:†[^】\n]{{0,80}})?】)"
     rf"|(?P<wide>［\s*(?P<wnums>{_NUMS})\s*］)"
     rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
