@@ -516,22 +516,27 @@ def test_a_key_on_one_line_is_a_reference_list() -> None:
     assert [(s.clean_text, s.skip_reason) for s in _segments(answer)][2:] == [
         ("Sources: Tower, https://a.example/t B", "reference_list")
     ]
-    # a line that names sources without an address, a sentence, a label inside a title, or more
-    # text after it (list items too: a key on one line is whole) is read as text
+    # a key on one line is whole: the items and sentences after it are read as text
+    answer = "Sources: [1] https://a.example/t\nIt is big.\n\n- It is tall [1].\n- It is old [1]."
+    assert [(s.clean_text, s.skip_reason) for s in _segments(answer)][1:] == [
+        ("It is big.", None),
+        ("It is tall.", None),
+        ("It is old.", None),
+    ]
+    assert _segments(answer)[0].skip_reason == "reference_list"
+    # LangChain's "SOURCES:" line, addresses alone, anywhere
+    answer = "It is tall.\n\nSOURCES: https://a.example/t, https://b.example/u\n\nIt is old."
+    assert [s.skip_reason for s in _segments(answer)] == [None, "reference_list", None]
+    # a line that names sources without an address, a sentence, a label inside a title, or
+    # words beside its addresses is read as text
     for answer in (
         "Sources: [1] says it is tall.",
-        "Sources: [1] https://a.example/t\n\nIt is.",
         "Sources: [1] and [2] agree that it is tall (https://a.example/t).",
         "Source: [1] confirms it (https://a.example/t).",
         "Sources: [1] Tower [2023], https://a.example/t [2] Blog, https://b.example/",
-        "Sources: [1] https://a.example/t\n\n- It is tall [1].\n- It is old [1].",
+        "Sources: https://a.example/t says it is tall.",
     ):
         assert "reference_list" not in [s.skip_reason for s in _segments(answer)], answer
-    listed = "Sources: [1] https://a.example/t\n\n- It is tall [1].\n- It is old [1]."
-    assert [s.clean_text for s in _segments(listed) if s.is_claim][-2:] == [
-        "It is tall.",
-        "It is old.",
-    ]
 
 
 def test_a_bold_line_labels_the_text_under_it() -> None:

@@ -23,7 +23,7 @@ from typing import Literal
 from attribution.segment._spans import strip_span
 from attribution.text import URL, SpanSet, fenced_code, url_end
 
-__all__ = ["BlockKind", "Unit", "key_line_labels", "split_blocks"]
+__all__ = ["BlockKind", "Unit", "is_key_line", "key_line_labels", "split_blocks"]
 
 BlockKind = Literal["paragraph", "list_item", "heading", "table_cell", "blockquote"]
 UnitMode = Literal["sentences", "whole"]
@@ -193,6 +193,26 @@ def key_line_labels(line: str) -> list[re.Match[str]]:
     return labels
 
 
+_BETWEEN_ADDRESSES = re.compile(r"(?:[\s,;|·•]|and\b|&)*")
+
+
+def is_key_line(line: str) -> bool:
+    """Whether ``line`` says which sources the answer used, on its own: a key on one line
+    (:func:`key_line_labels`), or ``Sources:`` and addresses alone (``SOURCES: https://a,
+    https://b``, as LangChain's question answering with sources ends an answer)."""
+    if key_line_labels(line):
+        return True
+    head = _SOURCES_LINE.match(line)
+    if head is None:
+        return False
+    at, found = head.end(), False
+    for m in URL.finditer(line, head.end()):
+        if not _BETWEEN_ADDRESSES.fullmatch(line, at, m.start()):
+            return False
+        at, found = url_end(line, m.start(), m.end()), True
+    return found and _BETWEEN_ADDRESSES.fullmatch(line, at) is not None
+
+
 def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int:
     """Index of the first line of a trailing reference list (``len(lines)`` when there is none).
 
@@ -219,7 +239,7 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
         body = text[line.body : line.end]
         if line.indent < 4 and _SOURCES_HEADING.fullmatch(body):
             return i if i < last else strict
-        if line.indent < 4 and growing and key_line_labels(body):
+        if line.indent < 4 and growing and is_key_line(body):
             return i  # "Sources: [1] https://... [2] ...", and only entries after it
         if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
             break  # an indented code block's first line, not a reference entry
@@ -501,7 +521,10 @@ class _Parser:
             ):
                 i = self._table(i, stop)
                 continue
-            if line.indent < 4 and _DEFINITION.match(text, line.body, line.end):
+            if line.indent < 4 and (
+                _DEFINITION.match(text, line.body, line.end)
+                or is_key_line(text[line.body : line.end])
+            ):
                 self._close()
                 self._add(
                     Unit(
