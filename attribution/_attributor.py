@@ -68,7 +68,14 @@ from attribution.sources import (
     merge_sightings,
     source_key,
 )
-from attribution.text import Marker, MarkerStyle, find_markers, protected_spans
+from attribution.text import (
+    UNNUMBERED,
+    Marker,
+    MarkerStyle,
+    find_markers,
+    protected_spans,
+    written_style,
+)
 from attribution.verify import (
     Pair,
     SentenceJudge,
@@ -215,8 +222,8 @@ def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
     for m in markers:
-        if m.style != "link":
-            counts[m.style] = counts.get(m.style, 0) + 1
+        if (style := written_style(m)) is not None:
+            counts[style] = counts.get(style, 0) + 1
     return max(counts, key=lambda s: counts[s]) if counts else "bracket"
 
 
@@ -460,13 +467,13 @@ class Attributor:
         markers = find_markers(answer)
         segments = self.segmenter.segment(answer)
         keyed = _keyed_sources(prepared, registry)
-        markers, segments = read_links(markers, segments, keyed)
+        markers, segments = read_links(answer, markers, segments, keyed)
         key = None
         if self.config.reconcile.answer_key:
             key = answer_key(
                 answer,
                 segments,
-                [m for m in markers if m.style != "link"],
+                [m for m in markers if m.style not in UNNUMBERED],
                 keyed,
                 keep_foreign=not self.config.reconcile.drop_unknown,
             )
@@ -556,7 +563,7 @@ class Attributor:
         markers = [m for s in local for m in s.markers]
         # link citations name the request's sources by address (the whole answer's also name
         # the conversation's earlier pages, which a stream does not hold)
-        markers, local = read_links(markers, local, _keyed_sources(prepared))
+        markers, local = read_links(text, markers, local, _keyed_sources(prepared))
         result = self._judge(text, markers, local, prepared, lambda _: None)
         return [
             replace(
@@ -1067,7 +1074,7 @@ class Attributor:
         cited = [
             n
             for m in markers
-            if m.style != "link"
+            if m.style not in UNNUMBERED
             and (m.style == "footnote" if target is None else target == "footnote")
             for n in m.numbers
             if n in numbering.known

@@ -7,6 +7,10 @@ is read by its address, not by any number it shows.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from attribution import AttributionConfig, Attributor, ReconcileConfig
@@ -27,9 +31,20 @@ DUBLIN = "Its Dublin region launched in March 2024"
             ["([a](https://a.example/x), [b](https://b.example/y_(z)))"],
         ),
         ("A [[1]](https://a.example/x). B [2](http://b.example/).", None),
-        # a link inside the sentence is its text; a year is no number of a citation
+        # a link inside the sentence is its text; a year, or a number the sentence goes on
+        # after, is no number of a citation; nor is an image
         ("See [the docs](https://a.example/x) now, or (see [a](https://a.example/x)).", []),
         ("Completed in [1889](https://en.wikipedia.org/wiki/1889).", []),
+        (
+            "It needs Python [3](https://a.example/3/) or later; it has [12](https://b.ex/) x.",
+            [],
+        ),
+        ("A ![1](https://a.example/i.png). B ![x](https://b.example/j.png)", []),
+        # ChatGPT's copied answers: reference-style links to web definitions
+        (
+            'A. ([a.example][1]) B [[2]][2].\n\n[1]: https://a.example/x "A"\n[2]: https://b.example/',
+            ["([a.example][1])", "[[2]][2]"],
+        ),
         # no web address, or inside code
         ("A ([section](#regions)). `([a](https://a.example/x))`", []),
         ("```\n([a](https://a.example/x))\n```\n", []),
@@ -93,3 +108,65 @@ def test_a_bing_style_footnote_is_written_as_one_markdown_defines(attributor: At
     result = attributor.attribute(f"{FRANKFURT} [^2^].", SOURCES)
     assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported")]
     assert result.answer.startswith(f"{FRANKFURT} [^2].\n\n[^2]: ")
+
+
+def test_a_link_shows_the_conversations_number_and_follows_the_key(attributor: Attributor) -> None:
+    # "[[1]]" links to the docs, which the conversation numbers 2: it shows 2, and a key that
+    # says the same is followed without the two disagreeing
+    answer = f"{FRANKFURT} [[1]]({DOCS_URL}). {DUBLIN} [2].\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n"
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
+    assert result.answer == (
+        f"{FRANKFURT} [[2]]({DOCS_URL}). {DUBLIN} [1].\n\n[2]: {DOCS_URL}\n[1]: {BLOG_URL}\n"
+    )
+
+
+def test_chatgpt_reference_style_links(attributor: Attributor) -> None:
+    answer = (
+        f"{FRANKFURT}. ([docs.example.com][1]) {DUBLIN}. ([blog.example.com][2])\n\n"
+        f'[1]: {DOCS_URL}?utm_source=chatgpt.com "Regions"\n'
+        f"[2]: {BLOG_URL}?utm_source=chatgpt.com\n"
+    )
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
+    assert [(c.cited, c.verdict) for c in result.claims] == [
+        ((2,), "supported"),
+        ((1,), "supported"),
+    ]
+    assert result.answer == answer
+
+
+def test_only_a_links_destination_names_its_source(attributor: Attributor) -> None:
+    # the link's text is an address too, but a reader goes where the link goes
+    answer = f'{FRANKFURT} ([{BLOG_URL}]({DOCS_URL} "mirror of {BLOG_URL}")).'
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported")]
+
+
+def test_sources_named_in_words(attributor: Attributor) -> None:
+    answer = (
+        f"{FRANKFURT} (Source: Orion Regions Overview). "
+        f"{DUBLIN} (Sources: Dublin launch; {DOCS_URL}). It serves Ireland (source: Reuters)."
+    )
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.marker, m.number, m.verdict) for m in result.markers] == [
+        ("(Source: Orion Regions Overview)", 2, "supported"),
+        (f"(Sources: Dublin launch; {DOCS_URL})", 1, "supported"),
+        (f"(Sources: Dublin launch; {DOCS_URL})", 2, "wrong_source"),
+    ]
+    # a name no source has is no citation, and no word of the claim
+    assert [c.cited for c in result.claims] == [(2,), (1, 2), ()]
+    assert result.claims[2].verdict == "supported"
+    assert result.answer.endswith("It serves Ireland (source: Reuters) [1].")
+
+
+def test_the_command_line_leaves_link_citations_alone(tmp_path: Path) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text(f"{FRANKFURT} [[1]]({DOCS_URL}). {DUBLIN} [2].\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "attribution", "normalize", str(answer), "--style", "citation"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == f"{FRANKFURT} [[1]]({DOCS_URL}). {DUBLIN} [citation:2]."

@@ -39,7 +39,9 @@ def _found(text: str) -> list[tuple[str, tuple[int, ...], str]]:
         ("Paris[1][2]", [("[1]", (1,), "bracket"), ("[2]", (2,), "bracket")]),
         ("In Paris.[3]", [("[3]", (3,), "bracket")]),
         ("As in the U.S.[2] today", [("[2]", (2,), "bracket")]),
-        ("Linked [[5]](https://example.com) citation", [("[5]", (5,), "bracket")]),
+        # a link citation, not a marker: its address says which source it is (link_citations)
+        ("Linked [[5]](https://example.com) citation", []),
+        ("Linked [[5]](#cite-5) citation", [("[5]", (5,), "bracket")]),
         ("> Quoted claim [6].", [("[6]", (6,), "bracket")]),
         ("| cell [7] | other |", [("[7]", (7,), "bracket")]),
         ("End of answer [8]", [("[8]", (8,), "bracket")]),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from attribution import InputError, find_markers
 from attribution._config import SegmentConfig
 from attribution.segment import Segment, Segmenter
-from attribution.text import fenced_code
+from attribution.text import fenced_code, link_citations, named_citations
 
 # One segmenter for the module: its spaCy pipeline is built once, on first use.
 SEGMENTER = Segmenter()
@@ -41,7 +41,12 @@ def _check_invariants(answer: str, segments: list[Segment]) -> None:
             assert s.start <= m.start
             assert m.end <= s.end
     attached = [m for s in segments for m in s.markers]
-    assert attached == find_markers(answer)
+    # every marker, and the link and named citations, a number inside one no marker of its own
+    cited = [*link_citations(answer), *named_citations(answer)]
+    markers = [
+        m for m in find_markers(answer) if not any(c.start <= m.start < c.end for c in cited)
+    ]
+    assert attached == sorted([*markers, *cited], key=lambda m: m.start)
     for a, b in fenced_code(answer):
         for s in segments:
             if s.is_claim:

@@ -25,13 +25,21 @@ list from its first item); no reference-style link (``[text][1]``) uses a defini
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from attribution.segment import Segment, key_line_labels
 from attribution.sources import canonical_url
-from attribution.text import URL, Marker, SpanSet, url_end
+from attribution.text import (
+    UNNUMBERED,
+    URL,
+    Marker,
+    SpanSet,
+    link_addresses,
+    link_definitions,
+    url_end,
+)
 
 __all__ = ["AnswerKey", "KeyedSource", "answer_key", "read_links"]
 
@@ -136,7 +144,7 @@ class AnswerKey(msgspec.Struct, frozen=True):
         cache: dict[int, Marker] = {}
 
         def read(m: Marker) -> Marker:
-            if m.style == "link":
+            if m.style in UNNUMBERED:
                 return m  # its address named the source: its numbers are the conversation's
             if m.start in cache:
                 return cache[m.start]
@@ -368,7 +376,10 @@ def _address_index(
 
 
 def read_links(
-    markers: Sequence[Marker], segments: Sequence[Segment], sources: Sequence[KeyedSource]
+    answer: str,
+    markers: Sequence[Marker],
+    segments: Sequence[Segment],
+    sources: Sequence[KeyedSource],
 ) -> tuple[list[Marker], list[Segment]]:
     """The answer's markers and segments with each link citation (a marker of style ``link``,
     :func:`attribution.text.link_citations`) naming the sources its addresses name (the same
@@ -378,22 +389,36 @@ def read_links(
     the address says which source it is).
 
     Args:
+        answer: the answer (or the part of it the segments are in): its link definitions
+            say where reference-style links go.
         markers: every marker of the answer (:func:`attribution.text.find_markers`).
         segments: its segments, whose markers hold the link citations.
         sources: what a link may name, with the conversation's numbers.
     """
-    links = [m for s in segments for m in s.markers if m.style == "link"]
+    links = [m for s in segments for m in s.markers if m.style in UNNUMBERED]
     if not links:
         return list(markers), list(segments)
     by_address, by_page = _address_index(sources)
+    by_title: dict[str, set[int]] = {}
+    if any(m.style == "named" for m in links):
+        for source in sources:
+            if source.title and (title := _plain(source.title)):
+                by_title.setdefault(title, set()).add(source.number)
+    definitions = link_definitions(answer)
+
+    def lookup(address: str) -> set[int]:
+        key = _address(address)
+        return by_address.get(key) or by_page.get(_page(key), set())
+
     read: dict[int, Marker | None] = {}
     for link in links:
         numbers: list[int] = []
-        for found in _addresses(link.text):
-            key = _address(found)
-            hit = by_address.get(key) or by_page.get(_page(key), set())
-            if len(hit) == 1:
-                numbers.append(next(iter(hit)))
+        if link.style == "named":
+            numbers = _named(link.text, by_title, lookup)
+        else:
+            for found in link_addresses(link, definitions):
+                if len(hit := lookup(found)) == 1:
+                    numbers.append(next(iter(hit)))
         read[link.start] = (
             msgspec.structs.replace(link, numbers=tuple(dict.fromkeys(numbers)))
             if numbers
@@ -405,13 +430,45 @@ def read_links(
     kept.sort(key=lambda m: m.start)
 
     def own(segment: Segment) -> tuple[Marker, ...]:
-        mine = (read.get(m.start) if m.style == "link" else m for m in segment.markers)
+        mine = (read.get(m.start) if m.style in UNNUMBERED else m for m in segment.markers)
         return tuple(m for m in mine if m is not None)
 
     new_segments = [
         msgspec.structs.replace(s, markers=own(s))
-        if any(m.style == "link" for m in s.markers)
+        if any(m.style in UNNUMBERED for m in s.markers)
         else s
         for s in segments
     ]
     return kept, new_segments
+
+
+_NAMED_HEAD = re.compile(r"[(\[]\s*\w+\s*:\s*")
+_NAME_SEPARATOR = re.compile(r"\s*[;,&|]\s*|\s+and\s+")
+
+
+def _named(
+    text: str, by_title: Mapping[str, set[int]], lookup: Callable[[str], set[int]]
+) -> list[int]:
+    """The sources a named citation names (``(Sources: Dublin launch; https://...)``): all its
+    words as one title, else each name between separators, by its address or its title
+    (:func:`_titled`: a title that begins a name names it too), each naming one source; none
+    when a name names no source or several."""
+    head = _NAMED_HEAD.match(text)
+    words = text[head.end() if head else 1 : -1]
+    whole = by_title.get(_plain(words), set())
+    if len(whole) == 1:
+        return list(whole)
+    numbers: list[int] = []
+    for name in _NAME_SEPARATOR.split(words):
+        if not name.strip():
+            return []
+        addresses = _addresses(name)
+        found = (
+            set().union(*(lookup(a) for a in addresses))
+            if addresses
+            else _titled(_plain(name), by_title)
+        )
+        if len(found) != 1:
+            return []
+        numbers.append(next(iter(found)))
+    return list(dict.fromkeys(numbers))

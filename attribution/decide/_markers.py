@@ -104,7 +104,9 @@ def claims_to_check(
         s = segments[k]
         markers = (*s.markers, *lent.get(k, ()))
         cited = (*markers, *also.get(k, ()))
-        numbers = tuple(n for m in cited for n in m.numbers if (m.start, n) not in foreign)
+        numbers = tuple(
+            dict.fromkeys(n for m in cited for n in m.numbers if (m.start, n) not in foreign)
+        )
         out.append(
             CheckedClaim(
                 segment=s,

@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from attribution.text import (
+    UNNUMBERED,
     Marker,
     MarkerStyle,
     format_marker,
@@ -154,8 +155,11 @@ def marker_edits(
         text, [(m.start, m.end, not n) for m, n in zip(markers, kept, strict=True)]
     )
     for m, numbers, span in zip(markers, kept, spans, strict=True):
-        if m.style == "link":
-            continue  # a link citation stays as written: its address is its number
+        if m.style in UNNUMBERED:
+            # a link or a name stays as written, but for the number a link shows
+            if (new := rewrite_marker(m, m.numbers, None)) != m.text:
+                edits.append(Edit(m.start, m.end, new))
+            continue
         if span is not None:
             a, b = span
             edits.append(Edit(a, b, ""))

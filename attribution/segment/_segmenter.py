@@ -40,6 +40,7 @@ from attribution.text import (
     inline_code,
     link_citations,
     link_destinations,
+    named_citations,
     url_end,
 )
 
@@ -192,6 +193,7 @@ _CITING = (
 )
 _LEAD_WORDS = re.compile(rf"(?:\b(?:{_CITING})\b[.:,;]*\s*)+$", re.IGNORECASE)
 _LEAD_REACH = 80
+_LINK_TEXT_REACH = 1_000
 _CLOSING = {"(": ")", "[": "]"}
 
 
@@ -267,6 +269,7 @@ def _link_syntax(
     the ``[`` (or ``![``) that opens its text, so that ``[1889](https://...)`` reads ``1889``."""
     spans: list[tuple[int, int]] = []
     first = bisect_right(destinations, (a, a))  # sorted: only those of this unit are read
+    lo = a
     for s, e in destinations[first:]:
         if s >= b:
             break
@@ -274,7 +277,10 @@ def _link_syntax(
             continue
         spans.append((s - 1, e))
         depth = 0
-        for k in range(s - 2, a - 1, -1):  # the bracket that opens the link's text
+        # the bracket that opens the link's text, after the link before it (no link holds
+        # another) and within a link text's reach: linear
+        reach, lo = max(lo, s - 2 - _LINK_TEXT_REACH), e
+        for k in range(s - 2, reach - 1, -1):
             ch = answer[k]
             if ch == "\n":
                 break
@@ -575,7 +581,7 @@ class Segmenter:
     @staticmethod
     def _prepare(answer: str, units: list[Unit]) -> list[_Prepared]:
         markers = find_markers(answer)
-        if cited := link_citations(answer):
+        if cited := [*link_citations(answer), *named_citations(answer)]:
             # a link citation is a marker whose number its address tells; a number written
             # inside it ("[[1]](https://...)") is no marker of its own
             inside = SpanSet([(m.start, m.end) for m in cited])

@@ -10,17 +10,22 @@ from __future__ import annotations
 
 from attribution.text._markers import (
     MARKER_STYLES,
+    UNNUMBERED,
     Marker,
     MarkerKind,
     MarkerStyle,
     NormalizedText,
     find_markers,
     format_marker,
+    link_addresses,
     link_citations,
+    link_definitions,
     markers_outside,
+    named_citations,
     normalize_markers,
     renumber_markers,
     rewrite_marker,
+    written_style,
 )
 from attribution.text._quantities import (
     Quantity,
@@ -60,6 +65,7 @@ from attribution.text._terms import (
 __all__ = [
     "MARKER_STYLES",
     "STOPWORDS",
+    "UNNUMBERED",
     "URL",
     "Marker",
     "MarkerKind",
@@ -76,11 +82,14 @@ __all__ = [
     "format_marker",
     "in_range",
     "inline_code",
+    "link_addresses",
     "link_citations",
+    "link_definitions",
     "link_destinations",
     "markers_outside",
     "may_begin_number",
     "merge_spans",
+    "named_citations",
     "negated",
     "normalize_markers",
     "number_ranges",
@@ -98,4 +107,5 @@ __all__ = [
     "stem",
     "url_end",
     "word_tokens",
+    "written_style",
 ]

@@ -11,17 +11,17 @@ style          examples                    written back as
 ``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】`` ``［1］``  ``【1, 2】``
 =============  ==========================  ===================
 
-``[1][2]`` is two markers. Never a marker: anything inside a code fence or an inline code span,
-a bare URL or a link destination, the text of a markdown link ``[1](url)``, the label of a
-reference-style link ``[text][1]``, a link or footnote definition ``[1]: ...`` / ``[^1]: ...``
-at the start of a line, an escaped ``\\[1]``, a checkbox ``[x]``, a bracket naming 0, a reversed
-or huge range, and array indexing in prose code. Indexing is told from a marker glued to a word
-(``Paris[1]`` is a marker) by the word before it: a single character (``a[1]``), a name with an
-underscore or an attribute access (``my_list[1]``, ``obj.items[2]``), or an index followed by
+``[1][2]`` is two markers. ``[[1]](https://...)`` is a link citation (:func:`link_citations`), not
+a marker: its address says which source it is. Never a marker: anything inside a code fence or an
+inline code span, a bare URL or a link destination, the text of a markdown link ``[1](url)``, the
+label of a reference-style link ``[text][1]``, a link or footnote definition ``[1]: ...`` / ``[^1]:
+...`` at the start of a line, an escaped ``\\[1]``, a checkbox ``[x]``, a bracket naming 0, a
+reversed or huge range, and array indexing in prose code. Indexing is told from a marker glued to a
+word (``Paris[1]`` is a marker) by the word before it: a single character (``a[1]``), a name with
+an underscore or an attribute access (``my_list[1]``, ``obj.items[2]``), or an index followed by
 ``(``, ``=`` or ``.name`` (``a[1].x``, ``f[2](x)``). ``Paris[1][2]`` is two markers, and so is
-``so[12]`` in scraped Wikipedia text: a short name such as ``arr[2]`` cannot be told from prose,
-so it reads as a marker (wrap code in backticks to be sure).
-"""
+``so[12]`` in scraped Wikipedia text: a short name such as ``arr[2]`` cannot be told from prose, so
+it reads as a marker (wrap code in backticks to be sure)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ from attribution.text._regions import (
 
 __all__ = [
     "MARKER_STYLES",
+    "UNNUMBERED",
     "Marker",
     "MarkerKind",
     "MarkerStyle",
@@ -50,14 +51,20 @@ __all__ = [
     "format_marker",
     "link_citations",
     "markers_outside",
+    "named_citations",
     "normalize_markers",
     "renumber_markers",
     "rewrite_marker",
+    "written_style",
 ]
 
 MarkerStyle = Literal["bracket", "citation", "footnote", "cjk"]
-MarkerKind = MarkerStyle | Literal["link"]
-"""A style a marker is written in, or ``link``: a link citation (:func:`link_citations`)."""
+MarkerKind = MarkerStyle | Literal["link", "named"]
+"""A style a marker is written in, or a citation without a number: ``link``, a link citation
+(:func:`link_citations`); ``named``, a source named in words (``(Source: Orion docs)``)."""
+UNNUMBERED: frozenset[MarkerKind] = frozenset({"link", "named"})
+"""The kinds of marker that name their sources by address or title: the engine finds their
+numbers, and never rewrites them."""
 MARKER_STYLES: tuple[MarkerStyle, ...] = ("bracket", "citation", "footnote", "cjk")
 
 # A range wider than this is not a citation marker ([1-2000] is more likely a span of years).
@@ -173,6 +180,9 @@ def _scan(text: str) -> list[Marker]:
                 continue  # a definition: [1]: https://... or [^1]: text
             if start and text[start - 1] == "]" and not (markers and markers[-1].end == start):
                 continue  # the label of a reference-style link: [text][1]
+            if start and text[start - 1] == "[" and _LINKED.match(text, end):
+                continue  # the text of a link citation, [[1]](https://...): its address says
+
         if style == "bracket" and _is_indexing(text, start, end):
             continue
         numbers = _parse_numbers(spec)
@@ -194,11 +204,19 @@ def find_markers(text: str) -> list[Marker]:
     return _scan(text)
 
 
-_CITATION_TEXT = re.compile(r"\[\d{1,3}\]|\d{1,2}")
-"""A link citation's text that is a number: ``[1](https://...)``, ``[[1]](https://...)`` (not
-a year: ``[1889](https://...)`` reads ``1889``)."""
+_LINKED = re.compile(r"\]\(<?(?:https?://|www\.)", re.IGNORECASE)
+_SHOWN_NUMBER = re.compile(r"\[\[?([1-9]\d{0,2})\]?\]\(")
+_NUMBER_TEXT = re.compile(r"\[([1-9]\d{0,2})\]|([1-9]\d?)")
+"""A link's text that is a citation's number: ``[[1]](https://...)``, or ``[1](https://...)``
+where the link ends a sentence or a run of citations (``Python [3](https://...) or later`` and
+a year, ``[1889](https://...)``, read as text)."""
+_ENDS_HERE = re.compile(r"[ \t]*(?:$|[.,;:!?)\]\[【]|\n)")
 _WEB = re.compile(r"<?(?:https?://|www\.)", re.IGNORECASE)
 _BETWEEN_LINKS = re.compile(r"[ \t]*(?:[,;]|and\b)?[ \t]*")
+_LINK_TEXT_CHARS = 300
+"""The longest text of a link read as a citation (its opening bracket is looked for no further)."""
+_REFERENCE_LINK = re.compile(r"\[([^\[\]\n]{1,300}|\[\d{1,3}\])\]\[([^\[\]\n]{1,60})\]")
+_LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[([^\]\n^]{1,60})\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
 
 
 def _link_open(text: str, close: int, lo: int) -> int:
@@ -218,31 +236,60 @@ def _link_open(text: str, close: int, lo: int) -> int:
     return -1
 
 
+def link_definitions(text: str) -> dict[str, str]:
+    """The web addresses of the link definitions of ``text`` (``[1]: https://... "Title"``,
+    outside code), by label in lower case: what a reference-style link ``[text][1]`` goes to."""
+    if "]:" not in text:
+        return {}
+    hidden = SpanSet(code_spans(text))
+    return {
+        m[1].strip().lower(): m[2]
+        for m in _LINK_DEFINITION.finditer(text)
+        if _WEB.match(m[2]) and m.start() not in hidden
+    }
+
+
+def _is_number_citation(text: str, a: int, b: int, end: int) -> bool:
+    """Whether the link text ``text[a:b]`` of a link ending at ``end`` is a citation's number."""
+    m = _NUMBER_TEXT.fullmatch(text, a, b)
+    return m is not None and (m[1] is not None or _ENDS_HERE.match(text, end) is not None)
+
+
 def link_citations(text: str) -> list[Marker]:
     """The links an answer cites its sources with, as markers of style ``link`` naming no
     number yet (what a link names is told by its address, against the sources):
     ``([docs.example.com](https://...))`` or ``([a](https://...), [b](https://...))``, a
-    group of web links alone inside parentheses (how search-grounded models cite), and a link
-    whose text is a number, ``[1](https://...)`` or ``[[1]](https://...)``. A link inside a
-    sentence (``see [the docs](https://...)``) is read as its text, not as a citation;
-    links in code are none.
+    group of web links alone inside parentheses (how search-grounded models cite), the same
+    with reference-style links whose definitions are web addresses (``([docs.example.com][1])``
+    and ``[1]: https://...``, as ChatGPT's copied answers write them), and a link whose text is
+    a number, ``[[1]](https://...)``, or ``[1](https://...)`` ending a sentence. A link inside
+    a sentence (``see [the docs](https://...)``) is read as its text, not as a citation; links
+    in code, and images, are none.
 
     Returns:
         The link citations in order, ``text[m.start:m.end] == m.text``.
     """
-    if "](" not in text:
+    if "](" not in text and "][" not in text:
         return []
     hidden = SpanSet(code_spans(text))
-    links: list[tuple[int, int, bool]] = []  # start, end, whether its text is a number
+    links: list[tuple[int, int, bool]] = []  # start, end, whether it is a number's citation
     lo = 0
     for s, e in link_destinations(text):
         if s in hidden or not _WEB.match(text, s + 1):
             continue
-        k = _link_open(text, s - 1, lo)
-        if k < 0 or k in hidden:
-            continue
-        links.append((k, e, _CITATION_TEXT.fullmatch(text, k + 1, s - 1) is not None))
+        # linear: a bracket no link opened is not looked at again
+        k = _link_open(text, s - 1, max(lo, s - 1 - _LINK_TEXT_CHARS))
         lo = e
+        if k < 0 or k in hidden or (k > 0 and text[k - 1] == "!"):
+            continue
+        links.append((k, e, _is_number_citation(text, k + 1, s - 1, e)))
+    if "][" in text and (defined := link_definitions(text)):
+        for m in _REFERENCE_LINK.finditer(text):
+            image = m.start() > 0 and text[m.start() - 1] == "!"
+            if m[2].strip().lower() in defined and m.start() not in hidden and not image:
+                numeric = _is_number_citation(text, m.start(1), m.end(1), m.end())
+                links.append((m.start(), m.end(), numeric))
+        links.sort()
     found: list[Marker] = []
     i = 0
     while i < len(links):
@@ -251,10 +298,14 @@ def link_citations(text: str) -> list[Marker]:
         while j + 1 < len(links) and _BETWEEN_LINKS.fullmatch(text, links[j][1], links[j + 1][0]):
             j += 1
         a, b = links[i][0], links[j][1]
-        before = text[:a].rstrip(" \t")
-        after = b + len(text[b:]) - len(text[b:].lstrip(" \t"))
-        if before.endswith("(") and text.startswith(")", after):
-            a, b = len(before) - 1, after + 1
+        before = a
+        while before > 0 and text[before - 1] in " \t":
+            before -= 1
+        after = b
+        while after < len(text) and text[after] in " \t":
+            after += 1
+        if before > 0 and text[before - 1] == "(" and text.startswith(")", after):
+            a, b = before - 1, after + 1
             found.append(Marker(start=a, end=b, text=text[a:b], numbers=(), style="link"))
         else:
             found.extend(
@@ -264,6 +315,54 @@ def link_citations(text: str) -> list[Marker]:
             )
         i = j + 1
     return found
+
+
+def link_addresses(link: Marker, definitions: Mapping[str, str]) -> list[str]:
+    """The web addresses a link citation goes to: its links' destinations (not their texts or
+    titles), and the definitions its reference-style links use."""
+    text = link.text
+    found: list[str] = []
+    for s, e in link_destinations(text):
+        destination = text[s + 1 : e - 1].strip()
+        if destination.startswith("<"):
+            destination = destination[1:].partition(">")[0]
+        else:
+            destination = destination.split(maxsplit=1)[0] if destination else ""
+        if _WEB.match(destination):
+            found.append(destination)
+    for m in _REFERENCE_LINK.finditer(text):
+        if (address := definitions.get(m[2].strip().lower())) is not None:
+            found.append(address)
+    return found
+
+
+_NAMED = re.compile(
+    r"[(\[][ \t]*(?:sources?|references?|citations?|via)[ \t]*:[ \t]*(?=[^()\[\]\n]{0,200}"
+    r"[^\W\d_])[^()\[\]\n]{1,200}[)\]]",
+    re.IGNORECASE,
+)
+
+
+def named_citations(text: str) -> list[Marker]:
+    """The sources an answer names in words, in brackets: ``(Source: Orion Regions Overview)``,
+    ``(Sources: Dublin launch; https://docs.example.com/regions)``, ``[via: Reuters]``, as
+    markers of style ``named`` naming no number yet (the engine reads the names as the answer
+    key reads an entry: an address, else a source's title). None in code.
+
+    Returns:
+        The named citations in order, ``text[m.start:m.end] == m.text``.
+    """
+    if ":" not in text:
+        return []
+    found = [m for m in _NAMED.finditer(text)]
+    if not found:
+        return []
+    hidden = SpanSet(code_spans(text))
+    return [
+        Marker(start=m.start(), end=m.end(), text=m.group(), numbers=(), style="named")
+        for m in found
+        if m.start() not in hidden
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,13 +390,26 @@ def format_marker(numbers: Iterable[int], style: MarkerStyle) -> str:
     raise InputError(f"unknown marker style {style!r}; expected one of {MARKER_STYLES}")
 
 
+def written_style(marker: Marker) -> MarkerStyle | None:
+    """The style ``marker`` is written in; None for a link or named citation (no number)."""
+    style = marker.style
+    return None if style == "link" or style == "named" else style
+
+
 def rewrite_marker(marker: Marker, numbers: Sequence[int], style: MarkerStyle | None) -> str:
     """``marker`` written again naming ``numbers``, in ``style`` (None: its own): a source's
     title after ``†`` stays where one number is written in the same style again (``【1†Regions】``
-    renumbered is ``【3†Regions】``, not ``【3】``); a link citation is written as it was."""
-    if marker.style == "link":
+    renumbered is ``【3†Regions】``, not ``【3】``); a link or named citation is written as it
+    was, the number a link shows aside (``[[1]](https://...)`` naming source 2 shows ``[[2]]``)."""
+    own = written_style(marker)
+    if own is None:
+        shown = _SHOWN_NUMBER.match(marker.text)
+        if shown and len(numbers) == 1 and marker.text.count("](") == 1:
+            # "[[1]](https://...)" to the source numbered 2 shows "[[2]]": the number it shows
+            # is the conversation's, as every other marker's
+            return f"{marker.text[: shown.start(1)]}{numbers[0]}{marker.text[shown.end(1) :]}"
         return marker.text
-    target = style or marker.style
+    target = style or own
     new = format_marker(numbers, target)
     if target == marker.style == "cjk" and len(numbers) == 1 and len(marker.numbers) == 1:
         dagger = marker.text.find("†")

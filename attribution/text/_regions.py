@@ -96,20 +96,38 @@ def url_end(text: str, start: int, end: int) -> int:
 
 
 def link_destinations(text: str) -> list[tuple[int, int]]:
-    """Spans of ``(destination)`` after a link text's closing bracket, balanced parentheses."""
-    spans: list[tuple[int, int]] = []
-    for m in _LINK_DEST.finditer(text):
+    """Spans of ``(destination)`` after a link text's closing bracket, balanced parentheses,
+    on one line. Linear: each line with a ``](`` is read once (a line of ``](`` cost the
+    square of its length when each looked for its closing parenthesis to the line's end)."""
+    opens = [m.end() - 1 for m in _LINK_DEST.finditer(text)]
+    if not opens:
+        return []
+    closes: dict[int, int] = {}
+    i = 0
+    while i < len(opens):
+        line_end = text.find("\n", opens[i])
+        line_end = len(text) if line_end < 0 else line_end
+        j = i
+        while j < len(opens) and opens[j] < line_end:
+            j += 1
+        mine = set(opens[i:j])
+        # depth after each character of the line from the first "(" on; a destination opened
+        # at q closes at the first k > q whose depth is the depth before q
+        first = opens[i]
+        depths: list[int] = []
         depth = 0
-        for k in range(m.end() - 1, len(text)):
+        for k in range(first, line_end):
             ch = text[k]
-            if ch == "\n":
-                break
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                spans.append((m.end() - 1, k + 1))
-                break
-    return spans
+            depth += (ch == "(") - (ch == ")")
+            depths.append(depth)
+        seen: dict[int, int] = {}
+        for k in range(line_end - 1, first - 1, -1):
+            d = depths[k - first]
+            if k in mine and (at := seen.get(d - 1)) is not None:
+                closes[k] = at
+            seen[d] = k
+        i = j
+    return [(q, closes[q] + 1) for q in opens if q in closes]
 
 
 def merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
