@@ -33,13 +33,20 @@ DUBLIN = "Its Dublin region launched in March 2024"
         ("A [[1]](https://a.example/x). B [2](http://b.example/).", None),
         # a link inside the sentence is its text; a year, or a number the sentence goes on
         # after, is no number of a citation; nor is an image
-        ("See [the docs](https://a.example/x) now, or (see [a](https://a.example/x)).", []),
+        ("See [the docs](https://a.example/x) now.", []),
+        ("Or (see [a](https://a.example/x)).", ["(see [a](https://a.example/x))"]),
         ("Completed in [1889](https://en.wikipedia.org/wiki/1889).", []),
         (
             "It needs Python [3](https://a.example/3/) or later; it has [12](https://b.ex/) x.",
             [],
         ),
         ("A ![1](https://a.example/i.png). B ![x](https://b.example/j.png)", []),
+        (
+            "It runs on iOS [17](https://a.ex/17), Android [14](https://b.ex/) and Linux.",
+            [],
+        ),
+        # a label before the links of a group
+        ("A (Source: [a](https://a.example/x)).", ["(Source: [a](https://a.example/x))"]),
         # ChatGPT's copied answers: reference-style links to web definitions
         (
             'A. ([a.example][1]) B [[2]][2].\n\n[1]: https://a.example/x "A"\n[2]: https://b.example/',
@@ -170,3 +177,37 @@ def test_the_command_line_leaves_link_citations_alone(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert out.strip() == f"{FRANKFURT} [[1]]({DOCS_URL}). {DUBLIN} [citation:2]."
+
+
+def test_a_group_of_one_link_shows_the_conversations_number(attributor: Attributor) -> None:
+    answer = f"{FRANKFURT} ([1]({DOCS_URL})). {DUBLIN} [2].\n\n[1]: {DOCS_URL}\n[2]: {BLOG_URL}\n"
+    result = attributor.attribute(answer, SOURCES)
+    assert result.answer.startswith(f"{FRANKFURT} ([2]({DOCS_URL})). {DUBLIN} [1].")
+
+
+def test_names_as_models_write_them(attributor: Attributor) -> None:
+    answer = (
+        f"{FRANKFURT} (Source: Orion Regions Overview, 2024). "
+        f"{DUBLIN} (Source: blog.example.com). "
+        f"It serves Ireland (Source: [Dublin launch]({BLOG_URL}))."
+    )
+    result = attributor.attribute(answer, SOURCES)
+    assert [c.cited for c in result.claims] == [(2,), (1,), (1,)]
+    # a link's destination names its source, not its text: "[Source: Orion Regions Overview]"
+    # linked to the blog cites the blog
+    linked = attributor.attribute(
+        f"{FRANKFURT} ([Source: Orion Regions Overview]({BLOG_URL})).", SOURCES
+    )
+    assert [(m.number, m.verdict) for m in linked.markers] == [(1, "wrong_source")]
+
+
+def test_markers_that_go_take_their_brackets_and_never_collide_with_a_filled_one(
+    attributor: Attributor,
+) -> None:
+    # "[5], [3]" and "([5]; [3])" name no source: they go, with their separators and brackets,
+    # and the marker filled in goes where they were (the edits overlapped: a ValueError)
+    for written in ("[5], [3]", "([5]; [3])"):
+        result = attributor.attribute(f"{DUBLIN}. {written}", SOURCES)
+        assert result.answer == f"{DUBLIN}. [1]"
+    result = attributor.attribute(f"{DUBLIN} ([5]; [3]). It serves Ireland.", SOURCES)
+    assert result.answer.startswith(f"{DUBLIN} [1].")

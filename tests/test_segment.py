@@ -42,7 +42,11 @@ def _check_invariants(answer: str, segments: list[Segment]) -> None:
             assert m.end <= s.end
     attached = [m for s in segments for m in s.markers]
     # every marker, and the link and named citations, a number inside one no marker of its own
-    cited = [*link_citations(answer), *named_citations(answer)]
+    links = link_citations(answer)
+    named = [
+        n for n in named_citations(answer) if not any(c.start <= n.start < c.end for c in links)
+    ]
+    cited = [*links, *named]
     markers = [
         m for m in find_markers(answer) if not any(c.start <= m.start < c.end for c in cited)
     ]
@@ -406,6 +410,18 @@ def test_markers_attach_to_the_sentence_they_follow(
             "It runs in Frankfurt and Dublin.",
         ),
         ("It runs in Frankfurt [^1^] now 【4:0†report.pdf】.", "It runs in Frankfurt now."),
+        # ... after the full stop too: the group cites with the sentence before it
+        ("It runs in Frankfurt. ([1]; [2])", "It runs in Frankfurt."),
+        # content, not a source's name: in lower case, holding a colon, inside an address
+        ("Set the field [source: string] in it.", "Set the field [source: string] in it."),
+        (
+            "Logs read (Source: kafka, partition: 3) here.",
+            "Logs read (Source: kafka, partition: 3) here.",
+        ),
+        (
+            "Search https://g.example/s?q=(Source:x) now.",
+            "Search https://g.example/s?q=(Source:x) now.",
+        ),
         ("It flies drones [^note-2] in Logan [1].", "It flies drones in Logan."),
         ("Use [^0-9] to match any non-digit here.", "Use [^0-9] to match any non-digit here."),
         # emphasis delimiters are markdown, not words: the models read "not", not "*not*"
@@ -540,6 +556,7 @@ def test_a_key_on_one_line_is_a_reference_list() -> None:
         "Source: [1] confirms it (https://a.example/t).",
         "Sources: [1] Tower [2023], https://a.example/t [2] Blog, https://b.example/",
         "Sources: https://a.example/t says it is tall.",
+        "We compared the figures from two\nsources: https://a.example/x and https://b.example/y",
     ):
         assert "reference_list" not in [s.skip_reason for s in _segments(answer)], answer
 
@@ -1043,3 +1060,11 @@ def test_a_long_run_without_a_blank_is_given_to_the_tokenizer_in_pieces() -> Non
     texts = [s.text for s in _segments(f"It reads {run}. Then it stops.")]
     assert texts == [f"It reads {run}.", "Then it stops."]
     assert [s.text for s in _segments("[." * 200)] == ["[." * 200]
+
+
+def test_a_group_of_markers_after_a_full_stop_cites_with_the_sentence_before_it() -> None:
+    segments = _segments("Orion runs in Frankfurt. ([1]; [2]) It also serves Dublin.")
+    assert [(s.clean_text, [m.text for m in s.markers]) for s in segments] == [
+        ("Orion runs in Frankfurt.", ["[1]", "[2]"]),
+        ("It also serves Dublin.", []),
+    ]

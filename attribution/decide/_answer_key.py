@@ -406,15 +406,26 @@ def read_links(
                 by_title.setdefault(title, set()).add(source.number)
     definitions = link_definitions(answer)
 
+    by_host: dict[str, set[int]] = {}
+    for source in sources:
+        if source.uri:
+            by_host.setdefault(_address(source.uri).split("/", 1)[0], set()).add(source.number)
+
     def lookup(address: str) -> set[int]:
         key = _address(address)
         return by_address.get(key) or by_page.get(_page(key), set())
+
+    def named_lookup(address: str) -> set[int]:
+        key = _address(address)
+        if "/" not in key and key not in by_address:
+            return by_host.get(key, set())  # a site's name: the one page of it there is
+        return lookup(address)
 
     read: dict[int, Marker | None] = {}
     for link in links:
         numbers: list[int] = []
         if link.style == "named":
-            numbers = _named(link.text, by_title, lookup)
+            numbers = _named(link.text, by_title, named_lookup)
         else:
             for found in link_addresses(link, definitions):
                 if len(hit := lookup(found)) == 1:
@@ -443,6 +454,7 @@ def read_links(
 
 
 _NAMED_HEAD = re.compile(r"[(\[]\s*\w+\s*:\s*")
+_DOMAIN = re.compile(r"(?:www\.)?[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
 _NAME_SEPARATOR = re.compile(r"\s*[;,&|]\s*|\s+and\s+")
 
 
@@ -460,15 +472,17 @@ def _named(
         return list(whole)
     numbers: list[int] = []
     for name in _NAME_SEPARATOR.split(words):
-        if not name.strip():
-            return []
-        addresses = _addresses(name)
+        addresses = _addresses(name) or ([name.strip()] if _DOMAIN.fullmatch(name.strip()) else [])
         found = (
             set().union(*(lookup(a) for a in addresses))
             if addresses
             else _titled(_plain(name), by_title)
+            if name.strip()
+            else set()
         )
         if len(found) != 1:
-            return []
+            # "(Source: Orion Regions Overview, 2024)": a title that begins all the words
+            begun = _titled(_plain(words), by_title)
+            return list(begun) if len(begun) == 1 else []
         numbers.append(next(iter(found)))
     return list(dict.fromkeys(numbers))

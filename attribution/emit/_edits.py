@@ -88,7 +88,23 @@ class EditedText:
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> EditedText:
-    """Apply non-overlapping edits; see :class:`EditedText`."""
+    """Apply non-overlapping edits; see :class:`EditedText`. An insertion that falls inside a
+    deletion goes where the deletion starts (a marker added to "2024. [5], [3]" where "[5], "
+    goes: the two overlapped, and the whole attribution failed)."""
+    deletions = sorted((e.start, e.end) for e in edits if e.end > e.start)
+    if deletions and any(e.start == e.end for e in edits):
+        starts = [a for a, _ in deletions]
+        moved: list[Edit] = []
+        for e in edits:
+            if e.start == e.end and (k := bisect_left(starts, e.start) - 1) >= 0:
+                a, b = deletions[k]
+                if a < e.start < b:
+                    glue = e.replacement
+                    if a and text[a - 1] in " \t":
+                        glue = glue.lstrip(" ")  # "2024. [5], [3]" -> "2024. [1]"
+                    e = Edit(a, a, glue)
+            moved.append(e)
+        edits = moved
     return EditedText(text, edits)
 
 

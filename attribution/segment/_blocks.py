@@ -46,10 +46,11 @@ _SOURCES_HEADING = re.compile(
 _BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")
 """A line that is all bold: a label over the text under it, not the first words of it."""
 _SOURCES_LINE = re.compile(
-    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:"
-    r"[ \t]*[*_]*[ \t]*",
-    re.IGNORECASE,
+    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:Sources?|SOURCES?|References?|REFERENCES?"
+    r"|Citations?|CITATIONS?)[ \t]*[*_]*[ \t]*:[ \t]*[*_]*[ \t]*"
 )
+"""A line that says which sources: its label capitalised ("two\nsources: https://..." is a
+sentence broken over two lines)."""
 _INLINE_REF = re.compile(
     r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］)"
     r"(?:\*\*|__)?(?!\()"
@@ -213,7 +214,9 @@ def is_key_line(line: str) -> bool:
     return found and _BETWEEN_ADDRESSES.fullmatch(line, at) is not None
 
 
-def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int:
+def _reference_start(
+    text: str, lines: list[_Line], code: dict[int, int], *, mid_line: bool = False
+) -> int:
     """Index of the first line of a trailing reference list (``len(lines)`` when there is none).
 
     Either a ``Sources:`` / ``References:`` line followed only by list entries, numbered entries
@@ -237,6 +240,8 @@ def _reference_start(text: str, lines: list[_Line], code: dict[int, int]) -> int
         if line.blank:
             continue
         body = text[line.body : line.end]
+        if i == 0 and mid_line:
+            break  # the rest of a line: no heading, no key of its own
         if line.indent < 4 and _SOURCES_HEADING.fullmatch(body):
             return i if i < last else strict
         if line.indent < 4 and growing and is_key_line(body):
@@ -256,9 +261,17 @@ class _Parser:
     """A line-by-line state machine over the answer's lines (see the module docstring)."""
 
     def __init__(
-        self, text: str, lines: list[_Line], code: dict[int, int], *, table_cells: bool
+        self,
+        text: str,
+        lines: list[_Line],
+        code: dict[int, int],
+        *,
+        table_cells: bool,
+        mid_line: bool = False,
     ) -> None:
         self.text = text
+        self.mid_line = mid_line
+        """The first line is the rest of a line (a stream's tail): no key of its own."""
         self.lines = lines
         self.code = code
         """Every line inside fenced code, mapped to the last line of its fence."""
@@ -523,7 +536,7 @@ class _Parser:
                 continue
             if line.indent < 4 and (
                 _DEFINITION.match(text, line.body, line.end)
-                or is_key_line(text[line.body : line.end])
+                or (not (self.mid_line and i == 0) and is_key_line(text[line.body : line.end]))
             ):
                 self._close()
                 self._add(
@@ -619,12 +632,14 @@ def _reference_units(text: str, lines: list[_Line], first: int) -> list[Unit]:
     return units
 
 
-def split_blocks(text: str, *, table_cells: bool = True) -> list[Unit]:
+def split_blocks(text: str, *, table_cells: bool = True, mid_line: bool = False) -> list[Unit]:
     """Cut ``text`` into units (see the module docstring).
 
     Args:
         text: the answer, markdown.
         table_cells: one unit per table body cell (else one per body row).
+        mid_line: ``text`` starts inside a line (a stream's tail cut at a sentence): its first
+            line is no line of its own ("... [1]. Sources: [1] https://..." is a sentence).
 
     Returns:
         The units in reading order; they never overlap and have no whitespace at either end.
@@ -633,8 +648,8 @@ def split_blocks(text: str, *, table_cells: bool = True) -> list[Unit]:
     code = {
         k: last for first, last in _fence_lines(text, lines).items() for k in range(first, last + 1)
     }
-    stop = _reference_start(text, lines, code)
-    parser = _Parser(text, lines, code, table_cells=table_cells)
+    stop = _reference_start(text, lines, code, mid_line=mid_line)
+    parser = _Parser(text, lines, code, table_cells=table_cells, mid_line=mid_line)
     parser.run(stop)
     units = parser.units
     if stop < len(lines):

@@ -158,6 +158,9 @@ class _Prepared(msgspec.Struct, frozen=True):
     """``masked`` with struck-through text blanked: what a claim's words are counted on."""
     code: list[tuple[int, int]]
     markers: list[Marker]
+    marks: list[tuple[int, int]]
+    """Each marker's span in the unit, and with it what only held markers: the brackets and
+    separators of ``([1]; [2])`` are shared out among its markers, so the group goes whole."""
 
 
 _GONE = "\x00"
@@ -192,6 +195,8 @@ _CITING = (
     r"|more|details|read\s+more|learn\s+more|more\s+info"
 )
 _LEAD_WORDS = re.compile(rf"(?:\b(?:{_CITING})\b[.:,;]*\s*)+$", re.IGNORECASE)
+_MARKER_GROUP = re.compile(r"\((?:[ \t,;&]|and\b|see\b|also\b)*\)", re.IGNORECASE)
+"""Brackets with nothing but blanks (markers masked), separators and leading words in them."""
 _LEAD_REACH = 80
 _LINK_TEXT_REACH = 1_000
 _CLOSING = {"(": ")", "[": "]"}
@@ -328,6 +333,7 @@ def _prepare(
             shown[s:e] = _GONE * (e - s)
             struck.append((s, e))
     view = "".join(shown)
+    marks = [(m.start - a, m.end - a) for m in markers]
     if unit.skip is None:
         first = bisect_right(links, (a, a)) - 1
         for s, e in links[max(first, 0) :]:
@@ -343,6 +349,17 @@ def _prepare(
                 chars[s - a] = "x"
         for m in markers:
             chars[m.start - a : m.end - a] = " " * (m.end - m.start)
+        if markers and "(" in answer[a:b]:
+            # brackets that held only markers are blanks too: "Frankfurt. ([1]; [2]) It ..."
+            # cites with both, not with "[1]" and the next sentence with "; [2])"
+            for g in _MARKER_GROUP.finditer("".join(chars)):
+                inside = [k for k, (s, e) in enumerate(marks) if g.start() <= s and e <= g.end()]
+                if inside:
+                    chars[g.start() : g.end()] = " " * (g.end() - g.start())
+                    for j, k in enumerate(inside):
+                        s = g.start() if j == 0 else marks[inside[j - 1]][1]
+                        e = g.end() if j == len(inside) - 1 else marks[k][1]
+                        marks[k] = (s, e)
     masked = "".join(chars)
     counted = masked
     if struck:
@@ -350,7 +367,13 @@ def _prepare(
             chars[s:e] = " " * (e - s)
         counted = "".join(chars)
     return _Prepared(
-        unit=unit, view=view, masked=masked, counted=counted, code=code, markers=markers
+        unit=unit,
+        view=view,
+        masked=masked,
+        counted=counted,
+        code=code,
+        markers=markers,
+        marks=marks,
     )
 
 
@@ -537,15 +560,19 @@ class Segmenter:
             raise InputError(f"an answer must be a string, got {type(answer).__name__}")
         return self.segment_units(answer).segments
 
-    def segment_units(self, answer: str, *, continued: bool = False) -> Segmentation:
+    def segment_units(
+        self, answer: str, *, continued: bool = False, mid_line: bool = False
+    ) -> Segmentation:
         """:meth:`segment`, with the markdown unit of every segment (what streaming needs).
 
         Args:
             answer: the answer, markdown.
             continued: ``answer`` starts in the middle of a paragraph that began earlier, after
                 a sentence boundary; its first unit is then never taken for a lone pseudo-heading.
+            mid_line: ... and in the middle of a line: its first line is no line of its own (no
+                key of sources, no heading).
         """
-        units = split_blocks(answer, table_cells=self.config.table_cells)
+        units = split_blocks(answer, table_cells=self.config.table_cells, mid_line=mid_line)
         prepared = self._prepare(answer, units)
         prose = [p for p in prepared if p.unit.mode == "sentences"]
         per_unit: list[list[int]] = []
@@ -581,7 +608,12 @@ class Segmenter:
     @staticmethod
     def _prepare(answer: str, units: list[Unit]) -> list[_Prepared]:
         markers = find_markers(answer)
-        if cited := [*link_citations(answer), *named_citations(answer)]:
+        cited = link_citations(answer)
+        if named := named_citations(answer):
+            linked = SpanSet([(m.start, m.end) for m in cited])
+            cited += [m for m in named if m.start not in linked and m.end - 1 not in linked]
+            cited.sort(key=lambda m: m.start)
+        if cited:
             # a link citation is a marker whose number its address tells; a number written
             # inside it ("[[1]](https://...)") is no marker of its own
             inside = SpanSet([(m.start, m.end) for m in cited])
@@ -609,7 +641,7 @@ class Segmenter:
     ) -> list[_Draft]:
         unit = prep.unit
         limit = self.config.max_claim_chars
-        marks = [(m.start - unit.start, m.end - unit.start) for m in prep.markers]
+        marks = prep.marks
         if starts is not None:
             sentences = sentence_spans(prep.masked, starts)
         else:

@@ -51,6 +51,8 @@ _REFERENCE_LIKE = re.compile(
     re.IGNORECASE,
 )
 """A line that may be a reference list's entry, or a key on one line (``Sources: [1] ...``)."""
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+_SOURCE_LABELS = ("sources", "references", "citations")
 _OPENERS = "\"'“‘«¿¡*_("
 # The syntax before the text of an ATX heading, and of a list item that is not nested.
 _ATX = re.compile(r"#{1,6}[ \t]+")
@@ -59,9 +61,19 @@ _TOP_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 
 def _settled(text: str) -> bool:
     """Whether a segment starting with ``text`` cannot become a marker of the one before it:
-    it starts with a letter or digit (after opening quotes, brackets or emphasis)."""
+    it starts with a letter or digit (after opening quotes, brackets or emphasis), and not with
+    a bracket and a word that may name a source ("(Source: Orion docs)" after a full stop cites
+    with the sentence before it; "(S" may yet become one)."""
     rest = text.lstrip(_OPENERS)
-    return rest[:1].isalnum()
+    if not rest[:1].isalnum():
+        return False
+    if text[:1] in "([":
+        word = _FIRST_WORD.match(rest)
+        if word is not None and any(
+            label.startswith(word.group().lower()) for label in _SOURCE_LABELS
+        ):
+            return False
+    return True
 
 
 def _reference_zone(text: str) -> int:
@@ -113,6 +125,7 @@ class SegmentStream:
         self._tail = ""  # the answer from the cut on
         self._base = 0  # offset of the cut in the answer
         self._continued = False  # the cut is inside a paragraph
+        self._mid_line = False  # ... and inside a line
         self._before = 0  # segments before the cut
         self._sent_to = 0  # finished segments starting before this offset were returned
         self.segmented_chars = 0
@@ -147,7 +160,7 @@ class SegmentStream:
     def _advance(self, *, final: bool) -> list[Segment]:
         tail = self._tail
         self.segmented_chars += len(tail)
-        seg = self.segmenter.segment_units(tail, continued=self._continued)
+        seg = self.segmenter.segment_units(tail, continued=self._continued, mid_line=self._mid_line)
         segments = seg.segments
         done = segments if final else segments[:-1]
         if not final and len(segments) >= 2:
@@ -227,6 +240,8 @@ class SegmentStream:
             self._move(line, len(seg.segments) - 1, continued=False)
 
     def _move(self, cut: int, finished: int, *, continued: bool) -> None:
+        # a cut inside a line: the tail's first line is the rest of one, no line of its own
+        self._mid_line = continued and cut > 0 and self._tail[cut - 1] != "\n"
         self._pieces.append(self._tail[:cut])
         self._tail = self._tail[cut:]
         self._base += cut

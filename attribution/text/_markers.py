@@ -33,11 +33,13 @@ import msgspec
 
 from attribution._errors import InputError
 from attribution.text._regions import (
+    URL,
     ProtectedRegions,
     SpanSet,
     code_spans,
     link_destinations,
     removal_spans,
+    url_end,
 )
 
 __all__ = [
@@ -210,9 +212,13 @@ _NUMBER_TEXT = re.compile(r"\[([1-9]\d{0,2})\]|([1-9]\d?)")
 """A link's text that is a citation's number: ``[[1]](https://...)``, or ``[1](https://...)``
 where the link ends a sentence or a run of citations (``Python [3](https://...) or later`` and
 a year, ``[1889](https://...)``, read as text)."""
-_ENDS_HERE = re.compile(r"[ \t]*(?:$|[.,;:!?)\]\[【]|\n)")
+_ENDS_HERE = re.compile(r"[ \t]*(?:$|[.;!?\[【]|\n)")
 _WEB = re.compile(r"<?(?:https?://|www\.)", re.IGNORECASE)
 _BETWEEN_LINKS = re.compile(r"[ \t]*(?:[,;]|and\b)?[ \t]*")
+_GROUP_LEAD = re.compile(
+    r"\([ \t]*(?:(?:sources?|references?|citations?|via|see)[ \t]*:?[ \t]*)?$", re.IGNORECASE
+)
+"""What opens a group of link citations: ``(``, ``(Source: ``, ``(see ``."""
 _LINK_TEXT_CHARS = 300
 """The longest text of a link read as a citation (its opening bracket is looked for no further)."""
 _REFERENCE_LINK = re.compile(r"\[([^\[\]\n]{1,300}|\[\d{1,3}\])\]\[([^\[\]\n]{1,60})\]")
@@ -298,14 +304,12 @@ def link_citations(text: str) -> list[Marker]:
         while j + 1 < len(links) and _BETWEEN_LINKS.fullmatch(text, links[j][1], links[j + 1][0]):
             j += 1
         a, b = links[i][0], links[j][1]
-        before = a
-        while before > 0 and text[before - 1] in " \t":
-            before -= 1
+        lead = _GROUP_LEAD.search(text, max(0, a - 40), a)
         after = b
         while after < len(text) and text[after] in " \t":
             after += 1
-        if before > 0 and text[before - 1] == "(" and text.startswith(")", after):
-            a, b = before - 1, after + 1
+        if lead is not None and text.startswith(")", after):
+            a, b = lead.start(), after + 1
             found.append(Marker(start=a, end=b, text=text[a:b], numbers=(), style="link"))
         else:
             found.extend(
@@ -337,10 +341,13 @@ def link_addresses(link: Marker, definitions: Mapping[str, str]) -> list[str]:
 
 
 _NAMED = re.compile(
-    r"[(\[][ \t]*(?:sources?|references?|citations?|via)[ \t]*:[ \t]*(?=[^()\[\]\n]{0,200}"
-    r"[^\W\d_])[^()\[\]\n]{1,200}[)\]]",
-    re.IGNORECASE,
+    r"(?:\([ \t]*(?i:sources?|references?|citations?)|\[[ \t]*(?:Sources?|SOURCES?|References?"
+    r"|REFERENCES?|Citations?|CITATIONS?))[ \t]*:[ \t]*"
+    r"(?=(?:[^()\[\]\n:]|://){0,200}[^\W\d_])(?:[^()\[\]\n:]|://){1,200}[)\]](?!\()"
 )
+"""A source named in brackets after its label (capitalised in square brackets: "[source:
+string]" is a schema's); no colon in the names but an address's ("(source: kafka, partition:
+3)" is a log line's), no link's text (``[Source: X](https://...)``)."""
 
 
 def named_citations(text: str) -> list[Marker]:
@@ -357,7 +364,14 @@ def named_citations(text: str) -> list[Marker]:
     found = [m for m in _NAMED.finditer(text)]
     if not found:
         return []
-    hidden = SpanSet(code_spans(text))
+    # not in code, nor in an address ("https://github.com/search?q=(Source:x)")
+    hidden = SpanSet(
+        [
+            *code_spans(text),
+            *link_destinations(text),
+            *((m.start(), url_end(text, m.start(), m.end())) for m in URL.finditer(text)),
+        ]
+    )
     return [
         Marker(start=m.start(), end=m.end(), text=m.group(), numbers=(), style="named")
         for m in found
@@ -403,7 +417,7 @@ def rewrite_marker(marker: Marker, numbers: Sequence[int], style: MarkerStyle | 
     was, the number a link shows aside (``[[1]](https://...)`` naming source 2 shows ``[[2]]``)."""
     own = written_style(marker)
     if own is None:
-        shown = _SHOWN_NUMBER.match(marker.text)
+        shown = _SHOWN_NUMBER.search(marker.text)
         if shown and len(numbers) == 1 and marker.text.count("](") == 1:
             # "[[1]](https://...)" to the source numbered 2 shows "[[2]]": the number it shows
             # is the conversation's, as every other marker's

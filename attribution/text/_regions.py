@@ -239,7 +239,36 @@ def removal_spans(
             if span[0] < last_end:
                 out[k] = span = (last_end, max(span[1], last_end))
             last_end = span[1]
+    _bracket_goes_too(text, order, out)
     return out
+
+
+def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
+    """Where every marker between brackets goes, the brackets go with them (``2024 ([5]; [3]).``
+    → ``2024.``, not ``2024 ().``): the first marker's span takes the opening bracket and the
+    blank before it, the last one's the closing bracket."""
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and (a := out[order[j]]) and (b := out[order[j + 1]]):
+            if a[1] != b[0]:
+                break
+            j += 1
+        first, last = out[order[i]], out[order[j]]
+        if first is not None and last is not None:
+            left = first[0]
+            while left > 0 and text[left - 1] in " \t":
+                left -= 1
+            right = last[1]
+            while right < len(text) and text[right] in " \t":
+                right += 1
+            if left > 0 and text[left - 1] == "(" and text.startswith(")", right):
+                start = left - 1
+                while start > 0 and text[start - 1] in " \t":
+                    start -= 1
+                out[order[i]] = (start, first[1])
+                out[order[j]] = (out[order[j]][0], right + 1)  # type: ignore[index]
+        i = j + 1
 
 
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
