@@ -352,7 +352,7 @@ string]" is a schema's); no colon in the names but an address's ("(source: kafka
 
 def named_citations(text: str) -> list[Marker]:
     """The sources an answer names in words, in brackets: ``(Source: Orion Regions Overview)``,
-    ``(Sources: Dublin launch; https://docs.example.com/regions)``, ``[via: Reuters]``, as
+    ``(Sources: Dublin launch; https://docs.example.com/regions)``, ``[Source: Reuters]``, as
     markers of style ``named`` naming no number yet (the engine reads the names as the answer
     key reads an entry: an address, else a source's title). None in code.
 
