@@ -189,10 +189,11 @@ def test_names_as_models_write_them(attributor: Attributor) -> None:
     answer = (
         f"{FRANKFURT} (Source: Orion Regions Overview, 2024). "
         f"{DUBLIN} (Source: blog.example.com). "
-        f"It serves Ireland (Source: [Dublin launch]({BLOG_URL}))."
+        f"It serves Ireland (Source: [Dublin launch]({BLOG_URL})). "
+        "It is a region (Source: Dublin launch)(Source: Orion Regions Overview)."
     )
     result = attributor.attribute(answer, SOURCES)
-    assert [c.cited for c in result.claims] == [(2,), (1,), (1,)]
+    assert [c.cited for c in result.claims] == [(2,), (1,), (1,), (1, 2)]
     # a link's destination names its source, not its text: "[Source: Orion Regions Overview]"
     # linked to the blog cites the blog
     linked = attributor.attribute(

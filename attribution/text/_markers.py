@@ -343,11 +343,10 @@ def link_addresses(link: Marker, definitions: Mapping[str, str]) -> list[str]:
 _NAMED = re.compile(
     r"(?:\([ \t]*(?i:sources?|references?|citations?)|\[[ \t]*(?:Sources?|SOURCES?|References?"
     r"|REFERENCES?|Citations?|CITATIONS?))[ \t]*:[ \t]*"
-    r"(?=(?:[^()\[\]\n:]|://){0,200}[^\W\d_])(?:[^()\[\]\n:]|://){1,200}[)\]](?!\()"
+    r"(?=[^()\[\]\n]{0,200}[^\W\d_])[^()\[\]\n]{1,200}(?:\)|\](?!\())"
 )
 """A source named in brackets after its label (capitalised in square brackets: "[source:
-string]" is a schema's); no colon in the names but an address's ("(source: kafka, partition:
-3)" is a log line's), no link's text (``[Source: X](https://...)``)."""
+string]" is a schema's), not a link's text (``[Source: X](https://...)``)."""
 
 
 def named_citations(text: str) -> list[Marker]:
