@@ -155,6 +155,32 @@ async def test_an_answers_own_reference_list_and_the_option_that_ignores_it(
     assert plain.json()["answer"] == answer
 
 
+async def test_a_link_to_a_page_of_an_earlier_turn_cites_it(client: Client) -> None:
+    # the blog was given in the first turn; the second gives the docs only and links the blog:
+    # the link cites the conversation's number of the blog (which this request cannot check)
+    blog = {
+        "id": "blog",
+        "type": "web",
+        "uri": "https://blog.example.com/dublin",
+        "fullContent": "Orion launched its Dublin region in March 2024.",
+    }
+    docs = {"id": "docs", "type": "web", "uri": "https://docs.example.com/regions",
+            "fullContent": "Orion runs in Frankfurt and Dublin."}  # fmt: skip
+    body = {"answer": "Orion launched Dublin in March 2024.", "sources": [blog]}
+    first = await client.post("/v1/attributions", json={**body, "conversationId": "links-1"})
+    assert first.status_code == 200, first.text
+    answer = (
+        "Orion runs in Frankfurt ([docs.example.com](https://docs.example.com/regions)). "
+        "It launched Dublin in March 2024 ([blog](https://www.blog.example.com/dublin/))."
+    )
+    body = {"answer": answer, "sources": [docs], "conversationId": "links-1"}
+    second = await client.post("/v1/attributions", json=body)
+    assert second.status_code == 200, second.text
+    checks = [(m["number"], m["verdict"]) for m in second.json()["markers"]]
+    assert checks == [(2, "supported"), (1, "unverifiable")]
+    assert second.json()["answer"] == answer
+
+
 async def test_attribution_in_a_conversation_keeps_numbers(client: Client) -> None:
     extracted = (await client.post("/v1/extractions", json={"toolOutputs": TOOL_OUTPUTS})).json()
     sources = extracted["sources"]

@@ -28,6 +28,7 @@ from attribution import (
     SourceDisplay,
 )
 from attribution.service import Settings
+from attribution.service._attribute import linked_keys
 from attribution.service._conversations import ConversationController
 from attribution.service._errors import handle_exception
 from attribution.service._routes import DEPENDENCIES
@@ -189,6 +190,10 @@ def test_a_registration_reads_only_the_entries_it_needs(store: SqlConversationSt
     assert sorted(registry.numbers()) == [3, 7, 8, 51]  # cited, cited, given, new
     assert registry.number_of("web_result:https://example.com/new") == 51
     assert len(store.registry(CONV)) == 51
+    # and the pages an answer gives the address of (a link citation), where they exist
+    keys = linked_keys("Linked [a](https://www.example.com/12/) and (http://nope.org/x).")
+    linked = store.register_sources(CONV, [web("https://example.com/7")], cited_keys=keys)
+    assert sorted(linked.numbers()) == [8, 13]
 
 
 def test_a_conversation_past_its_cap_registers_nothing(opener: Opener) -> None:

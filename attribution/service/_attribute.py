@@ -29,7 +29,8 @@ from attribution import (
     extract_sources,
     find_markers,
 )
-from attribution.sources import check_distinct_ids, made_safe
+from attribution.sources import check_distinct_ids, is_web_url, made_safe, make_source_key
+from attribution.text import URL, url_end
 
 from ._api import (
     AttributionOptions,
@@ -53,11 +54,29 @@ __all__ = [
     "check_sources",
     "engine_for",
     "extract_checked",
+    "linked_keys",
     "over_limit",
     "verify_pairs",
 ]
 
 log = structlog.get_logger(__name__)
+
+
+def linked_keys(answer: str) -> set[str]:
+    """The source keys of the web pages ``answer`` gives an address of (a link citation, an
+    entry of its own key): a page the conversation registered earlier is one it may cite so."""
+    keys: set[str] = set()
+    for m in URL.finditer(answer):
+        address = answer[m.start() : url_end(answer, m.start(), m.end())]
+        if not is_web_url(address):
+            continue
+        # the same page with or without "www." and over either scheme, as the engine reads it
+        rest = address.split("://", 1)[1]
+        rest = rest[4:] if rest.lower().startswith("www.") else rest
+        for scheme in ("https://", "http://"):
+            for host in ("", "www."):
+                keys.add(make_source_key("web", f"{scheme}{host}{rest}"))
+    return keys
 
 
 def over_limit(name: str, what: str, value: int, limit: int) -> LimitExceeded:
@@ -230,9 +249,12 @@ async def attribute_request(
             sources, warnings = extracted.sources, extracted.warnings
         if data.conversation_id is not None:
             # only the entries this answer needs, whatever the conversation's size: its
-            # sources', and those of the numbers it cites (which tell its unknown numbers)
+            # sources', those of the numbers it cites (which tell its unknown numbers) and
+            # those of the pages it links to (link citations, its own key's entries)
             cited = {n for marker in find_markers(data.answer) for n in marker.numbers}
-            registry = store.register_sources(data.conversation_id, sources, cited=cited)
+            registry = store.register_sources(
+                data.conversation_id, sources, cited=cited, cited_keys=linked_keys(data.answer)
+            )
         result = engine.attribute(data.answer, sources, registry)
         if warnings:
             result = msgspec.structs.replace(result, warnings=warnings + result.warnings)

@@ -169,6 +169,7 @@ class ConversationStore(Protocol):
         sources: Sequence[CitationSource],
         *,
         cited: Collection[int] = (),
+        cited_keys: Collection[str] = (),
     ) -> CitationRegistry:
         """Find or create every source's number in the conversation, all in one transaction.
 
@@ -177,6 +178,8 @@ class ConversationStore(Protocol):
             sources: the sources to number.
             cited: numbers an answer cites, whose entries are wanted too (unknown ones are
                 left out: that is how an answer's unknown numbers are told).
+            cited_keys: source keys whose entries are wanted too, where they exist (the pages
+                an answer links to or names by address: ``web_result:<canonical url>``).
 
         Returns:
             The entries of ``sources`` and of the ``cited`` numbers that exist (see
@@ -194,6 +197,7 @@ class ConversationStore(Protocol):
         sources: Sequence[CitationSource],
         *,
         cited: Collection[int] = (),
+        cited_keys: Collection[str] = (),
     ) -> Registration:
         """Like :meth:`register_sources`, also telling each source's number and if it is new."""
         ...
@@ -466,13 +470,24 @@ class SqlConversationStore:
         self, conn: Any, conversation_id: str, numbers: Sequence[int]
     ) -> list[RegistryEntry]:
         """The entries of those of ``numbers`` that exist."""
+        return self._entries_where(conn, conversation_id, "number", numbers)
+
+    def _keyed(self, conn: Any, conversation_id: str, keys: Sequence[str]) -> list[RegistryEntry]:
+        """The entries of those of the source ``keys`` that exist."""
+        return self._entries_where(conn, conversation_id, "source_key", keys)
+
+    def _entries_where(
+        self, conn: Any, conversation_id: str, column: str, values: Sequence[object]
+    ) -> list[RegistryEntry]:
+        """The conversation's entries whose ``column`` (``number``, ``source_key``) is one of
+        ``values``."""
         found: list[RegistryEntry] = []
-        for start in range(0, len(numbers), 500):  # SQLite binds at most 999 values
-            chunk = numbers[start : start + 500]
+        for start in range(0, len(values), 500):  # SQLite binds at most 999 values
+            chunk = values[start : start + 500]
             rows = self._exec(
                 conn,
                 f"SELECT {_ENTRY_COLUMNS} FROM registry_entries WHERE conversation_id = ? "
-                f"AND number IN ({', '.join('?' * len(chunk))})",
+                f"AND {column} IN ({', '.join('?' * len(chunk))})",
                 (conversation_id, *chunk),
             ).fetchall()
             found.extend(_row_entry(row) for row in rows)
@@ -484,6 +499,7 @@ class SqlConversationStore:
         sources: Sequence[CitationSource],
         *,
         cited: Collection[int] = (),
+        cited_keys: Collection[str] = (),
     ) -> Registration:
         """Find or create every source's number in the conversation, in one transaction.
 
@@ -491,7 +507,8 @@ class SqlConversationStore:
         :meth:`attribution.CitationRegistry.register_source` does (by registering the batch in
         a scratch registry first), so the store and the in-memory registry cannot disagree.
         Sources of the batch sharing a key share a number; new keys are numbered in the order
-        first seen. The cost grows with the batch and ``cited``, not with the conversation.
+        first seen. The cost grows with the batch, ``cited`` and ``cited_keys``, not with the
+        conversation.
 
         Returns:
             Each source's entry and whether this call created its number, and the entries of
@@ -508,6 +525,7 @@ class SqlConversationStore:
         scratch_numbers = [scratch.register_source(source) for source in sources]
         wanted = scratch.entries()
         numbers = sorted({n for n in cited if 1 <= n <= _MAX_NUMBER})
+        keys = sorted({k for k in cited_keys if k})
 
         def work(
             conn: Any,
@@ -523,7 +541,10 @@ class SqlConversationStore:
             adding = sum(created for _, created in stored.values())
             if held + adding > self._max_entries:  # rolled back: nothing is registered
                 raise ConversationFull(conversation_id, held, adding, self._max_entries)
-            return stored, self._numbered(conn, conversation_id, numbers)
+            return stored, [
+                *self._numbered(conn, conversation_id, numbers),
+                *self._keyed(conn, conversation_id, keys),
+            ]
 
         stored, cited_entries = self._write(work)
         by_number = {e.number: e for e in cited_entries}
@@ -544,6 +565,7 @@ class SqlConversationStore:
         sources: Sequence[CitationSource],
         *,
         cited: Collection[int] = (),
+        cited_keys: Collection[str] = (),
     ) -> CitationRegistry:
         """Find or create every source's number in the conversation, in one transaction.
 
@@ -557,7 +579,9 @@ class SqlConversationStore:
                 :attr:`max_entries`; nothing was registered.
             StoreError: the database failed (after waiting ``busy_timeout_s``).
         """
-        return self.register_sources_detailed(conversation_id, sources, cited=cited).registry
+        return self.register_sources_detailed(
+            conversation_id, sources, cited=cited, cited_keys=cited_keys
+        ).registry
 
     def register(
         self,
