@@ -218,6 +218,30 @@ def _keyed_sources(
     return keyed
 
 
+_AFTER_WORDS = " \t\r\n(),;&"
+_GROUP_LEAD = re.compile(r"\((?:[ \t]*(?:see|also|cf\.?|and))*[ \t]*$", re.IGNORECASE)
+_TRAILING_AND = re.compile(r"(?:[ \t]+(?:and|&))+$", re.IGNORECASE)
+
+
+def _words_end(answer: str, segment: Segment) -> int:
+    """Where a claim's words end: before the markers it ends with, and the brackets, separators
+    and leading words of their group (``... Frankfurt. ([5]; [3])`` ends after "Frankfurt.").
+    A marker added goes there, not where the markers it replaces were."""
+    end = segment.end
+    starts = {m.end: m.start for m in segment.markers}
+    moved = False
+    while True:
+        head = answer[segment.start : end].rstrip(_AFTER_WORDS)
+        if moved:
+            head = _TRAILING_AND.sub("", head).rstrip(_AFTER_WORDS)
+        if moved and (lead := _GROUP_LEAD.search(head)) is not None:
+            head = head[: lead.start()].rstrip(_AFTER_WORDS)
+        at = segment.start + len(head)
+        if at not in starts:
+            return max(at, segment.start + 1) if moved else segment.end
+        end, moved = starts[at], True
+
+
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
@@ -1023,7 +1047,7 @@ class Attributor:
                     insertion_edit(
                         answer,
                         claim.segment.start,
-                        claim.segment.end,
+                        _words_end(answer, claim.segment),
                         added,
                         style=style,
                         before_punctuation=cfg.reconcile.placement == "before_punctuation",

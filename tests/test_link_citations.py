@@ -185,6 +185,13 @@ def test_a_group_of_one_link_shows_the_conversations_number(attributor: Attribut
     assert result.answer.startswith(f"{FRANKFURT} ([2]({DOCS_URL})). {DUBLIN} [1].")
 
 
+def test_a_number_inside_a_links_text_is_its_text(attributor: Attributor) -> None:
+    answer = f"{FRANKFURT} ([Regions, part [3]]({DOCS_URL}))."
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported")]
+    assert result.answer == answer
+
+
 def test_names_as_models_write_them(attributor: Attributor) -> None:
     answer = (
         f"{FRANKFURT} (Source: Orion Regions Overview, 2024). "
@@ -206,9 +213,12 @@ def test_markers_that_go_take_their_brackets_and_never_collide_with_a_filled_one
     attributor: Attributor,
 ) -> None:
     # "[5], [3]" and "([5]; [3])" name no source: they go, with their separators and brackets,
-    # and the marker filled in goes where they were (the edits overlapped: a ValueError)
-    for written in ("[5], [3]", "([5]; [3])"):
+    # and the marker filled in goes where the claim's words end (the edits overlapped: a
+    # ValueError); also at a line's start, and before another group
+    for written in ("[5], [3]", "([5]; [3])", "(see [5] and [3])", "\n([5]; [3])\n"):
         result = attributor.attribute(f"{DUBLIN}. {written}", SOURCES)
-        assert result.answer == f"{DUBLIN}. [1]"
+        assert result.answer.strip() == f"{DUBLIN} [1].", written
+    result = attributor.attribute(f"[5] ([3]) {FRANKFURT}.\n[5][7] ([3]) {DUBLIN}.", SOURCES)
+    assert result.answer == f"{FRANKFURT} [2].\n{DUBLIN} [1]."
     result = attributor.attribute(f"{DUBLIN} ([5]; [3]). It serves Ireland.", SOURCES)
     assert result.answer.startswith(f"{DUBLIN} [1].")

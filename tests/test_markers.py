@@ -140,6 +140,34 @@ def test_a_title_after_a_dagger_stays_in_its_own_style() -> None:
     assert normalize_markers(text, style="bracket").text == "A [4]. B [5]."
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # what held only markers that go goes with them: brackets, separators, leading words
+        ("2024 ([5]; [3]).", "2024."),
+        ("x (see [5] and [3]).", "x."),
+        ("x (see [1] and [3]).", "x (see [1])."),
+        ("x ([5] & [3]).", "x."),
+        ("2024 [5], [3].", "2024."),
+        ("x [1]; [5]; [9].", "x [1]."),
+        ("x [5]; [1]; [9].", "x [1]."),
+        # blanks: at a line's start the ones after go, a line of its own goes whole, a word
+        # right after keeps the blank before, another group after keeps it too
+        ("([5]) Claim.", "Claim."),
+        ("Text\n([5]) More.", "Text\nMore."),
+        ("Text.\n([5]; [3])\nMore.", "Text.\nMore."),
+        ("[5] ([3]) Claim.", "Claim."),
+        ("Text\n[5][7] ([3]) More.", "Text\nMore."),
+        ("a ([5])b", "a b"),
+        ("Text ([5])([1]) More.", "Text ([1]) More."),
+        # outside brackets "and" is the prose's
+        ("so[12][13] and [9][1] x [1][9].", "so and [1] x [1]."),
+    ],
+)
+def test_markers_that_go_take_what_held_them(text: str, expected: str) -> None:
+    assert normalize_markers(text, style="bracket", known={1}, drop_unknown=True).text == expected
+
+
 def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
     text = "One [1]. Two [2, 9]. Nine [9]. [9] Line start."
     kept = normalize_markers(text, style="bracket", known={1, 2})

@@ -412,8 +412,15 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("It runs in Frankfurt [^1^] now 【4:0†report.pdf】.", "It runs in Frankfurt now."),
         # ... after the full stop too: the group cites with the sentence before it
         ("It runs in Frankfurt. ([1]; [2])", "It runs in Frankfurt."),
-        # content, not a source's name: in square brackets in lower case, inside an address
+        # content, not a source's name: in square brackets in lower case, inside an address, a
+        # key and its value, a word in lower case
         ("Set the field [source: string] in it.", "Set the field [source: string] in it."),
+        (
+            "Logs read (source: kafka, partition: 3) here.",
+            "Logs read (source: kafka, partition: 3) here.",
+        ),
+        ("Use (source: stdin) as input.", "Use (source: stdin) as input."),
+        ("It rose 3% (source: Reuters).", "It rose 3%."),
         (
             "Search https://g.example/s?q=(Source:x) now.",
             "Search https://g.example/s?q=(Source:x) now.",

@@ -159,6 +159,8 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "It is tall [1].\nSources: the tower's page.\n- **[1]** [Tower](https://a.example/t)\n",
         # a line after a key is not finished: an item ("- I") may yet be an entry
         "It runs. (Source: Orion Regions Overview) It is. ([1]; [2]) It was. (Several) more.",
+        "It runs. (see [1]) It is. (also [2] and [3]) Ok. (see [a](https://a.ex/)) Then (a) b.",
+        "It runs. *(Source: Orion docs)* It is. _(Source: A)_ It was.",
         "It runs [1]. Sources: [1] Regions, https://a.ex/r\nIt is. SOURCES: https://a.ex/r\nOk.",
         "It runs ([Source: Orion Regions](https://b.ex/d)). It is. Sources:\n[1] https://a.ex/r",
         "It is tall [1].\nSources: [1] https://a.ex/r, [2] https://b.ex/\nIt is old [2].\n- I [1].",

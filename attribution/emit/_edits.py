@@ -100,7 +100,7 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> EditedText:
                 a, b = deletions[k]
                 if a < e.start < b:
                     glue = e.replacement
-                    if a and text[a - 1] in " \t":
+                    if a == 0 or text[a - 1] in " \t\n":
                         glue = glue.lstrip(" ")  # "2024. [5], [3]" -> "2024. [1]"
                     e = Edit(a, a, glue)
             moved.append(e)

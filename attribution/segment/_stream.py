@@ -52,7 +52,19 @@ _REFERENCE_LIKE = re.compile(
 )
 """A line that may be a reference list's entry, or a key on one line (``Sources: [1] ...``)."""
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
-_SOURCE_LABELS = ("sources", "references", "citations")
+_SOURCE_LABELS = (
+    "source",
+    "sources",
+    "reference",
+    "references",
+    "citation",
+    "citations",
+    "see",
+    "also",
+    "and",
+    "cf",
+)
+"""Words that open a group of citations: "(Source: ...)", "(see [1])", "(see [a](https://...))"."""
 _OPENERS = "\"'“‘«¿¡*_("
 # The syntax before the text of an ATX heading, and of a list item that is not nested.
 _ATX = re.compile(r"#{1,6}[ \t]+")
@@ -62,17 +74,19 @@ _TOP_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 def _settled(text: str) -> bool:
     """Whether a segment starting with ``text`` cannot become a marker of the one before it:
     it starts with a letter or digit (after opening quotes, brackets or emphasis), and not with
-    a bracket and a word that may name a source ("(Source: Orion docs)" after a full stop cites
-    with the sentence before it; "(S" may yet become one)."""
+    a bracket and a word that opens a group of citations ("(Source: Orion docs)" and "(see
+    [1])" after a full stop cite with the sentence before it; "(S" may yet become one)."""
     rest = text.lstrip(_OPENERS)
     if not rest[:1].isalnum():
         return False
-    if text[:1] in "([":
+    opened = text[: len(text) - len(rest)]
+    if "(" in opened or "[" in opened:
         word = _FIRST_WORD.match(rest)
-        if word is not None and any(
-            label.startswith(word.group().lower()) for label in _SOURCE_LABELS
-        ):
-            return False
+        if word is not None:
+            w = word.group().lower()
+            ended = word.end() < len(rest)  # a word still being written may become one
+            if any(label == w if ended else label.startswith(w) for label in _SOURCE_LABELS):
+                return False
     return True
 
 

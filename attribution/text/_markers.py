@@ -207,7 +207,11 @@ def find_markers(text: str) -> list[Marker]:
 
 
 _LINKED = re.compile(r"\]\(<?(?:https?://|www\.)", re.IGNORECASE)
-_SHOWN_NUMBER = re.compile(r"\[\[?([1-9]\d{0,2})\]?\]\(")
+_SHOWN_NUMBER = re.compile(
+    r"(?:^|(?<=\()|(?<=\( )|(?<=: )|(?<=, )|(?<=; ))\[\[?([1-9]\d{0,2})\]?\]\("
+)
+"""The number a link citation shows: its whole text (``[[1]](...)``, ``([1](...))``), not a
+number inside a longer text (``[Regions, part [3]](...)``)."""
 _NUMBER_TEXT = re.compile(r"\[([1-9]\d{0,2})\]|([1-9]\d?)")
 """A link's text that is a citation's number: ``[[1]](https://...)``, or ``[1](https://...)``
 where the link ends a sentence or a run of citations (``Python [3](https://...) or later`` and
@@ -374,8 +378,23 @@ def named_citations(text: str) -> list[Marker]:
     return [
         Marker(start=m.start(), end=m.end(), text=m.group(), numbers=(), style="named")
         for m in found
-        if m.start() not in hidden
+        if m.start() not in hidden and _names_something(m.group())
     ]
+
+
+_NAME_LIKE = re.compile(r"[A-Z0-9]|://|\.\w")
+_KEY_VALUE = re.compile(r"\b[a-z]\w*:\s")
+
+
+def _names_something(found: str) -> bool:
+    """Whether a named citation with its label in lower case (``(source: ...)``) names a source:
+    a capital, a digit or an address in its names, and no ``key: value`` of a log line or a
+    schema (``(source: kafka, partition: 3)``, ``(source: stdin)``)."""
+    label = found.lstrip("([ \t")
+    if label[:1].isupper():
+        return True
+    names = found.split(":", 1)[1]
+    return _NAME_LIKE.search(names) is not None and _KEY_VALUE.search(names) is None
 
 
 # ---------------------------------------------------------------------------------------------

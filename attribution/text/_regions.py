@@ -206,10 +206,12 @@ def removal_spans(
     text: str, markers: Sequence[tuple[int, int, bool]]
 ) -> list[tuple[int, int] | None]:
     """For each marker ``(start, end, goes)`` of ``text`` (disjoint), the span to delete when it
-    goes (:func:`removal_span`), None when it stays. Markers written one after another whose
-    every one goes are removed as one marker would be: ``in 2023 [7][8].`` → ``in 2023.``, and
-    ``[7][8] Claim`` at a line start → ``Claim``; where one of them stays, each that goes is
-    removed alone (``in 2023 [7][8][1].`` → ``in 2023 [1].``)."""
+    goes (:func:`removal_span`), None when it stays. Markers written one after another, or as a
+    list (``[7], [8]``, ``[7] and [8]``), whose every one goes are removed as one marker would
+    be: ``in 2023 [7][8].`` and ``in 2023 [7], [8].`` → ``in 2023.``, and ``[7][8] Claim`` at a
+    line start → ``Claim``; where one of them stays, each that goes is removed alone with its
+    separator (``in 2023 [7][8][1].`` → ``in 2023 [1].``). Brackets that held only markers
+    that go go with them (:func:`_bracket_goes_too`). The spans never overlap."""
     order = sorted(range(len(markers)), key=lambda k: markers[k][0])
     at = {k: pos for pos, k in enumerate(order)}  # a marker's place in text order
     out: list[tuple[int, int] | None] = [None] * len(markers)
@@ -217,21 +219,34 @@ def removal_spans(
     for pos, k in enumerate(order):
         run.append(k)
         following = order[pos + 1] if pos + 1 < len(order) else None
-        if following is not None and markers[following][0] == markers[k][1]:
+        if following is not None and (
+            markers[following][0] == markers[k][1]
+            or _joined(text, markers[k][1], markers[following][0])
+        ):
             continue  # the run goes on
         if len(run) > 1 and all(markers[m][2] for m in run):
-            # one span for the whole run, shared out so that the edits stay disjoint
+            # one span for the whole run, shared out so that the edits stay disjoint and the
+            # separators between the markers go too
             a, b = removal_span(text, markers[run[0]][0], markers[run[-1]][1])
+            previous = a
             for m in run:
-                out[m] = (markers[m][0], markers[m][1])
-            out[run[0]] = (a, markers[run[0]][1])
-            out[run[-1]] = (markers[run[-1]][0], b)
+                out[m] = (previous, markers[m][1])
+                previous = markers[m][1]
+            out[run[-1]] = (out[run[-1]][0], b)  # type: ignore[index]
         else:
             for m in run:
                 if markers[m][2]:
                     out[m] = _listed_removal(text, markers, order, at[m])
         run = []
-    # two markers of a list that both go share the separator between them: one deletes it
+    _disjoint(order, out)
+    _bracket_goes_too(text, order, out)
+    _disjoint(order, out)
+    return out
+
+
+def _disjoint(order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
+    """Two spans that overlap (two markers of a list that both go share the separator between
+    them; a bracket's blank another span took) are cut where the one before ends."""
     last_end = 0
     for k in order:
         span = out[k]
@@ -239,14 +254,17 @@ def removal_spans(
             if span[0] < last_end:
                 out[k] = span = (last_end, max(span[1], last_end))
             last_end = span[1]
-    _bracket_goes_too(text, order, out)
-    return out
+
+
+_GROUP_OPEN = re.compile(r"\([ \t]*(?:(?:see|also|cf\.?)\b[ \t]*)?$", re.IGNORECASE)
+"""A bracket that opens a group of markers, and the word that may lead them: ``(see [1])``."""
 
 
 def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
     """Where every marker between brackets goes, the brackets go with them (``2024 ([5]; [3]).``
-    → ``2024.``, not ``2024 ().``): the first marker's span takes the opening bracket and the
-    blank before it, the last one's the closing bracket."""
+    and ``(see [5])`` → ``2024.``, not ``2024 ().``), with the blank before them where a
+    blank, a punctuation mark or the end follows (``a ([5])b`` → ``a b``), or the blanks after
+    them at a line's start; a line they were alone on goes whole."""
     i = 0
     while i < len(order):
         j = i
@@ -254,43 +272,91 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
             if a[1] != b[0]:
                 break
             j += 1
-        first, last = out[order[i]], out[order[j]]
-        if first is not None and last is not None:
-            left = first[0]
-            while left > 0 and text[left - 1] in " \t":
-                left -= 1
-            right = last[1]
-            while right < len(text) and text[right] in " \t":
-                right += 1
-            if left > 0 and text[left - 1] == "(" and text.startswith(")", right):
-                start = left - 1
-                while start > 0 and text[start - 1] in " \t":
-                    start -= 1
-                out[order[i]] = (start, first[1])
-                out[order[j]] = (out[order[j]][0], right + 1)  # type: ignore[index]
+        first_k, last_k = order[i], order[j]
+        first, last = out[first_k], out[last_k]
+        # the spans just before this group, one run: where they start
+        before: tuple[int, int] | None = None
+        back = i - 1
+        while back >= 0 and (span := out[order[back]]) is not None:
+            if before is not None and span[1] != before[0]:
+                break
+            before = (span[0], before[1] if before is not None else span[1])
+            back -= 1
         i = j + 1
+        if first is None or last is None:
+            continue
+        left = first[0]
+        while left > 0 and text[left - 1] in " \t":
+            left -= 1
+        opened = _GROUP_OPEN.search(text, max(0, left - 12), left)
+        right = last[1]
+        while right < len(text) and text[right] in " \t":
+            right += 1
+        if opened is None or not text.startswith(")", right):
+            continue
+        start, end = opened.start(), right + 1
+        k = start
+        while k > 0 and text[k - 1] in " \t":
+            k -= 1
+        # at a line's start, or after markers at a line's start that go too ("[5] ([3]) Text")
+        line_start = (
+            start == 0
+            or text[start - 1] == "\n"
+            or (
+                before is not None
+                and before[1] >= k
+                and (before[0] == 0 or text[before[0] - 1] == "\n")
+            )
+        )
+        blank_before = start > 0 and text[start - 1] in " \t"
+        after = text[end : end + 1]
+        if line_start:
+            # at a line's start the blanks after go; alone on its line, the line goes
+            while end < len(text) and text[end] in " \t":
+                end += 1
+            if text[end : end + 1] == "\n" and start > 0:
+                end += 1
+        elif blank_before and not (after.isalnum() or after in "(["):
+            # "2024 ([5])." -> "2024."; "a ([5])b" and "a ([5])([1])" keep the blank before
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+        out[first_k] = (start, first[1])
+        tail = out[last_k]
+        assert tail is not None  # the same span as first's where one marker goes
+        out[last_k] = (tail[0], max(end, tail[1]))
 
 
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
 """What separates two markers of a list ("Sources: [1], [2]")."""
+_BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and\b)[ \t]*", re.IGNORECASE)
+"""... and inside brackets: "(see [1] and [2])" (outside them, "and" is the prose's)."""
+
+
+def _joined(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]``, between two markers, separates them as a list's items."""
+    if _SEPARATOR.fullmatch(text, a, b):
+        return True
+    if not _BRACKETED_SEPARATOR.fullmatch(text, a, b):
+        return False
+    reach = max(0, a - 80)
+    return text.rfind("(", reach, a) > text.rfind(")", reach, a)
 
 
 def _listed_removal(
     text: str, markers: Sequence[tuple[int, int, bool]], order: Sequence[int], pos: int
 ) -> tuple[int, int]:
     """The span to delete for the marker at ``order[pos]``, which goes: in a list of markers
-    its separator goes with it, the one before it when the marker before stays (``Sources: [1],
-    [9]`` → ``Sources: [1]``), else the one after it (``[9], [1]`` → ``[1]``); alone, as
-    :func:`removal_span` says."""
+    its separator goes with it, the one before it when the marker before stays or none follows
+    (``Sources: [1], [9]`` → ``Sources: [1]``; ``[1]; [5]; [9]`` → ``[1]``), else the one after
+    it (``[9], [1]`` → ``[1]``); alone, as :func:`removal_span` says."""
     start, end, _ = markers[order[pos]]
+    after = pos + 1 < len(order) and _joined(text, end, markers[order[pos + 1]][0])
     if pos > 0:
         _, p_end, p_goes = markers[order[pos - 1]]
-        if not p_goes and _SEPARATOR.fullmatch(text, p_end, start):
+        if (not p_goes or not after) and _joined(text, p_end, start):
             return p_end, end
-    if pos + 1 < len(order):
-        q_start = markers[order[pos + 1]][0]
-        if _SEPARATOR.fullmatch(text, end, q_start):
-            return start, q_start
+    if after:
+        return start, markers[order[pos + 1]][0]
     return removal_span(text, start, end)
 
 
