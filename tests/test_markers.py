@@ -160,6 +160,8 @@ def test_a_title_after_a_dagger_stays_in_its_own_style() -> None:
         ("Text\n[5][7] ([3]) More.", "Text\nMore."),
         ("a ([5])b", "a b"),
         ("Text ([5])([1]) More.", "Text ([1]) More."),
+        # the first of a bracket's items, before other text, takes its separator along
+        ("x ([5]; see above).", "x (see above)."),
         # outside brackets "and" is the prose's
         ("so[12][13] and [9][1] x [1][9].", "so and [1] x [1]."),
     ],

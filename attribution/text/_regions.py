@@ -357,6 +357,9 @@ def _listed_removal(
             return p_end, end
     if after:
         return start, markers[order[pos + 1]][0]
+    # first in brackets before other text: "([5], the docs)" -> "(the docs)"
+    if start > 0 and text[start - 1] == "(" and (sep := _SEPARATOR.match(text, end)) is not None:
+        return start, sep.end()
     return removal_span(text, start, end)
 
 
