@@ -222,3 +222,12 @@ def test_markers_that_go_take_their_brackets_and_never_collide_with_a_filled_one
     assert result.answer == f"{FRANKFURT} [2].\n{DUBLIN} [1]."
     result = attributor.attribute(f"{DUBLIN} ([5]; [3]). It serves Ireland.", SOURCES)
     assert result.answer.startswith(f"{DUBLIN} [1].")
+
+
+def test_azure_on_your_data_markers(attributor: Attributor) -> None:
+    # "[doc2]" is the second source; the judge read "Orion runs in Frankfurt [doc2]." at 0.017
+    answer = f"{FRANKFURT} [doc2]. {DUBLIN} [doc1]."
+    result = attributor.attribute(answer, SOURCES)
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
+    assert [c.verdict for c in result.claims] == ["supported", "supported"]
+    assert result.answer == answer

@@ -32,6 +32,17 @@ def _found(text: str) -> list[tuple[str, tuple[int, ...], str]]:
         ("Claim [Citation:3]", [("[Citation:3]", (3,), "citation")]),
         ("Claim[^1].", [("[^1]", (1,), "footnote")]),
         ("Claim [^1^][^2^].", [("[^1^]", (1,), "footnote"), ("[^2^]", (2,), "footnote")]),
+        # a number after a word, as RAG tools and prompts name their sources
+        ("Claim [doc1][doc2].", [("[doc1]", (1,), "bracket"), ("[doc2]", (2,), "bracket")]),
+        (
+            "Claim [Source 3], [cite: 4]",
+            [("[Source 3]", (3,), "bracket"), ("[cite: 4]", (4,), "bracket")],
+        ),
+        (
+            "Claim [Sources 1, 2] [Ref. 5]",
+            [("[Sources 1, 2]", (1, 2), "bracket"), ("[Ref. 5]", (5,), "bracket")],
+        ),
+        ("Claim [document 5] [docs 2] [S1]", []),
         ("主张【1】。", [("【1】", (1,), "cjk")]),
         ("Claim 【1, 2】", [("【1, 2】", (1, 2), "cjk")]),
         ("Claim 【4†source】", [("【4†source】", (4,), "cjk")]),
@@ -131,6 +142,14 @@ def test_normalize_to_citation_and_back() -> None:
     assert [m.text for m in cited.markers] == [cited.text[m.start : m.end] for m in cited.markers]
     back = normalize_markers(cited.text, style="bracket")
     assert back.text == "A [1]. B [2, 3]. C [4, 5]. D[6]. `code [7]` E [8]."
+
+
+def test_a_labelled_number_keeps_its_word_in_its_own_style() -> None:
+    text = "A [doc2]. B [Source 1]. C [doc1][doc2]. D [Sources 1, 2]. E [doc1, 2]."
+    assert renumber_markers(text, {1: 7, 2: 8}).text == (
+        "A [doc8]. B [Source 7]. C [doc7][doc8]. D [Sources 7, 8]. E [doc7][doc8]."
+    )
+    assert normalize_markers("A [doc2].", style="bracket").text == "A [2]."
 
 
 def test_a_title_after_a_dagger_stays_in_its_own_style() -> None:

@@ -6,6 +6,7 @@ Markers recognised (``n`` is a citation number, 1 or more):
 style          examples                    written back as
 =============  ==========================  ===================
 ``bracket``    ``[1]`` ``[1, 2]`` ``[1-3]``  ``[1, 2]``
+               ``[doc1]`` ``[Source 2]``     (kept renumbered: ``[doc3]``)
 ``citation``   ``[citation:1]`` ``[citation:1, 2]``  ``[citation:1, 2]``
 ``footnote``   ``[^1]`` ``[^1^]``            ``[^1][^2]``
 ``cjk``        ``【1】`` ``【1, 2】`` ``【1†source】`` ``［1］``  ``【1, 2】``
@@ -79,9 +80,12 @@ _CANDIDATE = re.compile(
     rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\^?\])"
     rf"|(?P<cjk>【\s*(?P<jnums>{_NUMS})\s*(?:†[^】\n]{{0,80}})?】)"
     rf"|(?P<wide>［\s*(?P<wnums>{_NUMS})\s*］)"
+    rf"|(?P<labelled>\[\s*(?:doc|sources?|cite|ref\.?)\s*:?\s*(?P<lnums>{_NUMS})\s*\])"
     rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
     re.IGNORECASE,
 )
+"""``labelled``: a number after a word, as RAG prompts and tools name their sources: ``[doc1]``
+(Azure OpenAI on your data), ``[Source 2]``, ``[cite: 3]``, ``[ref. 4]``; bracket style."""
 # obj.items / self.cache: a dotted name whose last part is a real identifier (not "e.g.", "U.S.")
 _ATTRIBUTE = re.compile(r"[A-Za-z0-9_]\.[A-Za-z_][A-Za-z0-9_]+$")
 
@@ -173,6 +177,8 @@ def _scan(text: str) -> list[Marker]:
             style, spec = "cjk", m["jnums"]
         elif m["wide"]:  # full-width square brackets, as CJK text writes them: ［1］
             style, spec = "cjk", m["wnums"]
+        elif m["labelled"]:  # "[doc1]", "[Source 2]": written back with their word
+            style, spec = "bracket", m["lnums"]
         else:
             style, spec = "bracket", m["bnums"]
         if style != "cjk":
@@ -207,6 +213,8 @@ def find_markers(text: str) -> list[Marker]:
 
 
 _LINKED = re.compile(r"\]\(<?(?:https?://|www\.)", re.IGNORECASE)
+_LABEL = re.compile(r"\[\s*[A-Za-z][A-Za-z.]*\s*:?\s*(?=\d)")
+"""The word of a labelled marker and what follows it up to its number: ``[doc``, ``[Source ``."""
 _SHOWN_NUMBER = re.compile(
     r"(?:^|(?<=\()|(?<=\( )|(?<=: )|(?<=, )|(?<=; ))\[\[?([1-9]\d{0,2})\]?\]\("
 )
@@ -443,6 +451,13 @@ def rewrite_marker(marker: Marker, numbers: Sequence[int], style: MarkerStyle | 
         return marker.text
     target = style or own
     new = format_marker(numbers, target)
+    if style is None and own == "bracket" and (word := _LABEL.match(marker.text)) is not None:
+        # "[doc2]" renumbered is "[doc1]", "[Source 2]" "[Source 1]", "[Sources 1, 2]" keeps
+        # its word, "[doc1]" for two numbers is "[doc1][doc2]" (as Azure writes them)
+        lead = word.group()
+        if lead.rstrip(" :").lower() == "[doc" or len(numbers) == 1:
+            return "".join(f"{lead}{n}]" for n in numbers)
+        return f"{lead}{', '.join(str(n) for n in dict.fromkeys(numbers))}]"
     if target == marker.style == "cjk" and len(numbers) == 1 and len(marker.numbers) == 1:
         dagger = marker.text.find("†")
         if dagger >= 0:
