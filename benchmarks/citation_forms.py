@@ -17,6 +17,9 @@ Forms (``n`` is the source's number, ``url`` its address, ``title`` its title):
 - ``numbered-link``: ``[[n]](url)``.
 - ``reference-link``: ``([host][n])`` with ``[n]: url "title"`` under the answer.
 - ``named``: ``(Source: title)``, several as ``(Sources: a; b)``.
+- ``doc``: ``[docn]``, as Azure OpenAI on your data writes it (several: ``[doc1][doc2]``).
+- ``source-number``: ``[Source n]``, several as ``[Source 1, 2]``, as RAG prompts name their
+  sources.
 
 Each source gets an address of its own (``https://source-n.example.org/...``) and the title
 ``Evidence page n of <answer>``: ExpertQA cites pages by number only, and two numbers can
@@ -54,7 +57,7 @@ from benchmarks.harness._metrics import balanced_accuracy
 
 __all__ = ["FORMS", "main", "moved", "rewrite"]
 
-FORMS = ("bracket", "link", "numbered-link", "reference-link", "named")
+FORMS = ("bracket", "link", "numbered-link", "reference-link", "named", "doc", "source-number")
 
 
 def _url(answer: ExpertQAAnswer, n: int) -> str:
@@ -85,6 +88,10 @@ def rewrite(
             new = "".join(f"[[{n}]]({_url(answer, n)})" for n in ns)
         elif form == "reference-link":
             new = "(" + ", ".join(f"[source-{n}.example.org][{n}]" for n in ns) + ")"
+        elif form == "doc":
+            new = "".join(f"[doc{n}]" for n in ns)
+        elif form == "source-number":
+            new = f"[Source {', '.join(str(n) for n in ns)}]"
         elif form == "named":
             lead = "Source" if len(ns) == 1 else "Sources"
             new = f"({lead}: " + "; ".join(_title(answer, n) for n in ns) + ")"

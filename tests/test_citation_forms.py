@@ -49,6 +49,8 @@ def test_claims_stay_where_the_rewritten_offsets_say(form: str) -> None:
     assert "[9]" in text
     if form == "bracket":
         assert text == TEXT
+    elif form in ("doc", "source-number"):  # markers still, with a word before the number
+        assert [m.numbers for m in find_markers(text)] == [(1,), (2,), (3,), (9,)]
     else:  # no marker the sources number is left as "[n]"
         assert [m.text for m in find_markers(text.split("\n\n")[0])] == ["[9]"]
 
