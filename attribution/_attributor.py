@@ -242,6 +242,14 @@ def _words_end(answer: str, segment: Segment) -> int:
         end, moved = starts[at], True
 
 
+def _labelled_like(markers: Sequence[Marker]) -> Marker | None:
+    """A marker of the answer with a word before its number (``[doc1]``, ``[Source 2]``), where
+    most of its bracket markers have one: the markers the engine adds are written like it."""
+    bracket = [m for m in markers if m.style == "bracket"]
+    labelled = [m for m in bracket if not m.text.lstrip("[ ")[:1].isdigit()]
+    return labelled[0] if labelled and 2 * len(labelled) > len(bracket) else None
+
+
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
@@ -962,6 +970,7 @@ class Attributor:
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
+        like = _labelled_like(markers) if cfg.reconcile.marker_style is None else None
         protected = protected_spans(answer)
         edits: list[Edit] = marker_edits(
             answer,
@@ -1050,6 +1059,7 @@ class Attributor:
                         _words_end(answer, claim.segment),
                         added,
                         style=style,
+                        like=like if style == "bracket" else None,
                         before_punctuation=cfg.reconcile.placement == "before_punctuation",
                         protected=protected,
                     )

@@ -174,6 +174,9 @@ def _key(answer: str, sources: list[CitationSource] = SOURCES) -> AnswerKey | No
         f"**Sources**\n- **[1]** [Regions]({DOCS_URL})\n- **[2]** [Blog]({BLOG_URL})",
         f"**[1]** {DOCS_URL}\n**[2]** {BLOG_URL}",
         f"Sources:\n［1］ {DOCS_URL}\n［2］ {BLOG_URL}",
+        # labels with a word, as RAG tools write them
+        f"[doc1]: {DOCS_URL}\n[doc2]: {BLOG_URL}",
+        f"Sources: [Source 1] Regions, {DOCS_URL} [Source 2] {BLOG_URL}",
     ],
 )
 def test_entries_in_the_forms_models_write(tail: str) -> None:

@@ -231,3 +231,16 @@ def test_azure_on_your_data_markers(attributor: Attributor) -> None:
     assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
     assert [c.verdict for c in result.claims] == ["supported", "supported"]
     assert result.answer == answer
+    # a marker the engine adds is written as the answer writes its own
+    filled = attributor.attribute(f"{FRANKFURT} [doc2]. {DUBLIN}.", SOURCES)
+    assert filled.answer == answer
+    # an answer's own key with such labels is followed, its labels keep their word
+    keyed = attributor.attribute(
+        f"{FRANKFURT} [Source 1]. {DUBLIN} [Source 2].\n\n"
+        f"Sources:\n[Source 1] Regions, {DOCS_URL}\n[Source 2] {BLOG_URL}\n",
+        SOURCES,
+    )
+    assert [(m.number, m.verdict) for m in keyed.markers] == [(2, "supported"), (1, "supported")]
+    assert keyed.answer.endswith(
+        f"Sources:\n[Source 2] Regions, {DOCS_URL}\n[Source 1] {BLOG_URL}\n"
+    )

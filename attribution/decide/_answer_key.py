@@ -32,6 +32,7 @@ import msgspec
 from attribution.segment import Segment, key_line_labels
 from attribution.sources import canonical_url
 from attribution.text import (
+    LABEL_WORD,
     UNNUMBERED,
     URL,
     Marker,
@@ -43,11 +44,15 @@ from attribution.text import (
 
 __all__ = ["AnswerKey", "KeyedSource", "answer_key", "read_links"]
 
-_DEFINITION = re.compile(r"[ \t>]{0,4}\[(?P<caret>\^?)(?P<n>\d{1,6})\]:[ \t]*(?P<rest>[^\n]*)")
+_DEFINITION = re.compile(
+    rf"[ \t>]{{0,4}}\[(?P<caret>\^?)(?:{LABEL_WORD}[ \t]*)?(?P<n>\d{{1,6}})\]:"
+    r"[ \t]*(?P<rest>[^\n]*)",
+    re.IGNORECASE,
+)
 """``[3]: https://...`` (a link definition) or ``[^3]: ...`` (a footnote definition)."""
 _LABEL = (
-    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］)"
-    r"(?:\*\*|__)?(?!\()"
+    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］"
+    rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?(?P<d>\d{{1,6}})[ \t]*\])(?:\*\*|__)?(?!\()"
 )
 _LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{_LABEL}[ \t]*(?P<rest>[^\n]*)")
 """A reference list's line whose label is a marker: ``[3] Title, https://...``, ``- [3] ...``,
@@ -55,6 +60,7 @@ _LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{_LABEL}[ \t]*(?P<rest>[^
 _BETWEEN_ENTRIES = " \t,;|·•"
 _NUMBERED = re.compile(r"[ \t>]{0,4}(?:(?:[-*+][ \t]+)?\[\d{1,6}\]\(|\d{1,6}[.)][ \t])")
 """A reference list's line whose number cannot be rewritten: ``3. Title``, ``- [3](url)``."""
+_LABEL_DIGITS = re.compile(r"\d{1,6}(?=\]:$)")
 _LINK_LABEL = re.compile(r"\]\[(\d{1,6})\]|\[(\d{1,6})\]\[\]")
 """The end of a reference-style link that uses a numeric label: ``[text][3]``, ``[3][]``."""
 _LINK_TEXT_CHARS = 300
@@ -214,12 +220,12 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], Sp
         if found := key_line_labels(body)[: MAX_ENTRIES - len(entries)]:
             for m, after in zip(found, [*found[1:], None], strict=True):
                 rest = body[m.end() : after.start() if after else len(body)]
-                number = int(m["a"] or m["c"] or m["w"])
+                number = int(m["a"] or m["c"] or m["w"] or m["d"])
                 entries.append(_Entry(number, rest.strip(_BETWEEN_ENTRIES)))
             continue
         e = _LABELLED.fullmatch(body)
         if e:
-            entries.append(_Entry(int(e["a"] or e["c"] or e["w"]), e["rest"]))
+            entries.append(_Entry(int(e["a"] or e["c"] or e["w"] or e["d"]), e["rest"]))
         elif (n := _NUMBERED.match(body)) is not None:
             digits = re.search(r"\d{1,6}", n.group())
             assert digits is not None  # the pattern holds one
@@ -348,7 +354,7 @@ def answer_key(
     for entry in entries:
         if entry.label is None:
             continue
-        a, b, caret = entry.label
+        a, b, _ = entry.label
         now = numbers.get(entry.number, entry.number)
         if entry.number in foreign and entry.number in targets | known:
             labels[a] = None
@@ -357,7 +363,9 @@ def answer_key(
             labels[a] = now
             if now != entry.number:
                 close = answer.index("]:", a) + 2
-                edits.append((a, close, f"[{'^' if caret else ''}{now}]:"))
+                # "[Source 1]:" keeps its word: only its number changes
+                label = _LABEL_DIGITS.sub(str(now), answer[a:close], count=1)
+                edits.append((a, close, label))
     return AnswerKey(numbers=numbers, foreign=frozenset(foreign), labels=labels, edits=tuple(edits))
 
 

@@ -206,6 +206,7 @@ def insertion_edit(
     style: MarkerStyle,
     before_punctuation: bool,
     protected: Sequence[tuple[int, int]] | None = None,
+    like: Marker | None = None,
 ) -> Edit:
     """The edit that adds a marker naming ``numbers`` to the claim ``text[claim_start:claim_end]``.
 
@@ -213,6 +214,7 @@ def insertion_edit(
     (``Earth. [6]``); after a closing quote or bracket that follows the punctuation, so that
     it is not read as part of a quotation (``"a monument to science." [6]``); never inside
     inline code, a URL or a link target: if the chosen place falls inside one, it moves past it.
+    ``like``: a marker of the answer to write it as (its word kept: ``[doc3]``).
     """
     claim = text[claim_start:claim_end]
     position = claim_end
@@ -225,7 +227,10 @@ def insertion_edit(
     for a, b in protected if protected is not None else protected_spans(text):
         if a < position < b:
             position = b
-    marker = format_marker(numbers, style)
+    # written like the answer's own markers where they carry a word ("[doc1]", "[Source 2]")
+    marker = (
+        rewrite_marker(like, numbers, None) if like is not None else format_marker(numbers, style)
+    )
     # a footnote mark, and a marker after CJK text (written without spaces), are glued on
     cjk = position > 0 and _CJK.match(text, position - 1) is not None
     glue = "" if style == "footnote" or cjk else " "

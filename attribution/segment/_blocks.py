@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from attribution.segment._spans import strip_span
-from attribution.text import URL, SpanSet, fenced_code, url_end
+from attribution.text import LABEL_WORD, URL, SpanSet, fenced_code, url_end
 
 __all__ = ["BlockKind", "Unit", "is_key_line", "key_line_labels", "split_blocks"]
 
@@ -52,8 +52,8 @@ _SOURCES_LINE = re.compile(
 """A line that says which sources: its label capitalised ("two\nsources: https://..." is a
 sentence broken over two lines)."""
 _INLINE_REF = re.compile(
-    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］)"
-    r"(?:\*\*|__)?(?!\()"
+    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］"
+    rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?(?P<d>\d{{1,6}})[ \t]*\])(?:\*\*|__)?(?!\()"
 )
 _ENTRY_START = re.compile(
     r"[ \t]*(?:https?://|www\.|[\w-]+(?:\.[\w-]+)+(?![\w-])|[\[\"'“*_<(]|[^\W_a-z])"
@@ -62,7 +62,8 @@ _ENTRY_START = re.compile(
 or a title's capital."""
 _REF_ENTRY = re.compile(
     r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?"
-    r"(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］)"
+    r"(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］"
+    rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?\d{{1,6}}[ \t]*\])"
 )
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"

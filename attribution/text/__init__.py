@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from attribution.text._markers import (
+    LABEL_WORD,
     MARKER_STYLES,
     UNNUMBERED,
     Marker,
@@ -63,6 +64,7 @@ from attribution.text._terms import (
 )
 
 __all__ = [
+    "LABEL_WORD",
     "MARKER_STYLES",
     "STOPWORDS",
     "UNNUMBERED",

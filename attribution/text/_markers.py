@@ -44,6 +44,7 @@ from attribution.text._regions import (
 )
 
 __all__ = [
+    "LABEL_WORD",
     "MARKER_STYLES",
     "UNNUMBERED",
     "Marker",
@@ -75,12 +76,14 @@ _MAX_RANGE = 50
 
 _NUM = r"\d{1,6}(?:\s*[-–—]\s*\d{1,6})?"
 _NUMS = rf"{_NUM}(?:\s*[,;]\s*{_NUM})*"
+LABEL_WORD = r"(?:doc|sources?|cite|ref\.?)"
+"""A word RAG tools and prompts write before a source's number: ``[doc1]``, ``[Source 2]``."""
 _CANDIDATE = re.compile(
     rf"(?P<citation>\[\s*citation\s*:\s*(?P<cnums>{_NUMS})\s*\])"
     rf"|(?P<footnote>\[\^(?P<fnum>\d{{1,6}})\^?\])"
     rf"|(?P<cjk>【\s*(?P<jnums>{_NUMS})\s*(?:†[^】\n]{{0,80}})?】)"
     rf"|(?P<wide>［\s*(?P<wnums>{_NUMS})\s*］)"
-    rf"|(?P<labelled>\[\s*(?:doc|sources?|cite|ref\.?)\s*:?\s*(?P<lnums>{_NUMS})\s*\])"
+    rf"|(?P<labelled>\[\s*{LABEL_WORD}\s*(?::\s*)?(?P<lnums>{_NUMS})\s*\])"
     rf"|(?P<bracket>\[\s*(?P<bnums>{_NUMS})\s*\])",
     re.IGNORECASE,
 )
@@ -213,7 +216,7 @@ def find_markers(text: str) -> list[Marker]:
 
 
 _LINKED = re.compile(r"\]\(<?(?:https?://|www\.)", re.IGNORECASE)
-_LABEL = re.compile(r"\[\s*[A-Za-z][A-Za-z.]*\s*:?\s*(?=\d)")
+_LABEL = re.compile(r"\[\s*[A-Za-z][A-Za-z.]*\s*(?::\s*)?(?=\d)")
 """The word of a labelled marker and what follows it up to its number: ``[doc``, ``[Source ``."""
 _SHOWN_NUMBER = re.compile(
     r"(?:^|(?<=\()|(?<=\( )|(?<=: )|(?<=, )|(?<=; ))\[\[?([1-9]\d{0,2})\]?\]\("
