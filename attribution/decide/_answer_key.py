@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
-from attribution.segment import Segment, key_line_labels
+from attribution.segment import ENTRY_LABEL, Segment, key_line_labels
 from attribution.sources import canonical_url
 from attribution.text import (
     LABEL_WORD,
@@ -49,12 +49,9 @@ _DEFINITION = re.compile(
     r"[ \t]*(?P<rest>[^\n]*)",
     re.IGNORECASE,
 )
-"""``[3]: https://...`` (a link definition) or ``[^3]: ...`` (a footnote definition)."""
-_LABEL = (
-    r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］"
-    rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?(?P<d>\d{{1,6}})[ \t]*\])(?:\*\*|__)?(?!\()"
-)
-_LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{_LABEL}[ \t]*(?P<rest>[^\n]*)")
+"""``[3]: https://...`` (a link definition, ``[doc3]: ...`` too) or ``[^3]: ...`` (a footnote
+definition)."""
+_LABELLED = re.compile(rf"[ \t>]{{0,4}}(?:[-*+][ \t]+)?{ENTRY_LABEL}[ \t]*(?P<rest>[^\n]*)")
 """A reference list's line whose label is a marker: ``[3] Title, https://...``, ``- [3] ...``,
 ``【3】 ...``, ``- **[3]** [Title](https://...)``."""
 _BETWEEN_ENTRIES = " \t,;|·•"

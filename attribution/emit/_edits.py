@@ -168,7 +168,11 @@ def marker_edits(
         for m in markers
     ]
     spans = removal_spans(
-        text, [(m.start, m.end, not n) for m, n in zip(markers, kept, strict=True)]
+        text,
+        [
+            (m.start, m.end, not n and m.style not in UNNUMBERED)  # a link or a name never goes
+            for m, n in zip(markers, kept, strict=True)
+        ],
     )
     for m, numbers, span in zip(markers, kept, spans, strict=True):
         if m.style in UNNUMBERED:

@@ -23,7 +23,7 @@ from typing import Literal
 from attribution.segment._spans import strip_span
 from attribution.text import LABEL_WORD, URL, SpanSet, fenced_code, url_end
 
-__all__ = ["BlockKind", "Unit", "is_key_line", "key_line_labels", "split_blocks"]
+__all__ = ["ENTRY_LABEL", "BlockKind", "Unit", "is_key_line", "key_line_labels", "split_blocks"]
 
 BlockKind = Literal["paragraph", "list_item", "heading", "table_cell", "blockquote"]
 UnitMode = Literal["sentences", "whole"]
@@ -51,10 +51,13 @@ _SOURCES_LINE = re.compile(
 )
 """A line that says which sources: its label capitalised ("two\nsources: https://..." is a
 sentence broken over two lines)."""
-_INLINE_REF = re.compile(
+ENTRY_LABEL = (
     r"(?:\*\*|__)?(?:\[\^?(?P<a>\d{1,6})\]|【(?P<c>\d{1,6})[^】\n]{0,80}】|［(?P<w>\d{1,6})］"
     rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?(?P<d>\d{{1,6}})[ \t]*\])(?:\*\*|__)?(?!\()"
 )
+"""The label of a reference list's entry, a marker (``[3]``, ``**[3]**``, ``【3】``, ``[doc3]``):
+its number is group ``a``, ``c``, ``w`` or ``d``."""
+_INLINE_REF = re.compile(ENTRY_LABEL)
 _ENTRY_START = re.compile(
     r"[ \t]*(?:https?://|www\.|[\w-]+(?:\.[\w-]+)+(?![\w-])|[\[\"'“*_<(]|[^\W_a-z])"
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -352,8 +352,13 @@ def _prepare(
         if markers and "(" in answer[a:b]:
             # brackets that held only markers are blanks too: "Frankfurt. ([1]; [2]) It ..."
             # cites with both, not with "[1]" and the next sentence with "; [2])"
+            starts = [s for s, _ in marks]  # sorted, as the markers are: linear with bisect
             for g in _MARKER_GROUP.finditer("".join(chars)):
-                inside = [k for k, (s, e) in enumerate(marks) if g.start() <= s and e <= g.end()]
+                inside: list[int] = []
+                k = bisect_left(starts, g.start())
+                while k < len(marks) and marks[k][1] <= g.end():
+                    inside.append(k)
+                    k += 1
                 if inside:
                     chars[g.start() : g.end()] = " " * (g.end() - g.start())
                     for j, k in enumerate(inside):

@@ -105,7 +105,8 @@ class Marker(msgspec.Struct, frozen=True, kw_only=True):
     numbers: tuple[int, ...]
     """Citation numbers it names, in order, ranges expanded, without repeats."""
     style: MarkerKind
-    """How it was written (``link``: a link citation, never rewritten)."""
+    """How it was written (``link``, ``named``: a link citation or a source named in words,
+    never rewritten but for the number a link shows)."""
 
 
 class NormalizedText(msgspec.Struct, frozen=True, kw_only=True):
