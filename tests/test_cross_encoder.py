@@ -179,6 +179,37 @@ def test_same_pair_scores_the_same_alone_and_in_any_batch(
         assert np.allclose(together, other, atol=1e-6)
 
 
+def test_a_pair_that_comes_again_in_one_call_is_read_once(
+    model_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer that repeats a sentence 7,000 times had each copy read by the model (45 s of a
+    54 s call); now the copies take the first one's probabilities."""
+    import attribution.runtime._cross_encoder as module
+
+    read: list[int] = []
+    encode = module.encode_windows
+
+    def counting(tokenizer: Tokenizer, passages: Sequence[str], *rest: object) -> object:
+        read.append(len(passages))
+        return encode(tokenizer, passages, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "encode_windows", counting)
+    for cache in (100_000, 0):
+        model = OnnxCrossEncoder.from_path(model_path, TOKENIZER, NLI, 64, threads=1)
+        model.cache_size = cache
+        a, b = PAIRS[0], PAIRS[1]
+        probs = model.predict([a, b, a, a, b])
+        assert read == [2]
+        alone = OnnxCrossEncoder.from_path(model_path, TOKENIZER, NLI, 64, threads=1)
+        first, second = alone.predict([a])[0], alone.predict([b])[0]
+        for row, want in zip(probs, (first, second, first, first, second), strict=True):
+            assert np.allclose(row, want, atol=1e-6)
+        probs[2, 0] = -1.0  # each row is its own copy
+        assert probs[0, 0] != -1.0
+        assert probs[3, 0] != -1.0
+        read.clear()
+
+
 # -- labels -------------------------------------------------------------------------------------
 
 

@@ -105,6 +105,31 @@ def test_cited_sources_are_embedded_even_when_they_rank_low(embedder) -> None:  
     assert all(passages[c.passage].source_index == 3 for c in best)
 
 
+def test_a_claim_again_is_matched_once(embedder, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from attribution.match import LexicalIndex
+
+    passages = make_passages(_sources(n_filler=30))
+    config = MatchConfig(embed_all_below=10, prefilter_per_claim=4)
+    everest, bees = "Everest is 8,849 metres high.", "Bees dance to show where flowers are."
+    alone = Matcher(embedder, config).match([everest], passages)
+    ranked: list[tuple[str, ...]] = []
+    bm25 = LexicalIndex.bm25
+
+    def counting(self: LexicalIndex, terms: list[str]) -> dict[int, float]:
+        ranked.append(tuple(terms))
+        return bm25(self, terms)
+
+    monkeypatch.setattr(LexicalIndex, "bm25", counting)
+    result = Matcher(embedder, config).match([everest, bees, everest, everest], passages)
+    assert len(ranked) == 4  # two claims, each ranked once to embed and once for candidates
+    assert len(set(ranked)) == 2
+    assert result.candidates[0] == result.candidates[2] == result.candidates[3]
+    assert result.candidates[0] == alone.candidates[0]
+    assert result.candidates[2] is not result.candidates[0]  # each claim's list is its own
+    flags = result.no_relevant_source
+    assert flags[0] == flags[2] == flags[3] == alone.no_relevant_source[0]
+
+
 def test_approximate_index_above_the_exact_limit(embedder) -> None:  # type: ignore[no-untyped-def]
     passages = make_passages(_sources(n_filler=5))
     exact = Matcher(embedder).match(["Everest is 8,849 metres high."], passages)

@@ -223,10 +223,13 @@ class Matcher:
         by_source: dict[int, list[int]] = {}
         for p in passages:
             by_source.setdefault(p.source_index, []).append(p.index)
+        ranked_for: dict[tuple[str, ...], dict[int, float]] = {}
         for i, terms in enumerate(claim_terms):
-            scores = lexical.bm25(terms)
-            best = sorted(scores, key=lambda j: -scores[j])[:per_claim]
-            chosen.update(best)
+            key = tuple(terms)
+            scores = ranked_for.get(key)
+            if scores is None:  # a claim's terms that came before rank the passages alike
+                scores = ranked_for[key] = lexical.bm25(terms)
+                chosen.update(sorted(scores, key=lambda j: -scores[j])[:per_claim])
             for source_index in cited.get(i, ()):
                 in_source = by_source.get(source_index, [])
                 ranked = sorted(in_source, key=lambda j: -scores.get(j, 0.0))
@@ -284,7 +287,13 @@ class Matcher:
             no_relevant_source=[],
             lexical_weight=cfg.lexical_weight,
         )
+        first: dict[str, int] = {}
         for i, terms in enumerate(claim_terms):
+            same = first.setdefault(claims[i], i)
+            if same != i:  # the same claim again (its vector and terms too): the same candidates
+                result.candidates.append(list(result.candidates[same]))
+                result.no_relevant_source.append(result.no_relevant_source[same])
+                continue
             scores = lexical.bm25(terms)
             lexical_hits = [
                 j

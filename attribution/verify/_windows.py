@@ -57,12 +57,15 @@ def judge_pairs(model: OnnxCrossEncoder, pairs: Sequence[tuple[str, str]]) -> ND
     probs = model.predict(inputs)
     support, contra = model.support_index, model.contradiction_index
     again: list[tuple[int, str]] = []
+    best: dict[tuple[str, str], str | None] = {}  # a pair that comes again: its sentence again
     for i, (passage, claim) in enumerate(inputs):
         against = probs[i, contra] if contra is not None else 0.0
         # a passage read as contradicting the claim is not read again ("Apple denied the
         # rumour" after the rumour): only one it reads as saying nothing of it
         if probs[i, support] < READ_AGAIN_BELOW and against < probs[i, support]:
-            sentence = _best_sentence(passage, claim)
+            if (passage, claim) not in best:
+                best[passage, claim] = _best_sentence(passage, claim)
+            sentence = best[passage, claim]
             if sentence is not None:
                 again.append((i, sentence))
     if again:
