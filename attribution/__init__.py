@@ -43,6 +43,7 @@ from attribution._errors import (
     MissingDependencyError,
     ModelLoadError,
     SourceError,
+    WorkStopped,
 )
 from attribution._offsets import OffsetConverter, OffsetUnit, from_units, to_units
 from attribution._result import (
@@ -55,6 +56,7 @@ from attribution._result import (
     MarkerVerdict,
     NumberedSource,
 )
+from attribution._stop import stoppable
 from attribution._version import __version__
 from attribution._wire import (
     SOURCE_TYPES,
@@ -158,6 +160,7 @@ __all__ = [
     "Verifier",
     "VerifierOutput",
     "VerifyConfig",
+    "WorkStopped",
     "__version__",
     "canonical_url",
     "content_key",
@@ -178,6 +181,7 @@ __all__ = [
     "render_retrieved_context",
     "renumber_markers",
     "source_key",
+    "stoppable",
     "to_units",
 ]
 

@@ -7,6 +7,7 @@ Every error the library raises on purpose derives from :class:`AttributionError`
     ├── InputError (ValueError)           the caller's data is malformed (JSON, offsets, markers)
     ├── SourceError                       a source cannot be used (no text, bad locator)
     ├── ModelLoadError                    a model file is missing, has the wrong hash, or won't load
+    ├── WorkStopped                       the caller gave up on the work (a timeout); it stopped
     └── MissingDependencyError (ImportError)  an optional package is missing (with the pip hint)
 
 The HTTP service maps this tree to status codes in one place. Always ``raise X(...) from exc``
@@ -22,6 +23,7 @@ __all__ = [
     "MissingDependencyError",
     "ModelLoadError",
     "SourceError",
+    "WorkStopped",
 ]
 
 
@@ -43,6 +45,12 @@ class SourceError(AttributionError):
 
 class ModelLoadError(AttributionError):
     """A model file is missing, has the wrong hash, or cannot be loaded."""
+
+
+class WorkStopped(AttributionError):
+    """The work was stopped before it finished because its caller gave up on it (a service
+    request past its timeout, a client gone): raised at the next model batch inside
+    :func:`attribution.stoppable` once its event is set."""
 
 
 class MissingDependencyError(AttributionError, ImportError):

@@ -733,3 +733,54 @@ def test_runner_refuses_beyond_the_queue_and_times_out() -> None:
             assert admission.depth == 0
 
     asyncio.run(scenario())
+
+
+def test_work_its_caller_gave_up_on_stops_at_the_next_model_batch() -> None:
+    """A request answered 504 used to read every pair to the end (an answer of thousands of
+    claims: minutes of both cores after its caller had gone); now its work stops."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from attribution import ModelConfig, WorkStopped, stoppable
+    from attribution.runtime import OnnxCrossEncoder, load_embedder
+
+    model = OnnxCrossEncoder.from_config(ModelConfig(), "support-verifier-minilm-l6-int8")
+    embedder = load_embedder(ModelConfig())
+    pairs = [
+        (f"Passage {i} says Orion runs in Frankfurt.", "Orion runs in Frankfurt.") for i in range(4)
+    ]
+    stop = threading.Event()
+    with stoppable(stop):
+        assert model.predict(pairs[:1]).shape == (1, 3)  # not set: the work goes on
+        stop.set()
+        with pytest.raises(WorkStopped, match="its caller gave up"):
+            model.predict(pairs[1:])  # in lanes: their threads stop too
+        with pytest.raises(WorkStopped):
+            embedder.encode(["Orion runs in Frankfurt."])
+    assert model.predict(pairs[1:]).shape == (3, 3)  # outside the block, nothing stops it
+
+    give_up = threading.Event()  # ends the loop below if the runner does not stop it
+    read: list[int] = []
+
+    def endless() -> None:
+        i = 0
+        while not give_up.is_set():
+            model.predict([(f"Passage number {i} of an endless answer.", "Orion runs.")])
+            read.append(i)
+            i += 1
+
+    async def scenario() -> None:
+        admission = Admission(2)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            try:
+                with pytest.raises(WorkTimeout):
+                    await ModelRunner(pool, admission, 0.3).run(endless)
+                assert admission.wait_idle(30)  # the work stopped: its slot is free
+                stopped_at = len(read)
+                assert stopped_at > 0
+                assert len(read) == stopped_at
+            finally:
+                give_up.set()
+
+    with structlog.testing.capture_logs() as logs:
+        asyncio.run(scenario())
+    assert any(entry["event"] == "model work stopped early" for entry in logs)

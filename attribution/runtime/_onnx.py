@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from attribution._config import ModelConfig
 from attribution._errors import ConfigError, InputError, MissingDependencyError, ModelLoadError
 from attribution._log import library_log
+from attribution._stop import check_stop, stop_event
 from attribution.runtime._manifest import ModelKind, ModelSpec, ResolvedModel, resolve_model
 
 if TYPE_CHECKING:
@@ -376,6 +377,7 @@ class OnnxModel:
             attention mask it was run with.
         """
         runtime = self._runtime
+        stop = stop_event()  # read here: the lanes' threads do not see the caller's context
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.intp, count=len(encodings))
         order = np.argsort(lengths, kind="stable")
         with self._calls_lock:
@@ -388,6 +390,7 @@ class OnnxModel:
         batches = [order[a : a + self.batch_size] for a in range(0, len(order), self.batch_size)]
 
         def run(on: Session, rows: NDArray[np.intp]) -> Batch:
+            check_stop(stop)
             feed = _pad([encodings[i] for i in rows], int(lengths[rows].max()), runtime.pad_id)
             (output,) = on.run([runtime.output.name], {name: feed[name] for name in runtime.inputs})
             return rows, output.astype(np.float32, copy=False), feed["attention_mask"]

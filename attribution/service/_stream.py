@@ -19,8 +19,8 @@ non-streaming answer. A failure once the stream has started is ``event: error`` 
 with the usual ``{"error": {"type", "message"}}`` and ends the stream; before it starts, errors
 are ordinary 4xx responses.
 
-A client that goes away cancels the generator; model work already running finishes in its thread
-and gives its admission slot back (:class:`attribution.service._work.ModelRunner`).
+A client that goes away cancels the generator; model work already running stops at its next
+model batch and gives its admission slot back (:class:`attribution.service._work.ModelRunner`).
 """
 
 from __future__ import annotations

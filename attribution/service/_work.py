@@ -4,8 +4,9 @@
 request is refused at once (429) rather than queued; a :class:`Slot` is one admitted request,
 which a stream holds from before its first byte to its end. :class:`ModelRunner` runs a function in
 the model thread pool under ``asyncio.wait_for``: past ``request_timeout_s`` the caller gets
-504, and the request keeps its admission slot until its thread really finishes, so abandoned
-work still counts against the queue.
+504, the work stops at its next model batch (:func:`attribution.stoppable`; before, it read
+every pair to the end), and the request keeps its admission slot until its thread really
+finishes, so abandoned work still counts against the queue.
 """
 
 from __future__ import annotations
@@ -17,11 +18,17 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+import structlog
+
+from attribution import WorkStopped, stoppable
+
 from ._errors import Overloaded, WorkTimeout
 
 __all__ = ["Admission", "ModelRunner", "Slot"]
 
 T = TypeVar("T")
+
+log = structlog.get_logger(__name__)
 
 
 class Admission:
@@ -137,8 +144,18 @@ class ModelRunner:
         """
         held = self.admit() if slot is None else slot.share()
         context = contextvars.copy_context()  # the request id travels into the worker's logs
+        stop = threading.Event()
+
+        def work() -> T:
+            try:
+                with stoppable(stop):
+                    return fn()
+            except WorkStopped:  # its caller already has its answer (504) or is gone
+                log.info("model work stopped early", reason="its caller gave up on it")
+                raise
+
         try:
-            future: Future[T] = self.pool.submit(context.run, fn)
+            future: Future[T] = self.pool.submit(context.run, work)
         except BaseException:
             held.release()
             raise
@@ -146,8 +163,12 @@ class ModelRunner:
         timeout = self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), max(timeout, 0.0))
+        except asyncio.CancelledError:
+            stop.set()  # the caller went away (a stream's client): its work stops too
+            raise
         except TimeoutError as exc:
-            future.cancel()  # only stops work that has not started; a running thread finishes
+            future.cancel()  # stops work that has not started
+            stop.set()  # and running work at its next model batch (WorkStopped, logged)
             limit = (
                 f"request_timeout_s = {self.timeout_s:g} s"
                 if timeout == self.timeout_s
