@@ -46,6 +46,7 @@ from attribution.emit import (
     clear_quote_cache,
     evidence_quotes,
     footnote_definitions,
+    held_markers,
     insertion_edit,
     marker_edits,
 )
@@ -74,6 +75,7 @@ from attribution.text import (
     MarkerStyle,
     find_markers,
     protected_spans,
+    rewrite_marker,
     written_style,
 )
 from attribution.verify import (
@@ -972,6 +974,15 @@ class Attributor:
         style = cfg.reconcile.marker_style or _dominant_style(markers)
         like = _labelled_like(markers) if cfg.reconcile.marker_style is None else None
         protected = protected_spans(answer)
+        # unknown markers the sentence uses as words ("According to [5], ...") stay, to be
+        # written with the number filled in rather than dropped
+        held = held_markers(
+            answer,
+            markers,
+            known=numbering.known,
+            drop_unknown=cfg.reconcile.drop_unknown,
+            foreign=foreign,
+        )
         edits: list[Edit] = marker_edits(
             answer,
             markers,
@@ -980,6 +991,7 @@ class Attributor:
             drop_unknown=cfg.reconcile.drop_unknown,
             foreign=foreign,
             renumbered=renumbered,
+            held=held,
         )
         if key is not None:
             edits += [Edit(a, b, text) for a, b, text in key.edits]
@@ -1052,8 +1064,15 @@ class Attributor:
             ):
                 chosen = decision.supporting[: cfg.reconcile.max_sources_per_claim]
                 added = tuple(numbering.numbers[s] for s in chosen)
+                in_place = next((m for m in claim.segment.markers if m.start in held), None)
                 edits.append(
-                    insertion_edit(
+                    Edit(
+                        in_place.start,
+                        in_place.end,
+                        rewrite_marker(in_place, added, cfg.reconcile.marker_style),
+                    )
+                    if in_place is not None
+                    else insertion_edit(
                         answer,
                         claim.segment.start,
                         _words_end(answer, claim.segment),

@@ -380,6 +380,59 @@ def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(
     assert result.summary.markers_unverifiable == 1
 
 
+def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
+    attributor: Attributor,
+) -> None:
+    # dropped, it broke the sentence: "According to, the Eiffel Tower ...", "As notes, ..."
+    for answer, want in (
+        (
+            "According to [9], the Eiffel Tower was completed in 1889.",
+            "According to [1], the Eiffel Tower was completed in 1889.",
+        ),
+        (
+            "As [9] notes, the Eiffel Tower was completed in 1889.",
+            "As [1] notes, the Eiffel Tower was completed in 1889.",
+        ),
+        (
+            "As shown in [7], the Eiffel Tower was completed in 1889.",
+            "As shown in [1], the Eiffel Tower was completed in 1889.",
+        ),
+        # a citation after the claim's words is dropped and filled in as before
+        (
+            "The Eiffel Tower was completed in 1889 [9].",
+            "The Eiffel Tower was completed in 1889 [1].",
+        ),
+        (
+            "The Eiffel Tower was completed in 1889 (see [9]).",
+            "The Eiffel Tower was completed in 1889 [1].",
+        ),
+        (  # "(cf.)" stayed behind before
+            "The Eiffel Tower was completed in 1889 (cf. [9]).",
+            "The Eiffel Tower was completed in 1889 [1].",
+        ),
+    ):
+        result = attributor.attribute(answer, SOURCES)
+        assert result.answer == want, answer
+        assert [m.verdict for m in result.markers] == ["unknown_number"], answer
+        assert result.claims[0].added == (1,)
+        refs = result.citations.references
+        assert [(r.cited_text, r.source_ids) for r in refs] == [(want, ("eiffel",))]
+    # nothing to fill in (the claim is not supported), or a known number beside it: it stays
+    # as written, reported unknown
+    for answer in (
+        "According to [9], the Eiffel Tower was completed in 1921.",
+        "Results of [9] and [1] show the Eiffel Tower was completed in 1889.",
+    ):
+        result = attributor.attribute(answer, SOURCES)
+        assert result.answer == answer
+        assert "unknown_number" in [m.verdict for m in result.markers]
+    # kept on request, as every unknown number (and the claim's source filled in after it)
+    keep = AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False))
+    answer = "According to [9], the Eiffel Tower was completed in 1889."
+    kept = attributor.with_config(keep).attribute(answer, SOURCES).answer
+    assert kept == "According to [9], the Eiffel Tower was completed in 1889 [1]."
+
+
 def test_two_sightings_of_one_source_are_merged_and_its_text_kept(
     attributor: Attributor,
 ) -> None:

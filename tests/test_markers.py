@@ -349,3 +349,25 @@ def test_normalize_leaves_the_spans_it_is_told_to_skip() -> None:
     assert markers_outside(find_markers(text), [code, (0, 1)]) == find_markers(text)[::2]
     # a span inside another (a comment inside code) hides nothing the outer one does not
     assert markers_outside(find_markers(text), [(0, len(text)), (1, 2)]) == []
+
+
+def test_markers_the_sentence_uses_as_words() -> None:
+    from attribution.text import markers_in_prose
+
+    def read(text: str) -> list[bool]:
+        return markers_in_prose(text, [(m.start, m.end) for m in find_markers(text)])
+
+    # the object of a preposition or of "see", the subject of a verb of saying, a list of them
+    assert read("According to [5], Orion runs in Frankfurt.") == [True]
+    assert read("As shown in [5], it runs.") == [True]
+    assert read("See [5] for details.") == [True]
+    assert read("This is supported by [5] and [6].") == [True, True]
+    assert read("Results of [5], [6] and [7] show it.") == [True, True, True]
+    assert read("As [5] notes, it runs.") == [True]
+    assert read("Compare with cf. [5].") == [True]
+    # citations after the claim's words, and citation groups
+    assert read("Orion runs in Frankfurt [5].") == [False]
+    assert read("Orion runs in Frankfurt [5][6] and Virginia [7].") == [False, False, False]
+    assert read("Orion runs in Frankfurt (see [5]) and (cf. [6]).") == [False, False]
+    assert read("It opened in 2024. [5] It runs.") == [False]
+    assert read("Orion runs in Frankfurt [5] and in Virginia [6].") == [False, False]

@@ -14,6 +14,7 @@ from attribution.emit._edits import (
     EditedText,
     apply_edits,
     footnote_definitions,
+    held_markers,
     insertion_edit,
     marker_edits,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "clear_quote_cache",
     "evidence_quotes",
     "footnote_definitions",
+    "held_markers",
     "insertion_edit",
     "marker_edits",
     "summarize",

@@ -13,6 +13,7 @@ from attribution.text import (
     Marker,
     MarkerStyle,
     format_marker,
+    markers_in_prose,
     protected_spans,
     removal_spans,
     rewrite_marker,
@@ -23,7 +24,9 @@ __all__ = [
     "EditedText",
     "apply_edits",
     "footnote_definitions",
+    "held_markers",
     "insertion_edit",
+    "kept_numbers",
     "marker_edits",
 ]
 
@@ -155,26 +158,28 @@ def marker_edits(
     drop_unknown: bool,
     foreign: Collection[tuple[int, int]] = (),
     renumbered: Collection[int] = (),
+    held: Collection[int] = (),
 ) -> list[Edit]:
     """Edits that rewrite markers in ``style`` and drop unknown numbers when asked (and the
     ``foreign`` ones, ``(marker start, number)``: numbers the answer's own key says cite a page
     outside the request). A marker in ``renumbered`` (by start: read through the answer's key
-    as other numbers than it says) is written again in its own style."""
+    as other numbers than it says) is written again in its own style. A marker in ``held`` (by
+    start) gets no edit: the caller edits it (:func:`held_markers`)."""
     edits: list[Edit] = []
     kept = [
-        tuple(n for n in m.numbers if n in known and (m.start, n) not in foreign)
-        if drop_unknown
-        else m.numbers
-        for m in markers
+        kept_numbers(m, known=known, drop_unknown=drop_unknown, foreign=foreign) for m in markers
     ]
     spans = removal_spans(
         text,
         [
-            (m.start, m.end, not n and m.style not in UNNUMBERED)  # a link or a name never goes
+            # a link or a name never goes, nor a marker the caller holds
+            (m.start, m.end, not n and m.style not in UNNUMBERED and m.start not in held)
             for m, n in zip(markers, kept, strict=True)
         ],
     )
     for m, numbers, span in zip(markers, kept, spans, strict=True):
+        if m.start in held:
+            continue
         if m.style in UNNUMBERED:
             # a link or a name stays as written, but for the number a link shows
             if (new := rewrite_marker(m, m.numbers, None)) != m.text:
@@ -193,6 +198,43 @@ def marker_edits(
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits
+
+
+def kept_numbers(
+    marker: Marker,
+    *,
+    known: Collection[int],
+    drop_unknown: bool,
+    foreign: Collection[tuple[int, int]] = (),
+) -> tuple[int, ...]:
+    """The numbers of ``marker`` that stay in the answer: all of them unless unknown numbers
+    (and ``foreign`` ones) are dropped."""
+    if not drop_unknown:
+        return marker.numbers
+    return tuple(n for n in marker.numbers if n in known and (marker.start, n) not in foreign)
+
+
+def held_markers(
+    text: str,
+    markers: Sequence[Marker],
+    *,
+    known: Collection[int],
+    drop_unknown: bool,
+    foreign: Collection[tuple[int, int]] = (),
+) -> frozenset[int]:
+    """The starts of the bracket markers that would go (every number dropped) but that the
+    sentence uses as words (:func:`attribution.text.markers_in_prose`): ``According to [5],
+    Orion runs in Frankfurt.`` would read ``According to, Orion ...``. Such a marker stays, to
+    be written with the number the engine fills in, if any (else as it was)."""
+    if not drop_unknown:
+        return frozenset()
+    bracketed = [m for m in markers if m.style == "bracket"]
+    prose = markers_in_prose(text, [(m.start, m.end) for m in bracketed])
+    return frozenset(
+        m.start
+        for m, in_prose in zip(bracketed, prose, strict=True)
+        if in_prose and not kept_numbers(m, known=known, drop_unknown=drop_unknown, foreign=foreign)
+    )
 
 
 _CJK = re.compile(

@@ -202,6 +202,51 @@ class ProtectedRegions:
         return k >= 0 and index < self.spans[k][1]
 
 
+_TAKES_AN_OBJECT = frozenset(
+    "to of in see from by per as cf like with unlike via than at on under into following".split()
+)
+"""Words after which a marker is a word of the sentence, not a citation after it: ``According
+to [5],``, ``as shown in [5]``, ``See [5] for details``, ``supported by [5]``, ``cf. [5]``."""
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\.?[ \t]*$")
+_REPORTS = re.compile(
+    r"[ \t]+(?:notes?|shows?|says?|reports?|finds?|found|states?|stated|suggests?|describes?"
+    r"|explains?|lists?|argues?|claims?|confirms?|mentions?|documents?|gives?|provides?"
+    r"|writes?|wrote|puts? it|adds?)\b"
+)
+"""A verb of saying after a marker: ``[5] notes that``, ``as [5] puts it``."""
+_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*$", re.IGNORECASE)
+"""What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``."""
+
+
+def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
+    """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
+    sentence uses it as one of its words rather than citing with it: the object of a preposition
+    or of "see" (``According to [5], ...``, ``as shown in [5]``, ``See [5] for details.``), the
+    subject of a verb of saying (``[5] notes that``), or listed with one that is (``Results of
+    [5] and [1] show``). Removing such a marker breaks the sentence (``According to, ...``)."""
+    order = sorted(range(len(spans)), key=lambda k: spans[k][0])
+    out = [False] * len(spans)
+    previous: int | None = None
+    for k in order:
+        start, end = spans[k]
+        head = text[max(0, start - 40) : start]
+        word = _WORD_BEFORE.search(head)
+        listed = (
+            previous is not None
+            and out[previous]
+            and _LISTED.fullmatch(text, spans[previous][1], start) is not None
+        )
+        # "(see [5])" and "(cf. [5])" are a citation group, not prose
+        grouped = _GROUP_OPEN.search(head) is not None
+        out[k] = not grouped and bool(
+            listed
+            or (word is not None and word.group(1).lower() in _TAKES_AN_OBJECT)
+            or _REPORTS.match(text, end)
+        )
+        previous = k
+    return out
+
+
 def removal_spans(
     text: str, markers: Sequence[tuple[int, int, bool]]
 ) -> list[tuple[int, int] | None]:
@@ -256,7 +301,7 @@ def _disjoint(order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
             last_end = span[1]
 
 
-_GROUP_OPEN = re.compile(r"\([ \t]*(?:(?:see|also|cf\.?)\b[ \t]*)?$", re.IGNORECASE)
+_GROUP_OPEN = re.compile(r"\([ \t]*(?:(?:(?:see|also|cf)\b|cf\.)[ \t]*)?$", re.IGNORECASE)
 """A bracket that opens a group of markers, and the word that may lead them: ``(see [1])``."""
 
 
