@@ -23,9 +23,10 @@ _EVENT: ContextVar[threading.Event | None] = ContextVar("attribution_stop", defa
 
 @contextmanager
 def stoppable(event: threading.Event) -> Iterator[None]:
-    """Run the block so that it stops (:class:`WorkStopped`) at the next model batch once
-    ``event`` is set (from any thread). Threads the block starts itself are not covered unless
-    it hands them :func:`stop_event`."""
+    """Run the block so that it stops (:class:`WorkStopped`) at the next batch of a model
+    (the judge's, the transformer embedder's; the static embedder runs no batches) once
+    ``event`` is set (from any thread). Threads the block starts itself are not covered: the
+    event lives in this thread's context (the models' own lanes are)."""
     token = _EVENT.set(event)
     try:
         yield

@@ -210,6 +210,21 @@ def test_a_pair_that_comes_again_in_one_call_is_read_once(
         read.clear()
 
 
+def test_pairs_that_differ_only_in_where_the_passage_ends_are_two_pairs(
+    model: OnnxCrossEncoder, model_path: Path
+) -> None:
+    """The cache key joined the two texts with a NUL, so ("a\\0b", "c") read ("a", "b\\0c")'s
+    scores (in one call since pairs that come again are read once, cache or not)."""
+    first = ("Webb launched in 2021.\x00Webb", "launched in 1990.")
+    second = ("Webb launched in 2021.", "Webb\x00launched in 1990.")
+    together = model.predict([first, second])
+    fresh = OnnxCrossEncoder.from_path(model_path, TOKENIZER, NLI, 64, threads=1)
+    fresh.cache_size = 0
+    assert np.allclose(together[1], fresh.predict([second])[0], atol=1e-6)
+    assert np.allclose(together[0], fresh.predict([first])[0], atol=1e-6)
+    assert not np.allclose(together[0], together[1], atol=1e-6)
+
+
 # -- labels -------------------------------------------------------------------------------------
 
 

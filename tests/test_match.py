@@ -130,6 +130,15 @@ def test_a_claim_again_is_matched_once(embedder, monkeypatch: pytest.MonkeyPatch
     assert flags[0] == flags[2] == flags[3] == alone.no_relevant_source[0]
 
 
+def test_more_new_texts_than_the_cache_holds_are_all_embedded(embedder) -> None:  # type: ignore[no-untyped-def]
+    matcher = Matcher(embedder, cache=EmbeddingCache(max_items=2))
+    texts = ["Everest is high.", "Bees dance.", "The Eiffel Tower is in Paris."]
+    vectors = matcher.embed(texts)
+    assert vectors.shape == (3, embedder.dimension)  # was (2, ...): the first had been evicted
+    alone = Matcher(embedder).embed(texts)
+    assert np.allclose(vectors, alone, atol=1e-6)
+
+
 def test_approximate_index_above_the_exact_limit(embedder) -> None:  # type: ignore[no-untyped-def]
     passages = make_passages(_sources(n_filler=5))
     exact = Matcher(embedder).match(["Everest is 8,849 metres high."], passages)

@@ -775,12 +775,11 @@ def test_work_its_caller_gave_up_on_stops_at_the_next_model_batch() -> None:
                 with pytest.raises(WorkTimeout):
                     await ModelRunner(pool, admission, 0.3).run(endless)
                 assert admission.wait_idle(30)  # the work stopped: its slot is free
-                stopped_at = len(read)
-                assert stopped_at > 0
-                assert len(read) == stopped_at
+                assert read  # it had started
             finally:
                 give_up.set()
 
     with structlog.testing.capture_logs() as logs:
         asyncio.run(scenario())
-    assert any(entry["event"] == "model work stopped early" for entry in logs)
+    stopped = [entry for entry in logs if entry["event"] == "model_work_stopped"]
+    assert [entry["reason"] for entry in stopped] == ["timeout"]

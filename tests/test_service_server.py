@@ -257,7 +257,7 @@ def test_client_hanging_up_mid_stream(server: Server) -> None:
                 for chunk in response.iter_text():
                     if "event: claim" in chunk:
                         break  # leaving the block closes the connection mid-stream
-        for _ in range(100):  # the abandoned work finishes in its thread and frees its slot
+        for _ in range(100):  # the abandoned work stops at its next model batch and frees its slot
             if queue_depth(client) == 0:
                 break
             time.sleep(0.1)

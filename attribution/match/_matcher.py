@@ -198,8 +198,11 @@ class Matcher:
         cached = self.cache.get_many(texts)
         todo = sorted({t for t, v in zip(texts, cached, strict=True) if v is None})
         if todo:
-            self.cache.put_many(todo, np.asarray(self.embedder.encode(todo), dtype=np.float32))
-            fresh = dict(zip(todo, self.cache.get_many(todo), strict=True))
+            computed = np.asarray(self.embedder.encode(todo), dtype=np.float32)
+            self.cache.put_many(todo, computed)
+            # from what was computed, not the cache: more new texts than the cache holds
+            # pushed the first out, and the result lost their rows
+            fresh = dict(zip(todo, computed, strict=True))
             cached = [v if v is not None else fresh[t] for t, v in zip(texts, cached, strict=True)]
         return np.stack([v for v in cached if v is not None]).astype(np.float32, copy=False)
 

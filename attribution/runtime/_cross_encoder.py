@@ -307,8 +307,11 @@ def pair_budget(first: int, second: int, budget: int) -> tuple[int, int]:
 
 
 def _pair_key(passage: str, claim: str) -> bytes:
+    """The pair's cache key: the passage's length leads, so that no two pairs share one
+    (``("a\\0b", "c")`` and ``("a", "b\\0c")`` did, and the second read the first's scores)."""
+    first = passage.encode("utf-8", "surrogatepass")
     return hashlib.blake2b(
-        passage.encode("utf-8", "surrogatepass") + b"\x00" + claim.encode("utf-8", "surrogatepass"),
+        len(first).to_bytes(8, "little") + first + claim.encode("utf-8", "surrogatepass"),
         digest_size=16,
     ).digest()
 

@@ -146,12 +146,14 @@ class ModelRunner:
         context = contextvars.copy_context()  # the request id travels into the worker's logs
         stop = threading.Event()
 
+        why: list[str] = []
+
         def work() -> T:
             try:
                 with stoppable(stop):
                     return fn()
             except WorkStopped:  # its caller already has its answer (504) or is gone
-                log.info("model work stopped early", reason="its caller gave up on it")
+                log.info("model_work_stopped", reason=why[0] if why else "unknown")
                 raise
 
         try:
@@ -164,10 +166,12 @@ class ModelRunner:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), max(timeout, 0.0))
         except asyncio.CancelledError:
+            why.append("caller_gone")
             stop.set()  # the caller went away (a stream's client): its work stops too
             raise
         except TimeoutError as exc:
             future.cancel()  # stops work that has not started
+            why.append("timeout")
             stop.set()  # and running work at its next model batch (WorkStopped, logged)
             limit = (
                 f"request_timeout_s = {self.timeout_s:g} s"
