@@ -49,6 +49,7 @@ from attribution.emit import (
     held_markers,
     insertion_edit,
     marker_edits,
+    marker_text,
 )
 from attribution.match import (
     EmbeddingCache,
@@ -75,7 +76,6 @@ from attribution.text import (
     MarkerStyle,
     find_markers,
     protected_spans,
-    rewrite_marker,
     written_style,
 )
 from attribution.verify import (
@@ -974,15 +974,41 @@ class Attributor:
         style = cfg.reconcile.marker_style or _dominant_style(markers)
         like = _labelled_like(markers) if cfg.reconcile.marker_style is None else None
         protected = protected_spans(answer)
-        # unknown markers the sentence uses as words ("According to [5], ...") stay, to be
-        # written with the number filled in rather than dropped
-        held = held_markers(
+        decisions = [
+            decide_claim(
+                per_source[i],
+                pair_support[i],
+                thresholds,
+                no_relevant_source=no_relevant_source[i],
+                contradicting=contradicting[i],
+                pair_refused=pair_refused[i],
+            )
+            for i in range(len(claims))
+        ]
+        filled = [
+            cfg.reconcile.fill_missing
+            and decision.verdict == "supported"
+            # a claim whose every number is unknown to the registry cites nothing
+            # (those numbers resolve to no source, and are dropped by default)
+            and not any(n in numbering.known for n in claim.cited_numbers)
+            and claim.segment.is_claim
+            for claim, decision in zip(claims, decisions, strict=True)
+        ]
+        # an unknown marker the sentence uses as a word ("According to [5], ...") becomes the
+        # number filled in, where the claim gets one, rather than leaving "According to, ..."
+        in_prose = held_markers(
             answer,
             markers,
             known=numbering.known,
             drop_unknown=cfg.reconcile.drop_unknown,
             foreign=foreign,
         )
+        rewritten: dict[int, Marker] = {}  # claim index -> its marker written with the fill
+        for i, claim in enumerate(claims):
+            first = next((m for m in claim.segment.markers if m.start in in_prose), None)
+            if filled[i] and first is not None:
+                rewritten[i] = first
+        held = frozenset(m.start for m in rewritten.values())
         edits: list[Edit] = marker_edits(
             answer,
             markers,
@@ -1029,14 +1055,7 @@ class Attributor:
             )
 
         for i, claim in enumerate(claims):
-            decision = decide_claim(
-                per_source[i],
-                pair_support[i],
-                thresholds,
-                no_relevant_source=no_relevant_source[i],
-                contradicting=contradicting[i],
-                pair_refused=pair_refused[i],
-            )
+            decision = decisions[i]
             cited_ok: list[int] = []
             for m in (*claim.segment.markers, *claim.lent_markers):
                 for n in m.numbers:
@@ -1054,22 +1073,15 @@ class Attributor:
                     if check.verdict == "supported":
                         cited_ok.append(n)
             added: tuple[int, ...] = ()
-            if (
-                cfg.reconcile.fill_missing
-                and decision.verdict == "supported"
-                # a claim whose every number is unknown to the registry cites nothing
-                # (those numbers resolve to no source, and are dropped by default)
-                and not any(n in numbering.known for n in claim.cited_numbers)
-                and claim.segment.is_claim
-            ):
+            if filled[i]:
                 chosen = decision.supporting[: cfg.reconcile.max_sources_per_claim]
                 added = tuple(numbering.numbers[s] for s in chosen)
-                in_place = next((m for m in claim.segment.markers if m.start in held), None)
+                in_place = rewritten.get(i)
                 edits.append(
                     Edit(
                         in_place.start,
                         in_place.end,
-                        rewrite_marker(in_place, added, cfg.reconcile.marker_style),
+                        marker_text(added, style, like if style == "bracket" else None),
                     )
                     if in_place is not None
                     else insertion_edit(

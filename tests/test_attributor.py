@@ -417,15 +417,37 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         assert result.claims[0].added == (1,)
         refs = result.citations.references
         assert [(r.cited_text, r.source_ids) for r in refs] == [(want, ("eiffel",))]
-    # nothing to fill in (the claim is not supported), or a known number beside it: it stays
-    # as written, reported unknown
-    for answer in (
-        "According to [9], the Eiffel Tower was completed in 1921.",
-        "Results of [9] and [1] show the Eiffel Tower was completed in 1889.",
+    # nothing to fill in (the claim is not supported, or it cites a known number): the unknown
+    # number goes as every unknown number does (the answer never carries a number its citation
+    # list cannot resolve), still reported
+    for answer, want in (
+        (
+            "According to [9], the Eiffel Tower was completed in 1921.",
+            "According to, the Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "According to [9], [1], the Eiffel Tower was completed in 1889.",
+            "According to [1], the Eiffel Tower was completed in 1889.",
+        ),
     ):
         result = attributor.attribute(answer, SOURCES)
-        assert result.answer == answer
+        assert result.answer == want, answer
         assert "unknown_number" in [m.verdict for m in result.markers]
+    # the marker written in place is written as the answer writes its markers
+    for answer, want in (
+        (
+            "Mount Everest is Earth's highest mountain above sea level [^2]. "
+            "According to [9], the Eiffel Tower was completed in 1889.",
+            "According to [^1], the Eiffel Tower was completed in 1889.",
+        ),
+        (
+            "Mount Everest is Earth's highest mountain above sea level [Source 2]. "
+            "According to [Source 9], the Eiffel Tower was completed in 1889.",
+            "According to [Source 1], the Eiffel Tower was completed in 1889.",
+        ),
+    ):
+        result = attributor.attribute(answer, SOURCES)
+        assert want in result.answer, result.answer
     # kept on request, as every unknown number (and the claim's source filled in after it)
     keep = AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False))
     answer = "According to [9], the Eiffel Tower was completed in 1889."

@@ -371,3 +371,6 @@ def test_markers_the_sentence_uses_as_words() -> None:
     assert read("Orion runs in Frankfurt (see [5]) and (cf. [6]).") == [False, False]
     assert read("It opened in 2024. [5] It runs.") == [False]
     assert read("Orion runs in Frankfurt [5] and in Virginia [6].") == [False, False]
+    assert read("A 2021 study [5] found that it runs.") == [False]  # a citation after a noun
+    assert read("It is what Paris is known as. [5] It runs.") == [False]  # a full stop between
+    assert read("It runs. [5] notes that it runs.") == [True]

@@ -17,6 +17,7 @@ from attribution.emit._edits import (
     held_markers,
     insertion_edit,
     marker_edits,
+    marker_text,
 )
 from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
@@ -32,5 +33,6 @@ __all__ = [
     "held_markers",
     "insertion_edit",
     "marker_edits",
+    "marker_text",
     "summarize",
 ]

@@ -28,6 +28,7 @@ __all__ = [
     "insertion_edit",
     "kept_numbers",
     "marker_edits",
+    "marker_text",
 ]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
@@ -224,8 +225,10 @@ def held_markers(
 ) -> frozenset[int]:
     """The starts of the bracket markers that would go (every number dropped) but that the
     sentence uses as words (:func:`attribution.text.markers_in_prose`): ``According to [5],
-    Orion runs in Frankfurt.`` would read ``According to, Orion ...``. Such a marker stays, to
-    be written with the number the engine fills in, if any (else as it was)."""
+    Orion runs in Frankfurt.`` would read ``According to, Orion ...``. Where the engine fills in
+    the claim's source, the first of them is written with its number instead
+    (``According to [1], ...``); otherwise they go as every unknown number does (the answer never
+    carries a number its citation list cannot resolve)."""
     if not drop_unknown:
         return frozenset()
     bracketed = [m for m in markers if m.style == "bracket"]
@@ -241,6 +244,14 @@ _CJK = re.compile(
     r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 )
 """Chinese, Japanese and Korean characters and their punctuation: text written without spaces."""
+
+
+def marker_text(numbers: Sequence[int], style: MarkerStyle, like: Marker | None) -> str:
+    """A marker the engine writes naming ``numbers``: in ``style``, or like the answer's own
+    marker ``like`` where its markers carry a word (``[doc1]``, ``[Source 2]``)."""
+    return (
+        rewrite_marker(like, numbers, None) if like is not None else format_marker(numbers, style)
+    )
 
 
 def insertion_edit(
@@ -273,10 +284,7 @@ def insertion_edit(
     for a, b in protected if protected is not None else protected_spans(text):
         if a < position < b:
             position = b
-    # written like the answer's own markers where they carry a word ("[doc1]", "[Source 2]")
-    marker = (
-        rewrite_marker(like, numbers, None) if like is not None else format_marker(numbers, style)
-    )
+    marker = marker_text(numbers, style, like)
     # a footnote mark, and a marker after CJK text (written without spaces), are glued on
     cjk = position > 0 and _CJK.match(text, position - 1) is not None
     glue = "" if style == "footnote" or cjk else " "

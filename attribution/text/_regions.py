@@ -207,7 +207,9 @@ _TAKES_AN_OBJECT = frozenset(
 )
 """Words after which a marker is a word of the sentence, not a citation after it: ``According
 to [5],``, ``as shown in [5]``, ``See [5] for details``, ``supported by [5]``, ``cf. [5]``."""
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)\.?[ \t]*$")
+_WORD_BEFORE = re.compile(r"(?:\b(cf)\.|([A-Za-z]+))[ \t]*$", re.IGNORECASE)
+"""The word right before a marker (a full stop only after "cf": "known as. [5] It ..." ends
+a sentence)."""
 _REPORTS = re.compile(
     r"[ \t]+(?:notes?|shows?|says?|reports?|finds?|found|states?|stated|suggests?|describes?"
     r"|explains?|lists?|argues?|claims?|confirms?|mentions?|documents?|gives?|provides?"
@@ -222,8 +224,9 @@ def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
     sentence uses it as one of its words rather than citing with it: the object of a preposition
     or of "see" (``According to [5], ...``, ``as shown in [5]``, ``See [5] for details.``), the
-    subject of a verb of saying (``[5] notes that``), or listed with one that is (``Results of
-    [5] and [1] show``). Removing such a marker breaks the sentence (``According to, ...``)."""
+    subject of a verb of saying at a sentence's start (``[5] notes that``), or listed with one
+    that is (``Results of [5] and [1] show``). Removing such a marker breaks the sentence
+    (``According to, ...``)."""
     order = sorted(range(len(spans)), key=lambda k: spans[k][0])
     out = [False] * len(spans)
     previous: int | None = None
@@ -238,11 +241,14 @@ def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
         )
         # "(see [5])" and "(cf. [5])" are a citation group, not prose
         grouped = _GROUP_OPEN.search(head) is not None
-        out[k] = not grouped and bool(
-            listed
-            or (word is not None and word.group(1).lower() in _TAKES_AN_OBJECT)
-            or _REPORTS.match(text, end)
-        )
+        before = (word.group(1) or word.group(2)).lower() if word is not None else ""
+        # the subject of a verb of saying where it starts a sentence ("[5] notes that"), not a
+        # citation after a noun ("A 2021 study [5] found that")
+        j = start
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        subject = (j == 0 or text[j - 1] in ".!?:\n") and _REPORTS.match(text, end)
+        out[k] = not grouped and bool(listed or before in _TAKES_AN_OBJECT or subject)
         previous = k
     return out
 
