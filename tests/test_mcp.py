@@ -324,3 +324,74 @@ def test_bound_to_every_address_it_answers_for_any_host(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _read_line(process: subprocess.Popen[bytes], seconds: float) -> dict[str, Any]:
+    """The server's next line on stdout, or a failure after ``seconds`` (no hang)."""
+    import selectors
+
+    assert process.stdout is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        if not selector.select(seconds):
+            raise AssertionError(f"no answer within {seconds} s")
+    return json.loads(process.stdout.readline())  # type: ignore[no-any-return]
+
+
+def test_a_line_the_transport_cannot_read_is_answered_over_stdio(tmp_path: Path) -> None:
+    """The SDK's stdio transport dropped such a line without a word and the client waited for
+    its answer forever (a lone surrogate escape, deep nesting, bytes that are not UTF-8)."""
+    database = tmp_path / "registries.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attribution", "mcp", "--database", str(database)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=_server_env(database),
+        cwd=str(tmp_path),
+    )
+    assert process.stdin is not None
+
+    def send(line: bytes) -> None:
+        assert process.stdin is not None
+        process.stdin.write(line + b"\n")
+        process.stdin.flush()
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}
+        send(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}
+            ).encode()
+        )
+        assert _read_line(process, 120)["id"] == 1
+        send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        call = (
+            b'{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}'
+        )
+        surrogate = b'{"claim": "Paris is in \\ud800 France.", "passage": "Paris is in France."}'
+        deep = b'{"toolOutputs": [{"toolName": "x", "output": ' + b"[" * 300 + b"]" * 300 + b"}]}"
+        latin1 = b'{"claim": "caf\xe9", "passage": "x"}'
+        cases = [
+            (call % (b"2", b"verify", surrogate), 2, -32700, "lone surrogate"),
+            (call % (b"3", b"extract", deep), 3, -32700, "nested deeper"),
+            (call % (b'"four"', b"verify", latin1), "four", -32700, "byte 0xe9"),
+            (b"not json", None, -32700, "not JSON"),
+            (b'{"jsonrpc": "1.0", "id": 5, "method": "tools/list"}', 5, -32600, "JSON-RPC 2.0"),
+        ]
+        for line, request_id, code, words in cases:
+            send(line)
+            answer = _read_line(process, 30)
+            assert answer["id"] == request_id
+            assert answer["error"]["code"] == code
+            assert words in answer["error"]["message"]
+        # and the server goes on answering
+        send(b'{"jsonrpc": "2.0", "id": 6, "method": "tools/list"}')
+        tools = {tool["name"] for tool in _read_line(process, 30)["result"]["tools"]}
+        assert tools == TOOLS
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+        assert process.stdout is not None
+        process.stdout.close()
+    assert process.returncode == 0

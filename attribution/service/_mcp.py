@@ -479,10 +479,16 @@ async def serve_stdio(settings: Settings) -> None:
     """Serve over this process's stdin and stdout until the client closes stdin."""
     from mcp.server.stdio import stdio_server
 
+    from ._mcp_stdio import CheckedStdin
+
     configure_logging(settings, stream=sys.stderr)
     async with open_resources(settings) as resources:
         server = make_mcp_server(resources)
-        async with stdio_server() as (read, write):
+        # a line the SDK cannot read is answered with an error, not dropped (the client
+        # waited forever): _mcp_stdio
+        stdin = CheckedStdin(sys.stdin.buffer)
+        async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
+            stdin.answer_on(write)
             await server.run(read, write, server.create_initialization_options())
 
 
