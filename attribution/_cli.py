@@ -318,7 +318,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     # Ray is imported here only: the library never loads the batch package.
-    from attribution.batch import run_batch
+    from attribution.batch import Terminated, run_batch
 
     config = _config_arg(args.config) if args.config else None
     written: list[str] = []
@@ -333,21 +333,22 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             limit=args.limit,
             on_output=written.append,
         )
-    except KeyboardInterrupt:
-        print(
-            f"\ninterrupted: {len(written)} records written to {args.out} this run; the same "
-            "command resumes",
-            file=sys.stderr,
-        )
-        return 130
+    except KeyboardInterrupt as exc:
+        where = "standard output" if args.out == "-" else args.out
+        again = "" if args.out == "-" else "; the same command resumes"
+        by = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\n{by}: {len(written)} records written to {where} this run{again}", file=sys.stderr)
+        return 143 if isinstance(exc, Terminated) else 130
     verdicts = ", ".join(f"{n} {v}" for v, n in summary.verdicts.items()) or "none"
+    attributed = summary.records - summary.failed
     print(
-        f"{summary.records} records attributed ({summary.failed} failed, {summary.skipped} "
-        f"already in {args.out}), {summary.claims} claims ({verdicts}), "
+        f"{summary.records} records done: {attributed} attributed, {summary.failed} failed "
+        f"(their error lines say why), {summary.skipped} already in {args.out}; "
+        f"{summary.claims} claims ({verdicts}), "
         f"{summary.records_per_second:.2f} records/s over {summary.seconds:.1f} s",
         file=sys.stderr,
     )
-    return 0
+    return 1 if summary.failed else 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

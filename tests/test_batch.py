@@ -116,9 +116,11 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     records.write_text(RECORDS[1] + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     assert main(["batch", str(records), str(out)]) == 0
-    assert "1 records attributed (0 failed, 0 already in" in capsys.readouterr().err
+    assert "1 records done: 1 attributed, 0 failed" in capsys.readouterr().err
     assert main(["batch", str(records), str(out)]) == 0
-    assert "0 records attributed (0 failed, 1 already in" in capsys.readouterr().err
+    assert "0 records done: 0 attributed, 0 failed (their error lines say why), 1 already in" in (
+        capsys.readouterr().err
+    )
     assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == 2
     assert "no such file" in capsys.readouterr().err
 
@@ -184,3 +186,72 @@ def test_an_output_that_is_not_this_commands_is_never_touched(
     out = tmp_path / "from-stdin.jsonl"
     assert main(["batch", "-", str(out)]) == 0
     assert [line["id"] for line in _lines(out)] == ["line-1"]
+
+
+def test_a_line_that_is_not_utf8_is_one_failed_record_and_ids_may_be_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one bad line refused the whole file before ("not UTF-8 (invalid start byte at byte
+    # 154363)"), and "id": 7 was "Expected `str | null`, got `int`"
+    good = json.dumps({"id": 7, "answer": "It is 330 metres tall [1].", "sources": [SOURCE]})
+    bad = b'{"id": "latin1", "answer": "caf\xe9", "sources": []}'
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(good.encode() + b"\n" + bad + b"\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(records), str(out)]) == 1  # a record failed: a script can tell
+    err = capsys.readouterr().err
+    assert "2 records done: 1 attributed, 1 failed" in err
+    lines = {line["id"]: line for line in _lines(out)}
+    assert set(lines) == {"7", "latin1"}
+    assert "result" in lines["7"]
+    assert lines["latin1"]["error"] == (
+        "record on line 2: not UTF-8 text: byte 0xe9 at byte 31 of the line cannot be decoded"
+    )
+    # done: a second run skips both
+    assert main(["batch", str(records), str(out)]) == 0
+    assert "2 already in" in capsys.readouterr().err
+    # an id used twice names the line it was first on
+    records.write_text(good + "\n" + good + "\n", encoding="utf-8")
+    assert main(["batch", str(records), str(tmp_path / "other.jsonl")]) == 2
+    assert "records.jsonl:2: id '7' is used twice (first on line 1)" in capsys.readouterr().err
+
+
+def test_results_on_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "-" as OUT wrote a file named "-"
+    records = tmp_path / "records.jsonl"
+    records.write_text(RECORDS[1] + "\n" + RECORDS[2] + "\n", encoding="utf-8")
+    assert main(["batch", str(records), "-"]) == 1
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.split("\n") if line]
+    assert sorted(line["id"] for line in lines) == ["line-1", "line-2"]
+    assert "malformed JSON" in next(line for line in lines if line["id"] == "line-2")["error"]
+    assert "2 records done" in captured.err
+    assert not (tmp_path / "-").exists()
+
+
+def test_sigterm_stops_a_batch_as_ctrl_c_does(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from attribution.batch import Terminated
+
+    records = tmp_path / "records.jsonl"
+    lines = [
+        json.dumps({"id": f"r{i}", "answer": "It is 330 metres tall [1].", "sources": [SOURCE]})
+        for i in range(6)
+    ]
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    before = signal.getsignal(signal.SIGTERM)
+
+    def terminate(record: str) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # what timeout(1), a scheduler or systemd send
+
+    with pytest.raises(Terminated):
+        run_batch(records, out, batch_size=1, progress=None, on_output=terminate)
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is put back
+    kept = _lines(out)
+    assert 1 <= len(kept) < 6
+    rest = run_batch(records, out, progress=None)
+    assert rest.skipped == len(kept)
+    assert sorted(line["id"] for line in _lines(out)) == [f"r{i}" for i in range(6)]

@@ -15,11 +15,16 @@ try:
 except ImportError as exc:  # the library installed without its batch extra
     from attribution import MissingDependencyError
 
-    raise MissingDependencyError(
-        f"batch jobs need {exc.name}: pip install 'attribution[batch]'"
-    ) from exc
+    raise MissingDependencyError(exc.name or "ray", extra="batch", purpose="batch jobs") from exc
 
 from ._records import BatchRecord, attribute_line
-from ._run import BatchSummary, attribute_dataset, run_batch
+from ._run import BatchSummary, Terminated, attribute_dataset, run_batch
 
-__all__ = ["BatchRecord", "BatchSummary", "attribute_dataset", "attribute_line", "run_batch"]
+__all__ = [
+    "BatchRecord",
+    "BatchSummary",
+    "Terminated",
+    "attribute_dataset",
+    "attribute_line",
+    "run_batch",
+]

@@ -33,8 +33,9 @@ class BatchRecord(
 ):
     """One line of a batch's input."""
 
-    id: str | None = None
-    """The record's id (unset: ``line-<n>``, its line number from 1); output lines carry it."""
+    id: str | int | None = None
+    """The record's id, a string or a whole number (unset: ``line-<n>``, its line number from
+    1); output lines carry it as a string."""
     answer: str
     """The answer to check (markdown)."""
     sources: tuple[CitationSource, ...] | None = None
@@ -64,6 +65,8 @@ def record_id(line: str, number: int) -> str:
     except msgspec.DecodeError:
         return f"line-{number}"
     value = data.get("id") if isinstance(data, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
     return value if isinstance(value, str) and value else f"line-{number}"
 
 

@@ -8,11 +8,13 @@ appends one output line per record as results arrive, so an interruption loses l
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,9 +25,9 @@ import ray.data
 
 from attribution import AttributionConfig, Attributor, InputError, ModelConfig
 
-from ._records import attribute_line, encode_output, record_id
+from ._records import BatchOutput, attribute_line, encode_output, record_id
 
-__all__ = ["BatchSummary", "attribute_dataset", "run_batch"]
+__all__ = ["BatchSummary", "Terminated", "attribute_dataset", "run_batch"]
 
 
 class BatchSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -149,30 +151,50 @@ def _done_ids(out_path: Path) -> set[str]:
     return done
 
 
-def _read_records(in_path: Path) -> list[tuple[str, str]]:
+def _read_records(in_path: Path) -> list[tuple[str, str, str | None]]:
+    """The records of ``in_path``: (id, JSON text, the error that makes it unreadable or None).
+
+    A line that is not UTF-8 is a record with an error (its own line in the output), not a
+    reason to refuse the file.
+
+    Raises:
+        InputError: the file cannot be read, or an id names two records.
+    """
     try:
         raw = sys.stdin.buffer.read() if str(in_path) == "-" else in_path.read_bytes()
-        text = raw.decode("utf-8")
     except FileNotFoundError as exc:
         raise InputError(f"{in_path}: no such file") from exc
     except IsADirectoryError as exc:
         raise InputError(f"{in_path}: is a directory, not a file") from exc
     except OSError as exc:
         raise InputError(f"{in_path}: cannot be read: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{in_path}: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
-    records: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte order mark is not part of the records
+        raw = raw[3:]
+    records: list[tuple[str, str, str | None]] = []
+    seen: dict[str, int] = {}
     # lines end at "\n" only: U+2028 or U+0085 inside a JSON string is part of its record
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line.strip():
+    for number, chunk in enumerate(raw.split(b"\n"), start=1):
+        chunk = chunk.removesuffix(b"\r")
+        if not chunk.strip():
             continue
+        error: str | None = None
+        try:
+            line = chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = chunk.decode("utf-8", "replace")
+            error = (
+                f"record on line {number}: not UTF-8 text: byte 0x{chunk[exc.start]:02x} at "
+                f"byte {exc.start} of the line cannot be decoded"
+            )
         record = record_id(line, number)
         if record in seen:
-            raise InputError(f"{in_path}:{number}: id {record!r} is used twice")
-        seen.add(record)
-        records.append((record, line))
+            raise InputError(
+                f"{in_path}:{number}: id {record!r} is used twice (first on line "
+                f"{seen[record]}); an id names a record in the output and when a run resumes, "
+                "so each must be unique (a record without an id is named line-<n>)"
+            )
+        seen[record] = number
+        records.append((record, line, error))
     return records
 
 
@@ -192,6 +214,41 @@ def _check_reachable(address: str) -> None:
             f"cannot join the Ray cluster at {address!r}: nothing answers at {host}:{port} "
             f"({reason}); start one (ray start --head) or leave --address out to run here"
         ) from exc
+
+
+class Terminated(KeyboardInterrupt):
+    """A batch stopped by SIGTERM (``timeout``, a scheduler, systemd): handled as Ctrl-C is,
+    the records written so far kept and the same command resuming."""
+
+
+@contextmanager
+def _terminated_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` in the main thread while the block runs (Ray's own
+    handler printed a crash dump and the run said nothing of what it had written)."""
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def stop(signum: int, frame: object) -> None:
+            raise Terminated
+
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def _results_file(target: Path, to_stdout: bool) -> Iterator[TextIO]:
+    """Where the output lines go: ``target`` appended to, or standard output."""
+    if to_stdout:
+        yield sys.stdout
+        return
+    with target.open("a", encoding="utf-8") as out:
+        yield out
 
 
 def run_batch(
@@ -228,77 +285,93 @@ def run_batch(
     if address:
         _check_reachable(address)
     source, target = Path(in_path), Path(out_path)
-    if target.is_dir():
-        raise InputError(f"{target}: is a directory, not a file")
-    if not target.parent.is_dir():
-        raise InputError(f"{target}: no such directory {str(target.parent)!r}")
-    if str(source) != "-" and source.exists() and target.exists() and source.samefile(target):
-        raise InputError(f"{target}: is the input file; results go to another file")
+    to_stdout = str(out_path) == "-"  # results on standard output: nothing to resume from
+    if not to_stdout:
+        if target.is_dir():
+            raise InputError(f"{target}: is a directory, not a file")
+        if not target.parent.is_dir():
+            raise InputError(f"{target}: no such directory {str(target.parent)!r}")
+        if str(source) != "-" and source.exists() and target.exists() and source.samefile(target):
+            raise InputError(f"{target}: is the input file; results go to another file")
     records = _read_records(source)
-    done = _done_ids(target)
-    try:  # written to before any work: an output that cannot be is said now, not after
-        with target.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise InputError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
+    done = set() if to_stdout else _done_ids(target)
+    if not to_stdout:
+        try:  # written to before any work: an output that cannot be is said now, not after
+            with target.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise InputError(f"{target}: cannot be written: {exc.strerror or exc}") from exc
     todo = [r for r in records if r[0] not in done]
     skipped = len(records) - len(todo)
     if limit is not None:
         todo = todo[:limit]
     verdicts: Counter[str] = Counter()
     claims = failed = written = 0
-    own_ray = False
-    if todo:
-        if not ray.is_initialized():
-            own_ray = True
-            try:
-                ray.init(
-                    address=address,
-                    num_cpus=None if address else max(workers, 1),
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    configure_logging=False,
-                )
-            except (ConnectionError, ValueError, RuntimeError) as exc:
-                # no cluster at the address, or ray:// without the Ray Client
-                # (pip install 'ray[client]')
-                raise InputError(f"cannot join the Ray cluster at {address!r}: {exc}") from exc
-        ray.data.DataContext.get_current().enable_progress_bars = False
+    unreadable = [(record, error) for record, _, error in todo if error is not None]
+    readable = [(record, line) for record, line, error in todo if error is None]
+
+    def emit(out: TextIO, line: str, record: str, record_claims: int, record_failed: bool) -> None:
+        nonlocal written, claims, failed
         try:
-            dataset = ray.data.from_items([{"id": i, "line": line} for i, line in todo])
-            results = attribute_dataset(
-                dataset, config=config, workers=workers, batch_size=batch_size
-            )
-            with target.open("a", encoding="utf-8") as out:
-                for row in results.iter_rows():
-                    try:
-                        out.write(str(row["output"]) + "\n")
-                        out.flush()
-                    except OSError as exc:  # a full disk: what was written stays, resumable
-                        raise InputError(
-                            f"{target}: writing failed after {written} records: "
-                            f"{exc.strerror or exc}"
-                        ) from exc
-                    written += 1
-                    claims += int(row["claims"])
-                    failed += bool(row["failed"])
-                    verdicts.update(msgspec.json.decode(str(row["verdicts"])))
-                    if on_output is not None:
-                        on_output(str(row["id"]))
-                    if progress is not None:
-                        rate = written / (time.perf_counter() - started)
-                        print(
-                            f"\r{written}/{len(todo)} records, {failed} failed, "
-                            f"{rate:.2f} records/s",
-                            end="",
-                            file=progress,
-                            flush=True,
-                        )
-        finally:
-            if own_ray:
-                ray.shutdown()
+            out.write(line + "\n")
+            out.flush()
+        except OSError as exc:  # a full disk: what was written stays, resumable
+            raise InputError(
+                f"{out_path}: writing failed after {written} records: {exc.strerror or exc}"
+            ) from exc
+        written += 1
+        claims += record_claims
+        failed += record_failed
+        if on_output is not None:
+            on_output(record)
         if progress is not None:
-            print(file=progress)
+            rate = written / (time.perf_counter() - started)
+            print(
+                f"\r{written}/{len(todo)} records, {failed} failed, {rate:.2f} records/s",
+                end="",
+                file=progress,
+                flush=True,
+            )
+
+    own_ray = False
+    with _results_file(target, to_stdout) as out, _terminated_as_interrupt():
+        for record, error in unreadable:  # no engine needed to say so
+            emit(out, encode_output(BatchOutput(id=record, error=error)), record, 0, True)
+        if readable:
+            if not ray.is_initialized():
+                own_ray = True
+                try:
+                    ray.init(
+                        address=address,
+                        num_cpus=None if address else max(workers, 1),
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        configure_logging=False,
+                    )
+                except (ConnectionError, ValueError, RuntimeError) as exc:
+                    # no cluster at the address, or ray:// without the Ray Client
+                    # (pip install 'ray[client]')
+                    raise InputError(f"cannot join the Ray cluster at {address!r}: {exc}") from exc
+            ray.data.DataContext.get_current().enable_progress_bars = False
+            try:
+                dataset = ray.data.from_items([{"id": i, "line": line} for i, line in readable])
+                results = attribute_dataset(
+                    dataset, config=config, workers=workers, batch_size=batch_size
+                )
+                for row in results.iter_rows():
+                    emit(
+                        out,
+                        str(row["output"]),
+                        str(row["id"]),
+                        int(row["claims"]),
+                        bool(row["failed"]),
+                    )
+                    verdicts.update(msgspec.json.decode(str(row["verdicts"])))
+            finally:
+                if own_ray:
+                    ray.shutdown()
+    if progress is not None and todo:
+        print(file=progress)
     return BatchSummary(
         records=written,
         skipped=skipped,

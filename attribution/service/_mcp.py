@@ -323,7 +323,7 @@ def _error_text(exc: Exception) -> str:
     advice = {
         "limit_exceeded": "send less (fewer or shorter sources, or a shorter answer)",
         "overloaded": "the server is busy; retry in a moment",
-        "timeout": "the work took too long; retry with fewer sources",
+        "timeout": "the work took too long; retry with less (fewer sources or pairs)",
         "store_error": "the conversation store is unavailable; retry later",
         "conversation_full": "cite the sources it already numbers, or start a new conversation",
         "not_ready": "the server is starting; retry in a moment",
