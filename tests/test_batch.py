@@ -255,3 +255,42 @@ def test_sigterm_stops_a_batch_as_ctrl_c_does(tmp_path: Path) -> None:
     rest = run_batch(records, out, progress=None)
     assert rest.skipped == len(kept)
     assert sorted(line["id"] for line in _lines(out)) == [f"r{i}" for i in range(6)]
+
+
+def test_sigterm_to_the_command_that_started_its_own_ray(tmp_path: Path) -> None:
+    """The command starts Ray itself, whose SIGTERM handler printed a crash dump and exited 15
+    without a word of what was written; the job's handler goes in after Ray's."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    records = tmp_path / "records.jsonl"
+    answer = "It is 330 metres tall [1]. Claim {} holds."
+    lines = [
+        json.dumps({"id": f"r{i}", "answer": answer.format(i), "sources": [SOURCE]})
+        for i in range(20_000)
+    ]
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attribution", "batch", str(records), str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=str(tmp_path),
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not (out.exists() and out.stat().st_size > 0):
+            assert process.poll() is None, "the job ended before it was stopped"
+            time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 143, err.decode()[-2000:]
+    assert b"terminated: " in err
+    assert b"SIGTERM received" not in err
+    written = _lines(out)  # every line whole
+    assert 0 < len(written) < 20_000

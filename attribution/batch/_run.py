@@ -334,7 +334,7 @@ def run_batch(
             )
 
     own_ray = False
-    with _results_file(target, to_stdout) as out, _terminated_as_interrupt():
+    with _results_file(target, to_stdout) as out:
         for record, error in unreadable:  # no engine needed to say so
             emit(out, encode_output(BatchOutput(id=record, error=error)), record, 0, True)
         if readable:
@@ -354,19 +354,24 @@ def run_batch(
                     raise InputError(f"cannot join the Ray cluster at {address!r}: {exc}") from exc
             ray.data.DataContext.get_current().enable_progress_bars = False
             try:
-                dataset = ray.data.from_items([{"id": i, "line": line} for i, line in readable])
-                results = attribute_dataset(
-                    dataset, config=config, workers=workers, batch_size=batch_size
-                )
-                for row in results.iter_rows():
-                    emit(
-                        out,
-                        str(row["output"]),
-                        str(row["id"]),
-                        int(row["claims"]),
-                        bool(row["failed"]),
+                # after ray.init, which puts its own SIGTERM handler in (a crash dump, exit 15)
+                with _terminated_as_interrupt():
+                    rows = [{"id": i, "line": line} for i, line in readable]
+                    results = attribute_dataset(
+                        ray.data.from_items(rows),
+                        config=config,
+                        workers=workers,
+                        batch_size=batch_size,
                     )
-                    verdicts.update(msgspec.json.decode(str(row["verdicts"])))
+                    for row in results.iter_rows():
+                        emit(
+                            out,
+                            str(row["output"]),
+                            str(row["id"]),
+                            int(row["claims"]),
+                            bool(row["failed"]),
+                        )
+                        verdicts.update(msgspec.json.decode(str(row["verdicts"])))
             finally:
                 if own_ray:
                     ray.shutdown()
