@@ -227,6 +227,7 @@ class Matcher:
         for p in passages:
             by_source.setdefault(p.source_index, []).append(p.index)
         ranked_for: dict[tuple[str, ...], dict[int, float]] = {}
+        cited_done: set[tuple[tuple[str, ...], int]] = set()
         for i, terms in enumerate(claim_terms):
             key = tuple(terms)
             scores = ranked_for.get(key)
@@ -234,6 +235,9 @@ class Matcher:
                 scores = ranked_for[key] = lexical.bm25(terms)
                 chosen.update(sorted(scores, key=lambda j: -scores[j])[:per_claim])
             for source_index in cited.get(i, ()):
+                if (key, source_index) in cited_done:  # the same terms citing the same source
+                    continue
+                cited_done.add((key, source_index))
                 in_source = by_source.get(source_index, [])
                 ranked = sorted(in_source, key=lambda j: -scores.get(j, 0.0))
                 chosen.update(ranked[:3])
