@@ -341,14 +341,21 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         return 143 if isinstance(exc, Terminated) else 130
     verdicts = ", ".join(f"{n} {v}" for v, n in summary.verdicts.items()) or "none"
     attributed = summary.records - summary.failed
+    where = "standard output" if args.out == "-" else args.out
+    why = " (their error lines say why)" if summary.failed else ""
+    before = (
+        f", {summary.failed_before} of them with an error line of an earlier run"
+        if summary.failed_before
+        else ""
+    )
     print(
-        f"{summary.records} records done: {attributed} attributed, {summary.failed} failed "
-        f"(their error lines say why), {summary.skipped} already in {args.out}; "
-        f"{summary.claims} claims ({verdicts}), "
+        f"{summary.records} records done: {attributed} attributed, {summary.failed} failed{why}; "
+        f"{summary.skipped} already in {where}{before}; {summary.claims} claims ({verdicts}), "
         f"{summary.records_per_second:.2f} records/s over {summary.seconds:.1f} s",
         file=sys.stderr,
     )
-    return 1 if summary.failed else 0
+    # 1 while the output holds an error line of this input's: a retry loop sees it
+    return 1 if summary.failed or summary.failed_before else 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

@@ -378,6 +378,14 @@ def test_a_line_the_transport_cannot_read_is_answered_over_stdio(tmp_path: Path)
             (call % (b'"four"', b"verify", latin1), "four", -32700, "byte 0xe9"),
             (b"not json", None, -32700, "not JSON"),
             (b'{"jsonrpc": "1.0", "id": 5, "method": "tools/list"}', 5, -32600, "JSON-RPC 2.0"),
+            # the TypeScript SDK writes the id last, after params (which may hold an "id")
+            (
+                b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"verify","arguments":'
+                b'{"claim":"caf\xe9","passage":"x","id":3}},"id":9}',
+                9,
+                -32700,
+                "byte 0xe9",
+            ),
         ]
         for line, request_id, code, words in cases:
             send(line)
@@ -385,6 +393,11 @@ def test_a_line_the_transport_cannot_read_is_answered_over_stdio(tmp_path: Path)
             assert answer["id"] == request_id
             assert answer["error"]["code"] == code
             assert words in answer["error"]["message"]
+        # a response the client sends is never answered, readable or not
+        send(b'{"jsonrpc": "2.0", "id": 77, "result": {"x": "\\ud800"}}')
+        # nothing else in the process reads the protocol's input
+        if Path(f"/proc/{process.pid}/fd/0").exists():
+            assert os.readlink(f"/proc/{process.pid}/fd/0") == "/dev/null"
         # and the server goes on answering
         send(b'{"jsonrpc": "2.0", "id": 6, "method": "tools/list"}')
         tools = {tool["name"] for tool in _read_line(process, 30)["result"]["tools"]}

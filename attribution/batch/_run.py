@@ -38,7 +38,10 @@ class BatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     skipped: int
     """Records skipped because the output already held their id."""
     failed: int
-    """Records that got an error line."""
+    """Records that got an error line in this run."""
+    failed_before: int = 0
+    """Records of the input whose error line an earlier run wrote (skipped: an error line is
+    final)."""
     claims: int
     """Claims checked, all records together."""
     verdicts: dict[str, int]
@@ -114,8 +117,9 @@ def attribute_dataset(
     )
 
 
-def _done_ids(out_path: Path) -> set[str]:
-    """The ids already in the output; a last line cut short by an interruption is removed.
+def _done_ids(out_path: Path) -> tuple[set[str], set[str]]:
+    """The ids already in the output, and those of them with an error line; a last line cut
+    short by an interruption is removed.
 
     Only a regular file is read back (a terminal, a pipe or ``/dev/stdout`` is written to, not
     read), and only one this command wrote: every whole line a ``{"id", "result" | "error"}``
@@ -125,10 +129,11 @@ def _done_ids(out_path: Path) -> set[str]:
         InputError: the file holds a line that is not a result of this command.
     """
     if not out_path.is_file():
-        return set()
+        return set(), set()
     data = out_path.read_bytes()
     whole = data[: data.rfind(b"\n") + 1]
     done: set[str] = set()
+    failed: set[str] = set()
     for number, line in enumerate(whole.split(b"\n"), start=1):
         if not line.strip():
             continue
@@ -146,9 +151,11 @@ def _done_ids(out_path: Path) -> set[str]:
                 "new file or the results of an earlier run (nothing was written)"
             )
         done.add(value["id"])
+        if "error" in value:
+            failed.add(value["id"])
     if whole != data:  # a last line cut short by an interruption: it is attributed again
         out_path.write_bytes(whole)
-    return done
+    return done, failed
 
 
 def _read_records(in_path: Path) -> list[tuple[str, str, str | None]]:
@@ -187,6 +194,8 @@ def _read_records(in_path: Path) -> list[tuple[str, str, str | None]]:
                 f"byte {exc.start} of the line cannot be decoded"
             )
         record = record_id(line, number)
+        if error is not None and "\ufffd" in record:  # an id the bad bytes are part of
+            record = f"line-{number}"
         if record in seen:
             raise InputError(
                 f"{in_path}:{number}: id {record!r} is used twice (first on line "
@@ -222,21 +231,26 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextmanager
-def _terminated_as_interrupt() -> Iterator[None]:
+def _terminated_as_interrupt() -> Iterator[Callable[[], None]]:
     """SIGTERM raises :class:`Terminated` in the main thread while the block runs (Ray's own
-    handler printed a crash dump and the run said nothing of what it had written)."""
+    handler printed a crash dump and the run said nothing of what it had written). Yields a
+    function that puts the handler in again (after ``ray.init``, which puts Ray's in); the
+    caller's handler is put back at the end. Outside the main thread, signals are left alone."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated
+
+    def again() -> None:
+        signal.signal(signal.SIGTERM, stop)
+
     try:
         previous = signal.getsignal(signal.SIGTERM)
-
-        def stop(signum: int, frame: object) -> None:
-            raise Terminated
-
         signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
+    except ValueError:  # not the main thread
+        yield lambda: None
         return
     try:
-        yield
+        yield again
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -294,7 +308,7 @@ def run_batch(
         if str(source) != "-" and source.exists() and target.exists() and source.samefile(target):
             raise InputError(f"{target}: is the input file; results go to another file")
     records = _read_records(source)
-    done = set() if to_stdout else _done_ids(target)
+    done, failed_earlier = (set(), set()) if to_stdout else _done_ids(target)
     if not to_stdout:
         try:  # written to before any work: an output that cannot be is said now, not after
             with target.open("a", encoding="utf-8"):
@@ -315,9 +329,12 @@ def run_batch(
         try:
             out.write(line + "\n")
             out.flush()
+        except BrokenPipeError:  # standard output's reader has gone ("| head"): not a failure
+            raise
         except OSError as exc:  # a full disk: what was written stays, resumable
+            where = "standard output" if to_stdout else str(out_path)
             raise InputError(
-                f"{out_path}: writing failed after {written} records: {exc.strerror or exc}"
+                f"{where}: writing failed after {written} records: {exc.strerror or exc}"
             ) from exc
         written += 1
         claims += record_claims
@@ -334,46 +351,49 @@ def run_batch(
             )
 
     own_ray = False
-    with _results_file(target, to_stdout) as out:
+    # SIGTERM (timeout, a scheduler, systemd) stops the job as Ctrl-C does, from the start
+    with _results_file(target, to_stdout) as out, _terminated_as_interrupt() as ours_again:
         for record, error in unreadable:  # no engine needed to say so
             emit(out, encode_output(BatchOutput(id=record, error=error)), record, 0, True)
         if readable:
-            if not ray.is_initialized():
-                own_ray = True
-                try:
-                    ray.init(
-                        address=address,
-                        num_cpus=None if address else max(workers, 1),
-                        include_dashboard=False,
-                        log_to_driver=False,
-                        configure_logging=False,
-                    )
-                except (ConnectionError, ValueError, RuntimeError) as exc:
-                    # no cluster at the address, or ray:// without the Ray Client
-                    # (pip install 'ray[client]')
-                    raise InputError(f"cannot join the Ray cluster at {address!r}: {exc}") from exc
-            ray.data.DataContext.get_current().enable_progress_bars = False
+            own_ray = not ray.is_initialized()
             try:
-                # after ray.init, which puts its own SIGTERM handler in (a crash dump, exit 15)
-                with _terminated_as_interrupt():
-                    rows = [{"id": i, "line": line} for i, line in readable]
-                    results = attribute_dataset(
-                        ray.data.from_items(rows),
-                        config=config,
-                        workers=workers,
-                        batch_size=batch_size,
-                    )
-                    for row in results.iter_rows():
-                        emit(
-                            out,
-                            str(row["output"]),
-                            str(row["id"]),
-                            int(row["claims"]),
-                            bool(row["failed"]),
-                        )
-                        verdicts.update(msgspec.json.decode(str(row["verdicts"])))
-            finally:
                 if own_ray:
+                    try:
+                        ray.init(
+                            address=address,
+                            num_cpus=None if address else max(workers, 1),
+                            include_dashboard=False,
+                            log_to_driver=False,
+                            configure_logging=False,
+                        )
+                    except (ConnectionError, ValueError, RuntimeError) as exc:
+                        # no cluster at the address, or ray:// without the Ray Client
+                        # (pip install 'ray[client]')
+                        raise InputError(
+                            f"cannot join the Ray cluster at {address!r}: {exc}"
+                        ) from exc
+                    except SystemExit as exc:  # Ray's SIGTERM handler, while Ray starts
+                        if exc.code == signal.SIGTERM:
+                            raise Terminated from exc
+                        raise
+                    ours_again()  # ray.init put its own SIGTERM handler in (a crash dump)
+                ray.data.DataContext.get_current().enable_progress_bars = False
+                rows = [{"id": i, "line": line} for i, line in readable]
+                results = attribute_dataset(
+                    ray.data.from_items(rows), config=config, workers=workers, batch_size=batch_size
+                )
+                for row in results.iter_rows():
+                    emit(
+                        out,
+                        str(row["output"]),
+                        str(row["id"]),
+                        int(row["claims"]),
+                        bool(row["failed"]),
+                    )
+                    verdicts.update(msgspec.json.decode(str(row["verdicts"])))
+            finally:
+                if own_ray:  # also after a start cut short: its processes would outlive the job
                     ray.shutdown()
     if progress is not None and todo:
         print(file=progress)
@@ -384,4 +404,5 @@ def run_batch(
         claims=claims,
         verdicts=dict(sorted(verdicts.items())),
         seconds=time.perf_counter() - started,
+        failed_before=sum(1 for record, _, _ in records if record in failed_earlier),
     )

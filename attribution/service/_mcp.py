@@ -479,17 +479,20 @@ async def serve_stdio(settings: Settings) -> None:
     """Serve over this process's stdin and stdout until the client closes stdin."""
     from mcp.server.stdio import stdio_server
 
-    from ._mcp_stdio import CheckedStdin
+    from ._mcp_stdio import CheckedStdin, claimed_stdin
 
     configure_logging(settings, stream=sys.stderr)
     async with open_resources(settings) as resources:
         server = make_mcp_server(resources)
         # a line the SDK cannot read is answered with an error, not dropped (the client
-        # waited forever): _mcp_stdio
-        stdin = CheckedStdin(sys.stdin.buffer)
-        async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
-            stdin.answer_on(write)
-            await server.run(read, write, server.create_initialization_options())
+        # waited forever): _mcp_stdio. Given its stdin, the SDK no longer points fd 0 away
+        # from the protocol's input; claimed_stdin does (a child process reading stdin would
+        # eat requests)
+        with claimed_stdin() as binary:
+            stdin = CheckedStdin(binary)
+            async with stdio_server(stdin=stdin) as (read, write):  # type: ignore[arg-type]
+                stdin.answer_on(write)
+                await server.run(read, write, server.create_initialization_options())
 
 
 async def serve_http(settings: Settings, host: str, port: int) -> None:
