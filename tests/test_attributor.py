@@ -421,9 +421,18 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
     # number goes as every unknown number does (the answer never carries a number its citation
     # list cannot resolve), still reported
     for answer, want in (
+        # a leading source phrase that named only it goes with it ("According to, the ...")
         (
             "According to [9], the Eiffel Tower was completed in 1921.",
-            "According to, the Eiffel Tower was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "- As [9] notes, the Eiffel Tower was completed in 1921.",
+            "- The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower, according to [9], was completed in 1921.",
+            "The Eiffel Tower, according to, was completed in 1921.",
         ),
         (
             "According to [9], [1], the Eiffel Tower was completed in 1889.",
@@ -433,6 +442,8 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         result = attributor.attribute(answer, SOURCES)
         assert result.answer == want, answer
         assert "unknown_number" in [m.verdict for m in result.markers]
+        refs = result.citations.references
+        assert all(result.answer[r.start_index : r.end_index] == r.cited_text for r in refs)
     # the marker written in place is written as the answer writes its markers
     for answer, want in (
         (

@@ -374,3 +374,22 @@ def test_markers_the_sentence_uses_as_words() -> None:
     assert read("A 2021 study [5] found that it runs.") == [False]  # a citation after a noun
     assert read("It is what Paris is known as. [5] It runs.") == [False]  # a full stop between
     assert read("It runs. [5] notes that it runs.") == [True]
+
+
+def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> None:
+    from attribution.text import lead_phrase
+
+    def lead(text: str) -> str | None:
+        (marker,) = find_markers(text)
+        span = lead_phrase(text, marker.start, marker.end)
+        return None if span is None else text[span[0] : span[1]]
+
+    assert lead("According to [9], the tower stands.") == "According to [9], "
+    assert lead("It runs. As [9] notes, the tower stands.") == "As [9] notes, "
+    assert lead("- In [9], the tower stands.") == "In [9], "
+    assert lead("Intro:\n2. As shown in [9], 5 people saw it.") == "As shown in [9], "
+    # not at a sentence's start, not followed by a comma and a word, not a phrase of the kind
+    assert lead("The tower, according to [9], stands.") is None
+    assert lead("According to [9] the tower stands.") is None
+    assert lead("Within [9], the tower stands.") is None
+    assert lead("It was built in 1889 [9], the tower.") is None

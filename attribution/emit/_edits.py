@@ -13,6 +13,7 @@ from attribution.text import (
     Marker,
     MarkerStyle,
     format_marker,
+    lead_phrase,
     markers_in_prose,
     protected_spans,
     removal_spans,
@@ -188,6 +189,14 @@ def marker_edits(
             continue
         if span is not None:
             a, b = span
+            lead = lead_phrase(text, m.start, m.end) if m.style == "bracket" else None
+            if lead is not None and lead[0] <= a and b <= lead[1]:
+                # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
+                a, b = lead
+                edits.append(Edit(a, b, ""))
+                if text[b].islower():
+                    edits.append(Edit(b, b + 1, text[b].upper()))
+                continue
             edits.append(Edit(a, b, ""))
         elif (
             style is not None

@@ -220,6 +220,40 @@ _LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*$", re.IGNORECASE)
 """What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``."""
 
 
+_LEAD = re.compile(
+    r"\b(?:according[ \t]+to|as[ \t]+(?:shown|noted|reported|described|stated|seen|explained"
+    r"|discussed|mentioned|found|documented)[ \t]+(?:in|by)|as|per|based[ \t]+on|in|see|from"
+    r"|citing)[ \t]+$",
+    re.IGNORECASE,
+)
+"""A phrase that leads a sentence with its source: ``According to [9], ...``."""
+_LEAD_TAIL = re.compile(
+    r"(?:[ \t]+(?:notes|shows|reports|says|explains|states|puts[ \t]+it|found|finds|writes"
+    r"|wrote|mentions|confirms|describes))?[ \t]*,[ \t]*(?=\w)"
+)
+_SENTENCE_BEFORE = re.compile(
+    r"(?:(?:^|\n)[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?|[.!?][ \t]+)$", re.MULTILINE
+)
+
+
+def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the marker ``text[start:end]`` is all a sentence's leading source phrase names
+    (``According to [9], the tower ...``, ``As [9] notes, ...``, ``In [9], ...``, at a sentence's
+    or a list item's start), the span of that phrase up to the next word: what goes with the
+    marker when it goes (``According to, the tower ...`` read as nothing). None otherwise."""
+    phrase = _LEAD.search(text, max(0, start - 40), start)
+    tail = _LEAD_TAIL.match(text, end)
+    if phrase is None or tail is None:
+        return None
+    a = j = phrase.start()
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    first_words = j == 0  # the text's first words
+    if not first_words and _SENTENCE_BEFORE.search(text, max(0, a - 12), a) is None:
+        return None
+    return a, tail.end()
+
+
 def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
     sentence uses it as one of its words rather than citing with it: the object of a preposition
