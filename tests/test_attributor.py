@@ -434,6 +434,11 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "The Eiffel Tower, according to [9], was completed in 1921.",
             "The Eiffel Tower, according to, was completed in 1921.",
         ),
+        # a word written in lower case on purpose keeps it
+        (
+            "According to [9], iPhone sales made the Eiffel Tower 500 metres tall.",
+            "iPhone sales made the Eiffel Tower 500 metres tall.",
+        ),
         (
             "According to [9], [1], the Eiffel Tower was completed in 1889.",
             "According to [1], the Eiffel Tower was completed in 1889.",

@@ -393,3 +393,8 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
     assert lead("According to [9] the tower stands.") is None
     assert lead("Within [9], the tower stands.") is None
     assert lead("It was built in 1889 [9], the tower.") is None
+    # a hard-wrapped line's start, an abbreviation's full stop, a pointer, what follows a comma
+    assert lead("It is described at length\nin [9], the standard history.") is None
+    assert lead("Landmarks are documented, e.g. in [9], the tower stands.") is None
+    assert lead("See [9], the tower stands.") is None
+    assert lead("According to [9], and more.") is None

@@ -194,7 +194,7 @@ def marker_edits(
                 # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
                 a, b = lead
                 edits.append(Edit(a, b, ""))
-                if text[b].islower():
+                if _capitalise(text, b):
                     edits.append(Edit(b, b + 1, text[b].upper()))
                 continue
             edits.append(Edit(a, b, ""))
@@ -208,6 +208,22 @@ def marker_edits(
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _capitalise(text: str, at: int) -> bool:
+    """Whether the word at ``at`` begins a sentence written in capitals once its leading phrase
+    went: an all-lowercase word, not an address or a name written in lower case on purpose
+    ("iPhone", "example.org/...", "https://..."), whose first letter has one capital."""
+    word = _WORD.match(text, at)
+    if word is None or not word.group().islower() or word.group() != word.group().lower():
+        return False
+    after = text[word.end() : word.end() + 2]
+    if after[:1] in (":", "/", "@", "_") or (after[:1] == "." and after[1:].isalnum()):
+        return False
+    return len(text[at].upper()) == 1
 
 
 def kept_numbers(

@@ -222,18 +222,22 @@ _LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*$", re.IGNORECASE)
 
 _LEAD = re.compile(
     r"\b(?:according[ \t]+to|as[ \t]+(?:shown|noted|reported|described|stated|seen|explained"
-    r"|discussed|mentioned|found|documented)[ \t]+(?:in|by)|as|per|based[ \t]+on|in|see|from"
+    r"|discussed|mentioned|found|documented)[ \t]+(?:in|by)|as|per|based[ \t]+on|in|from"
     r"|citing)[ \t]+$",
     re.IGNORECASE,
 )
 """A phrase that leads a sentence with its source: ``According to [9], ...``."""
 _LEAD_TAIL = re.compile(
     r"(?:[ \t]+(?:notes|shows|reports|says|explains|states|puts[ \t]+it|found|finds|writes"
-    r"|wrote|mentions|confirms|describes))?[ \t]*,[ \t]*(?=\w)"
+    r"|wrote|mentions|confirms|describes))?[ \t]*,[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
 )
-_SENTENCE_BEFORE = re.compile(
-    r"(?:(?:^|\n)[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?|[.!?][ \t]+)$", re.MULTILINE
-)
+_ITEM_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+$")
+"""A list item's start: a sentence starts after it."""
+_LINE_START = re.compile(r"(?:^|(?:^|[.!?:][ \t]*|\n[ \t]*)\n)[ \t]*$")
+"""A line's start where the line before ended a sentence or was blank (a hard-wrapped line's
+start is no sentence's)."""
+_SENTENCE_END = re.compile(r"(?<![.\w])(?:\w{3,}|\d+|[)\]\"'”’])[.!?][ \t]+$")
+"""A sentence's end before a phrase: not the full stop of "e.g.", "i.e.", "cf." or "al."."""
 
 
 def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -245,11 +249,13 @@ def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     tail = _LEAD_TAIL.match(text, end)
     if phrase is None or tail is None:
         return None
-    a = j = phrase.start()
-    while j > 0 and text[j - 1] in " \t":
-        j -= 1
-    first_words = j == 0  # the text's first words
-    if not first_words and _SENTENCE_BEFORE.search(text, max(0, a - 12), a) is None:
+    a = phrase.start()
+    window = max(0, a - 40)
+    if not (
+        _ITEM_START.search(text, window, a)
+        or _LINE_START.search(text, window, a)
+        or _SENTENCE_END.search(text, window, a)
+    ):
         return None
     return a, tail.end()
 
