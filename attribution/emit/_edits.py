@@ -218,7 +218,7 @@ def _capitalise(text: str, at: int) -> bool:
     went: an all-lowercase word, not an address or a name written in lower case on purpose
     ("iPhone", "example.org/...", "https://..."), whose first letter has one capital."""
     word = _WORD.match(text, at)
-    if word is None or not word.group().islower() or word.group() != word.group().lower():
+    if word is None or not word.group().islower():  # "iPhone" is not
         return False
     after = text[word.end() : word.end() + 2]
     if after[:1] in (":", "/", "@", "_") or (after[:1] == "." and after[1:].isalnum()):
