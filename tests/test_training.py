@@ -154,7 +154,7 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
 
     student_config = dataclasses.replace(next_stage, layers=2)
     student = load_model(student_config)
-    _load_trainable(student, round_dir / ROUND_WEIGHTS, deeper=True)
+    _load_trainable(student, round_dir / ROUND_WEIGHTS, config=student_config)
     weights = load_file(str(round_dir / ROUND_WEIGHTS))
     params = dict(student.named_parameters())
     assert len(student.base_model.encoder.layer) == 2
@@ -177,8 +177,51 @@ def test_a_fresh_machine_resumes_from_the_committed_round(
     assert json.loads((exported / "config.json").read_text())["num_hidden_layers"] == 2
     with pytest.raises(SystemExit, match="export it with --layers 2"):
         materialize_round(student_round, next_stage, tmp_path / "no")
-    with pytest.raises(SystemExit, match="has 6 layers"):
-        load_model(dataclasses.replace(smoke_config, layers=7))
+    with pytest.raises(SystemExit, match=r"has 6 layers \(a deeper judge may have up to 12\)"):
+        load_model(dataclasses.replace(smoke_config, layers=13))
+
+    # a deeper judge: its added layers start as copies of a shallower round's (or the base's)
+    deep_config = dataclasses.replace(next_stage, layers=8, grow="interleave")
+    deep = load_model(deep_config)
+    _load_trainable(deep, round_dir / ROUND_WEIGHTS, config=deep_config)
+    params = dict(deep.named_parameters())
+    assert len(deep.base_model.encoder.layer) == 8
+    for k, i in enumerate([0, 0, 1, 1, 2, 3, 4, 5]):
+        name = "bert.encoder.layer.{}.attention.self.query.weight"
+        assert np.array_equal(
+            params[name.format(k)].detach().half().numpy(), weights[name.format(i)]
+        )
+    assert not any(
+        params[n].data_ptr() == params[n.replace(".0.", ".1.")].data_ptr()
+        for n in params
+        if ".layer.0." in n
+    )  # copies, trained apart
+    lines.clear()
+    deep_round = tmp_path / "deep-round"
+    grown = train(
+        deep_config,
+        nli_root,
+        tmp_path / "f",
+        round_dir=deep_round,
+        budget_minutes=0,
+        log=lines.append,
+    )
+    assert grown["step"] == 1
+    assert any("started from the weights of the round" in line for line in lines)
+    exported = materialize_round(deep_round, deep_config, tmp_path / "deep")
+    assert json.loads((exported / "config.json").read_text())["num_hidden_layers"] == 8
+    after = load_file(str(deep_round / ROUND_WEIGHTS))
+    assert len({k for k in after if ".layer.7." in k}) == len(
+        {k for k in after if ".layer.0." in k}
+    )
+    stacked = load_model(dataclasses.replace(smoke_config, layers=9))  # from the base: stacked
+    base_params = dict(load_model(smoke_config).named_parameters())
+    for k, i in enumerate([0, 1, 2, 3, 4, 5, 0, 1, 2]):
+        name = "bert.encoder.layer.{}.output.dense.bias"
+        assert np.array_equal(
+            dict(stacked.named_parameters())[name.format(k)].detach().numpy(),
+            base_params[name.format(i)].detach().numpy(),
+        )
 
 
 def test_distillation_loss_is_least_where_the_student_agrees_with_its_teacher() -> None:
@@ -612,7 +655,7 @@ def test_a_set_with_not_entailment_labels_has_no_three_way_accuracy() -> None:
         (["--scale", "0"], "--scale must be in (0, 1], got 0.0"),
         (["--scale", "5"], "--scale must be in (0, 1], got 5.0"),
         (["--epochs", "-2"], "--epochs must be above 0, got -2.0"),
-        (["--layers", "99"], "--layers must be 1 to 6, got 99"),
+        (["--layers", "99"], "--layers must be 1 to 12, got 99"),
         (["--freeze-layers", "99"], "--freeze-layers must be 0 to 6, got 99"),
         (["--batch-size", "0"], "--batch-size must be 1 or more, got 0"),
         (["--learning-rate", "-1"], "--learning-rate must be above 0, got -1.0"),

@@ -16,7 +16,7 @@ import numpy as np
 
 from .data import HARD_CASE_PAIRS, MixConfig, attribution_stage
 from .hard_cases import OPTIONAL_HARD_CASES
-from .train import TrainConfig
+from .train import BASE_LAYERS, TrainConfig
 
 __all__ = ["main"]
 
@@ -112,6 +112,7 @@ def _config(args: argparse.Namespace) -> TrainConfig:
         "eval_pairs": args.eval_pairs,
         "patience": args.patience,
         "layers": args.layers,
+        "grow": args.grow,
         "teacher": str(args.teacher) if args.teacher else None,
         "teacher_weight": args.teacher_weight,
     }
@@ -226,7 +227,15 @@ def _parser() -> argparse.ArgumentParser:
         "--layers",
         type=int,
         default=None,
-        help="keep only the lower this many transformer layers (a faster judge; default all)",
+        help="keep only the lower this many transformer layers (a faster judge; default all); "
+        "above 6, up to 12, a deeper judge whose added layers start as copies (--grow)",
+    )
+    parser.add_argument(
+        "--grow",
+        choices=("stack", "interleave"),
+        default=None,
+        help="how a deeper judge (--layers above the base's) copies the base's layers: 'stack', "
+        "all of them again on top (default); 'interleave', each again after itself",
     )
     parser.add_argument(
         "--teacher",
@@ -294,10 +303,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-BASE_LAYERS = 6
-"""Transformer layers of the base encoder (all-MiniLM-L6-v2): ``--layers`` keeps its lower N."""
-
-
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse option values no run can use, before any data is read (a usage error)."""
     bounds: list[tuple[str, object, bool, str]] = [
@@ -310,7 +315,7 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         ("--epochs", args.epochs, lambda v: v > 0, "above 0"),
         ("--threads", args.threads, lambda v: v >= 1, "1 or more"),
         ("--budget-minutes", args.budget_minutes, lambda v: v >= 0, "0 or more"),
-        ("--layers", args.layers, lambda v: 1 <= v <= BASE_LAYERS, f"1 to {BASE_LAYERS}"),
+        ("--layers", args.layers, lambda v: 1 <= v <= 2 * BASE_LAYERS, f"1 to {2 * BASE_LAYERS}"),
         ("--batch-size", args.batch_size, lambda v: v >= 1, "1 or more"),
         ("--learning-rate", args.learning_rate, lambda v: v > 0, "above 0"),
         ("--head-learning-rate", args.head_learning_rate, lambda v: v > 0, "above 0"),

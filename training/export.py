@@ -21,7 +21,7 @@ from tokenizers import Tokenizer
 from attribution.runtime import file_sha256 as sha256
 
 from .data import LABELS, Example
-from .train import TrainConfig, base_model_dir, collate, encode
+from .train import BASE_LAYERS, TrainConfig, base_model_dir, collate, encode
 
 __all__ = ["FP32_TOLERANCE", "MODEL_NAME", "export"]
 
@@ -151,7 +151,13 @@ def _register(manifest_path: Path, model_dir: Path, config: TrainConfig) -> list
     folder = model_dir.relative_to(manifest_path.parent).as_posix()
     tokenizer_path = manifest_path.parent / TOKENIZER
     entries = []
-    depth = f" (its lower {config.layers} layers only)" if config.layers else ""
+    depth = (
+        ""
+        if not config.layers
+        else f" ({config.layers} layers, grown from the base's)"
+        if config.layers > BASE_LAYERS
+        else f" (its lower {config.layers} layers only)"
+    )
     for suffix, file, what in (
         ("int8", "model.int8.onnx", "dynamically quantised int8"),
         ("fp32", "model.onnx", "fp32"),

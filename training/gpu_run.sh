@@ -8,6 +8,8 @@
 #
 # Each variant (VARIANTS: "full", the whole mix; "commercial", only data whose licence allows
 # commercial use; "l3" (any number), the whole mix on the base's lower 3 layers, a faster judge;
+# "l12" (7 to 12), a deeper judge whose added layers start as copies of the base's, stacked on
+# top; "i12", the same with each layer's copy after itself;
 # "kd3", the same with its attribution stage also taught by the shipped judge's probabilities,
 # which travel as $PACKS/teacher.npz: training/teachers/support-verifier-attribution.npz, or
 # after a change to the mix, the teacher.npz of a CPU run of that stage here with --teacher)
@@ -15,6 +17,8 @@
 # into $PACKS/attribution-hc.pack with the same option)
 # trains the generic stage, then the attribution stage from its best weights,
 # all variants at once on the one GPU (a kdN named beside lN shares lN's generic stage).
+# RETURN_BEST=1 brings back only the round of the best held-out mean after the attribution
+# stage (every variant's records still come back).
 # GENERIC_ROUND (a round's folder, e.g. training/rounds/support-verifier) skips the generic
 # stage: each variant's attribution stage starts from that round (then the base pack may be
 # `base-pack --embeddings-only`, the one part of the encoder a round lacks). The
@@ -51,7 +55,8 @@ variant() {
     case "$name" in
     commercial) flag=--commercial-only ;;
     hc) only="--with-hard-cases $HARD_CASES" ;;  # the attribution stage's option
-    l[1-9]*) flag="--layers ${name#l}" ;;
+    l[1-9]*) flag="--layers ${name#l}" ;;  # above 6: a deeper judge, the base's layers stacked
+    i[1-9]*) flag="--layers ${name#i} --grow interleave" ;;  # deeper, each layer copied after itself
     kd[1-9]*) flag="--layers ${name#kd}" teach="--teacher $PACKS/teacher.npz" ;;
     esac
     if [ -n "$teach" ] && [ ! -f "$PACKS/teacher.npz" ]; then  # before the generic stage's minutes
@@ -87,10 +92,31 @@ nvidia-smi --query-gpu=name,memory.used,memory.total --format=csv >"$WORK/gpu.tx
 for name in $VARIANTS; do rm -f "$WORK/$name/generic.done"; done  # none left by an earlier run
 for name in $VARIANTS; do variant "$name" & done
 wait
+keep="$VARIANTS"
+if [ -n "${RETURN_BEST:-}" ]; then
+    # only the round of the best held-out mean comes back (a call returns 64 MiB: one
+    # twelve-layer round, 43 MB, or two of six layers)
+    keep=$(${PYTHON:-python3} - "$WORK" $VARIANTS <<'PY'
+import json, sys
+work, names = sys.argv[1], sys.argv[2:]
+means = {}
+for name in names:
+    try:
+        record = json.load(open(f"{work}/{name}/attribution-round/round.json"))
+        means[name] = record["state"]["best"]["mean"]
+    except (OSError, KeyError, TypeError, ValueError):
+        pass
+print(max(means, key=means.__getitem__) if means else "")
+PY
+)
+    echo "the best held-out mean: ${keep:-none}"
+fi
 for name in $VARIANTS; do
     tail -n 3 "$WORK/$name.log"
     weights="$WORK/$name/attribution-round/weights.fp16.safetensors"
-    [ -f "$weights" ] && split -b 15M -d "$weights" "$OUT/$name.weights.part"
+    if [[ " $keep " == *" $name "* ]] && [ -f "$weights" ]; then
+        split -b 15M -d "$weights" "$OUT/$name.weights.part"
+    fi
 done
 (cd "$WORK" && tar czf "$OUT/logs.tar.gz" --exclude='*.safetensors' --exclude='*.pt' \
     --exclude='final' --exclude='base' ./*.log gpu.txt ./*/*/state.json ./*/*-round/round.json)

@@ -18,11 +18,13 @@ when ``patience`` evaluations in a row bring no gain.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib.util
 import json
 import math
 import random
+import re
 import signal
 import threading
 import time
@@ -53,6 +55,11 @@ __all__ = [
 ]
 
 
+BASE_LAYERS = 6
+"""Transformer layers of the base encoder (all-MiniLM-L6-v2): ``--layers`` keeps its lower N
+(or, up to twice as many, grows a deeper judge)."""
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Every hyperparameter of a run, recorded in ``training.json`` next to the model."""
@@ -72,7 +79,13 @@ class TrainConfig:
     layers: int = 0
     """Keep only the base's lower this many transformer layers (0: all of them): a shallower
     judge costs proportionally less a pair. A run started from a deeper round
-    (``init_round``) takes that round's lower layers and head."""
+    (``init_round``) takes that round's lower layers and head. Above the base's depth, up to
+    twice it, a deeper judge: the added layers start as copies of the base's (``grow``)."""
+    grow: str = "stack"
+    """How a deeper judge's layers copy the base's: ``stack``, the base's layers and then
+    its lower ones again (0-5, 0-5 for twelve); ``interleave``, each layer again after itself
+    (0, 0, 1, 1, ...). A run started from a shallower round copies that round's layers the
+    same way."""
     freeze_word_embeddings: bool = True
     """The word-embedding table (half the weights) stays the base model's: rounds stay small."""
     eval_minutes: float = 30.0
@@ -303,6 +316,21 @@ def _read_probabilities(path: Path) -> tuple[str, NDArray[np.float32]] | None:
     return (key, probs) if probs.ndim == 2 and probs.shape[1] == len(LABELS) else None
 
 
+def layer_sources(config: TrainConfig, depth: int) -> list[int]:
+    """For each layer of ``config``'s judge, the layer of a ``depth``-layer model it starts
+    as: the lower ``config.layers`` of a shallower judge, copies (``config.grow``) for a
+    deeper one."""
+    count = config.layers or depth
+    if count <= depth:
+        return list(range(count))
+    if config.grow == "interleave":
+        extra = count - depth  # the lower ``extra`` layers are each followed by a copy
+        return [i for i in range(depth) for _ in range(2 if i < extra else 1)]
+    if config.grow != "stack":
+        raise SystemExit(f"grow = {config.grow!r}: 'stack' or 'interleave'")
+    return list(range(depth)) + list(range(count - depth))
+
+
 def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
     """The base encoder with a fresh 3-way head; ``base_dir`` replaces ``config.base``'s
     folder (an unpacked base pack on a machine without the package)."""
@@ -317,9 +345,16 @@ def load_model(config: TrainConfig, base_dir: Path | None = None) -> Any:
     base = model.base_model
     if config.layers:
         depth = len(base.encoder.layer)
-        if not 0 < config.layers <= depth:
-            raise SystemExit(f"layers = {config.layers}: the base model has {depth} layers")
-        base.encoder.layer = base.encoder.layer[: config.layers]
+        if not 0 < config.layers <= 2 * depth:
+            raise SystemExit(
+                f"layers = {config.layers}: the base model has {depth} layers "
+                f"(a deeper judge may have up to {2 * depth})"
+            )
+        layers = base.encoder.layer
+        base.encoder.layer = torch.nn.ModuleList(
+            layers[i] if i == k else copy.deepcopy(layers[i])
+            for k, i in enumerate(layer_sources(config, depth))
+        )
         model.config.num_hidden_layers = config.layers
     if config.freeze_word_embeddings:
         base.embeddings.word_embeddings.weight.requires_grad = False
@@ -510,7 +545,7 @@ def train(
         start = Path(config.init_round)
         if not (start / ROUND_WEIGHTS).is_file():
             raise SystemExit(f"init_round {start} has no {ROUND_WEIGHTS}")
-        _load_trainable(model, start / ROUND_WEIGHTS, deeper=bool(config.layers))
+        _load_trainable(model, start / ROUND_WEIGHTS, config=config)
         log(f"started from the weights of the round in {start}")
 
     if teacher:
@@ -757,15 +792,32 @@ def _save_trainable(model: Any, path: Path, dtype: torch.dtype = torch.float32) 
     tmp.replace(path)
 
 
-def _load_trainable(model: Any, path: Path, *, deeper: bool = False) -> None:
-    """Copy a round's weights into ``model``; with ``deeper`` (a round of a deeper model than
-    ``TrainConfig.layers`` keeps), the round's tensors the model has no parameter for, its
-    upper layers', are left out. Every trained parameter of ``model`` must be in the round."""
+_LAYER = re.compile(r"\.encoder\.layer\.(\d+)\.")
+
+
+def _load_trainable(model: Any, path: Path, *, config: TrainConfig | None = None) -> None:
+    """Copy a round's weights into ``model``. With ``config`` (a run started from a round of
+    another depth than ``TrainConfig.layers`` asks for), a deeper round's upper layers are left
+    out and a shallower round's layers are copied as a deeper judge copies the base's
+    (:func:`layer_sources`). Every trained parameter of ``model`` must be in the round."""
     from safetensors.torch import load_file
 
     tensors = load_file(str(path))
     params = dict(model.named_parameters())
-    if deeper:
+    if config is not None and config.layers:
+        indices = {int(m.group(1)) for n in tensors if (m := _LAYER.search(n))}
+        depth = max(indices) + 1 if indices else 0
+        if 0 < depth < config.layers:
+            sources = layer_sources(config, depth)
+            copied = {}
+            for name, tensor in tensors.items():
+                if (found := _LAYER.search(name)) is None:
+                    copied[name] = tensor
+                    continue
+                for k, i in enumerate(sources):
+                    if i == int(found.group(1)):
+                        copied[_LAYER.sub(f".encoder.layer.{k}.", name, count=1)] = tensor
+            tensors = copied
         tensors = {n: t for n, t in tensors.items() if n in params}
     missing = sorted(set(_trainable(model)) - set(tensors))
     if missing:
