@@ -430,9 +430,30 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "- As [9] notes, the Eiffel Tower was completed in 1921.",
             "- The Eiffel Tower was completed in 1921.",
         ),
+        # so does one set off inside the sentence or at its end ("The tower, according to, was")
         (
             "The Eiffel Tower, according to [9], was completed in 1921.",
-            "The Eiffel Tower, according to, was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower was completed in 1921, as [9] notes.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower was completed in 1921 (per [9]).",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "It is in Paris; according to [9], the Eiffel Tower was completed in 1921.",
+            "It is in Paris; the Eiffel Tower was completed in 1921.",
+        ),
+        (  # in any numbered style
+            "The Eiffel Tower, according to [^9], was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (  # two phrases share a comma: the second keeps its words (no edits overlap)
+            "The Eiffel Tower, according to [9], as [10] notes, was completed in 1921.",
+            "The Eiffel Tower as notes, was completed in 1921.",
         ),
         # a word written in lower case on purpose keeps it
         (

@@ -398,3 +398,41 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
     assert lead("Landmarks are documented, e.g. in [9], the tower stands.") is None
     assert lead("See [9], the tower stands.") is None
     assert lead("According to [9], and more.") is None
+
+
+def test_a_source_phrase_set_off_inside_a_sentence_goes_with_its_marker() -> None:
+    from attribution.text import aside_phrase
+
+    def without(text: str) -> str | None:
+        (marker,) = (m for m in find_markers(text) if m.text == "[9]")
+        span = aside_phrase(text, marker.start, marker.end)
+        return None if span is None else text[: span[0]] + text[span[1] :]
+
+    assert without("The tower, according to [9], was built.") == "The tower was built."
+    assert without("The tower, as shown in [9], was built.") == "The tower was built."
+    assert without("The tower, as [9] notes, was built.") == "The tower was built."
+    assert without("It was built in 1889, according to [9].") == "It was built in 1889."
+    assert without("It was built in 1889 according to [9].") == "It was built in 1889."
+    assert without("It was built in 1889, as [9] notes.") == "It was built in 1889."
+    assert without("It was built in 1889 (per [9]).") == "It was built in 1889."
+    assert without("The tower (according to [9]) was built.") == "The tower was built."
+    assert without("It stands; according to [9], it was built.") == "It stands; it was built."
+    assert without("It was built in 1889, per [9]: a fact.") == "It was built in 1889: a fact."
+    # the marker is not all the phrase names, or the phrase is no aside
+    assert without("The tower, according to [9] and [1], was built.") is None
+    assert without("The tower, according to [9], [1] was built.") is None
+    assert without("It was built according to [9] plans.") is None
+    assert without("Data from [9] show it.") is None
+    assert without("It was built in 1889 as [9].") is None
+    assert without("The tower according to [9], was built.") is None  # no comma to pair
+    assert without("It was built (per [9].") is None
+    assert without("According to [9], it was built.") is None  # a leading phrase: lead_phrase
+    # after a review: what follows the comma is the sentence's, a comparison is no aside
+    assert without("The tower, according to [9], and [1], was built.") is None
+    assert without("The tower, according to [9], p. 4, was built.") is None
+    assert without("It was built exactly as [9] describes.") is None
+    assert without("It was twice as large as [9] reports.") is None
+    assert without("It was built in 1889 as per [9].") == "It was built in 1889."
+    assert without("The tower , according to [9], was built.") == "The tower was built."
+    assert without("It was built, according to [9]\nIt is tall.") == "It was built\nIt is tall."
+    assert without("It was built,\r\naccording to [9].") == "It was built."

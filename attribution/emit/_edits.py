@@ -12,6 +12,7 @@ from attribution.text import (
     UNNUMBERED,
     Marker,
     MarkerStyle,
+    aside_phrase,
     format_marker,
     lead_phrase,
     markers_in_prose,
@@ -189,15 +190,22 @@ def marker_edits(
             continue
         if span is not None:
             a, b = span
-            lead = lead_phrase(text, m.start, m.end) if m.style == "bracket" else None
-            if lead is not None and lead[0] <= a and b <= lead[1]:
+            free = edits[-1].end if edits else 0  # no edit may reach into the one before
+            lead = lead_phrase(text, m.start, m.end)
+            if lead is not None and free <= lead[0] <= a and b <= lead[1]:
                 # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
                 a, b = lead
                 edits.append(Edit(a, b, ""))
                 if _capitalise(text, b):
                     edits.append(Edit(b, b + 1, text[b].upper()))
                 continue
-            edits.append(Edit(a, b, ""))
+            aside = aside_phrase(text, m.start, m.end)
+            if aside is not None and free <= aside[0] <= a and b <= aside[1]:
+                # "The tower, according to [9], was ..." -> "The tower was ..."
+                a, b = aside
+            a = max(a, free)  # after a phrase that took the blanks before this marker
+            if a < b:
+                edits.append(Edit(a, b, ""))
         elif (
             style is not None
             or numbers != m.numbers

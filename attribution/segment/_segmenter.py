@@ -36,8 +36,10 @@ from attribution.text import (
     URL,
     Marker,
     SpanSet,
+    aside_phrase,
     find_markers,
     inline_code,
+    lead_phrase,
     link_citations,
     link_destinations,
     named_citations,
@@ -382,8 +384,32 @@ def _prepare(
     )
 
 
+def _with_phrases(
+    view: str, start: int, end: int, markers: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``markers`` widened to the source phrase each one is all of (``According to [9], ``,
+    ``, as [9] notes``, `` (per [9])``): words that say where the claim comes from, not what it
+    says, which the judge would read as the claim's ("completed in 1921 (per)." read as
+    supported)."""
+    out: list[tuple[int, int]] = []
+    for ms, me in markers:
+        if (phrase := lead_phrase(view, ms, me) or aside_phrase(view, ms, me)) is not None:
+            a, b = max(start, phrase[0]), min(end, phrase[1])
+            while b > me and view[b - 1] in " \t":  # the blank before the next word stays
+                b -= 1
+            if a <= ms and me <= b and (not out or out[-1][1] <= a):
+                out.append((a, b))
+                continue
+        if out and out[-1][1] > ms:  # inside the phrase before it
+            continue
+        out.append((ms, me))
+    return out
+
+
 def _clean(view: str, start: int, end: int, markers: Sequence[tuple[int, int]]) -> str:
-    """``view[start:end]`` without the markers and the blanks before them, whitespace normalised."""
+    """``view[start:end]`` without the markers (and the source phrases they are all of) and the
+    blanks before them, whitespace normalised."""
+    markers = _with_phrases(view, start, end, markers)
     parts: list[str] = []
     cursor = start
     for ms, me in markers:

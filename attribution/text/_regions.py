@@ -260,6 +260,68 @@ def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     return a, tail.end()
 
 
+_ASIDE = re.compile(
+    r"(?:according[ \t]+to|as[ \t]+(?:shown|noted|reported|described|stated|seen|explained"
+    r"|discussed|mentioned|found|documented)[ \t]+(?:in|by)|as|(?:as[ \t]+)?per|citing)[ \t]+$",
+    re.IGNORECASE,
+)
+"""A source phrase a sentence sets off after its subject or at its end: ``The tower, according
+to [9], was ...``, ``... in 1889, as [9] notes.``, ``... in 1889 (per [9]).``"""
+_ASIDE_OPEN = re.compile(r"(?:[ \t]*(,)\s*|[ \t]*(\()[ \t]*|(?<=\w)[ \t]+)$")
+_CLAUSE_START = re.compile(r"[;:][ \t]+$")
+"""A clause's start inside a sentence, where a source phrase may lead it."""
+_ASIDE_VERB = re.compile(
+    r"[ \t]+(?:notes|shows|reports|says|explains|states|puts[ \t]+it|found|finds|writes|wrote"
+    r"|mentions|confirms|describes)\b"
+)
+_ASIDE_CLOSE = re.compile(
+    r"[ \t]*(?:(,)[ \t]+(?=[^\W\d_])(?!(?:and|or|but|p|pp)\b)|(\))|(?=[.!?;:](?:\s|$)|\r?\n|$))",
+    re.IGNORECASE,
+)
+"""What may follow an aside: a comma and the sentence's next word (not "and [1]" or "p. 4"), the
+group's ")", or the sentence's or the line's end."""
+
+
+def aside_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the marker ``text[start:end]`` is all a source phrase set off inside or at the end
+    of a sentence names (``The tower, according to [9], was built ...``, ``... in 1889,
+    according to [9].``, ``... in 1889 (per [9]).``, ``... in 1889 according to [9].``), the
+    span to delete with the marker when it goes, so that the sentence still reads (``The tower
+    was built ...``; ``... in 1889.``). None otherwise: ``data from [9]`` is no aside, nor a
+    phrase followed by more than the marker."""
+    phrase = _ASIDE.search(text, max(0, start - 40), start)
+    if phrase is None or (phrase.start() > 0 and text[phrase.start() - 1].isalnum()):
+        return None
+    bare = phrase.group().strip().lower() == "as"  # "as [9] notes", never "as [9]" alone
+    tail = end
+    if (verb := _ASIDE_VERB.match(text, end)) is not None:
+        tail = verb.end()
+    elif bare:
+        return None
+    closed = _ASIDE_CLOSE.match(text, tail)
+    if (
+        closed is not None
+        and closed.group(1)
+        and _CLAUSE_START.search(text, max(0, phrase.start() - 8), phrase.start())
+    ):
+        # "It runs; according to [9], the tower ...": "It runs; the tower ..."
+        return phrase.start(), closed.end()
+    opened = _ASIDE_OPEN.search(text, max(0, phrase.start() - 40), phrase.start())
+    if opened is None or closed is None or opened.start() == 0:
+        return None
+    comma, paren = opened.group(1) is not None, opened.group(2) is not None
+    if bare and not (comma or paren):  # "built exactly as [9] describes": a comparison
+        return None
+    if paren:  # "(per [9])": the group and the space before it
+        return (opened.start(), closed.end()) if closed.group(2) else None
+    if closed.group(2):  # ")" without its "("
+        return None
+    if closed.group(1):  # "X, according to [9], was": "X was"
+        return (opened.start(), closed.start(1) + 1) if comma else None
+    # at the sentence's end: "..., according to [9]." or "... according to [9]."
+    return opened.start(), tail
+
+
 def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
     sentence uses it as one of its words rather than citing with it: the object of a preposition
