@@ -112,11 +112,26 @@ def test_a_dataset_the_caller_has() -> None:
 
 
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import logging
+
     records = tmp_path / "records.jsonl"
     records.write_text(RECORDS[1] + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    assert main(["batch", str(records), str(out)]) == 0
+    # a console handler of Ray Data's, as the one it puts on the terminal
+    terminal = logging.StreamHandler(io.StringIO())
+    logging.getLogger("ray.data").addHandler(terminal)
+    try:
+        assert main(["batch", str(records), str(out)]) == 0
+    finally:
+        logging.getLogger("ray.data").removeHandler(terminal)
     assert "1 records done: 1 attributed, 0 failed" in capsys.readouterr().err
+    # Ray Data's lines (execution plans, progress-bar advice) do not run into the job's own,
+    # and its handlers are as they were after the job
+    said = terminal.stream.getvalue()
+    assert "Execution plan of Dataset" not in said, said
+    assert "Progress bars disabled" not in said, said
+    assert terminal.level == logging.NOTSET
     assert main(["batch", str(records), str(out)]) == 0
     assert "0 records done: 0 attributed, 0 failed; 1 already in" in capsys.readouterr().err
     assert main(["batch", str(tmp_path / "missing.jsonl"), str(out)]) == 2

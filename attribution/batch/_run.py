@@ -7,6 +7,7 @@ appends one output line per record as results arrive, so an interruption loses l
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -265,6 +266,31 @@ def _results_file(target: Path, to_stdout: bool) -> Iterator[TextIO]:
         yield out
 
 
+@contextmanager
+def _ray_quiet(quiet: bool) -> Iterator[None]:
+    """Ray's and Ray Data's console handlers held back to errors while ``quiet`` (Ray Data's
+    execution plans and progress-bar advice), so the job's own progress line reads alone; Ray
+    Data's log files keep every line. The handlers are put back as they were. (``ray.init``
+    without its logging set up drops Ray's own handlers: its warnings at start still show.)"""
+    if not quiet:
+        yield
+        return
+    changed = [
+        (handler, handler.level)
+        for name in ("ray", "ray.data")
+        for handler in logging.getLogger(name).handlers
+        if isinstance(handler, logging.StreamHandler)
+        and not isinstance(handler, logging.FileHandler)
+    ]
+    for handler, level in changed:
+        handler.setLevel(max(logging.ERROR, level))
+    try:
+        yield
+    finally:
+        for handler, level in changed:
+            handler.setLevel(level)
+
+
 def run_batch(
     in_path: str | os.PathLike[str],
     out_path: str | os.PathLike[str],
@@ -284,7 +310,9 @@ def run_batch(
             started in this process, else a local one started here (and stopped at the end).
         workers: Ray workers, each with its own Attributor.
         limit: attribute at most this many records this run.
-        progress: where progress lines go (None: nowhere).
+        progress: where progress lines go (None: nowhere); while they go somewhere, Ray
+            Data's console lines below errors are held back (its log files, in Ray's session
+            folder, keep them).
 
     Raises:
         InputError: the input cannot be read, the output cannot be written, an id is used
@@ -352,7 +380,11 @@ def run_batch(
 
     own_ray = False
     # SIGTERM (timeout, a scheduler, systemd) stops the job as Ctrl-C does, from the start
-    with _results_file(target, to_stdout) as out, _terminated_as_interrupt() as ours_again:
+    with (
+        _results_file(target, to_stdout) as out,
+        _terminated_as_interrupt() as ours_again,
+        _ray_quiet(progress is not None),
+    ):
         for record, error in unreadable:  # no engine needed to say so
             emit(out, encode_output(BatchOutput(id=record, error=error)), record, 0, True)
         if readable:
