@@ -451,6 +451,18 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "The Eiffel Tower, according to [^9], was completed in 1921.",
             "The Eiffel Tower was completed in 1921.",
         ),
+        (  # a phrase that names a list of markers that all go
+            "The Eiffel Tower, according to [7] and [8], was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "According to [7], [8], the Eiffel Tower was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (  # a verb of saying after several markers is plural
+            "As [7] and [8] note, the Eiffel Tower was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
         (  # two phrases share a comma: the second keeps its words (no edits overlap)
             "The Eiffel Tower, according to [9], as [10] notes, was completed in 1921.",
             "The Eiffel Tower as notes, was completed in 1921.",

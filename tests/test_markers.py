@@ -210,6 +210,20 @@ def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
         ("Sources: [9], [8], [1]", "Sources: [1]"),
         ("See [1]; [9] and more.", "See [1] and more."),
         ("Claim [9], then more.", "Claim, then more."),
+        # "and" lists markers the sentence uses as words; between citations it is the prose's
+        ("It runs, according to [1] and [9].", "It runs, according to [1]."),
+        ("It runs, according to [9] and [1].", "It runs, according to [1]."),
+        ("As [1] and [9] note, it runs.", "As [1] note, it runs."),
+        ("It runs [1] and [9] shows it.", "It runs [1] and shows it."),
+        ("It runs, according to [1] and [9] and [2].", "It runs, according to [1] and [2]."),
+        ("It runs, according to [1][2] and [9].", "It runs, according to [1][2]."),
+        ("It runs, as [1] and [9] report.", "It runs, as [1] report."),
+        # where the list does not end the clause, "and" joins two clauses
+        (
+            "It was proposed by [1] and [9] later refined it.",
+            "It was proposed by [1] and later refined it.",
+        ),
+        ("Prices are listed in [1] or [9] lists more.", "Prices are listed in [1] or lists more."),
     ],
 )
 def test_a_dropped_marker_of_a_list_takes_its_separator_along(text: str, expected: str) -> None:

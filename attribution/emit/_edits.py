@@ -180,7 +180,14 @@ def marker_edits(
             for m, n in zip(markers, kept, strict=True)
         ],
     )
-    for m, numbers, span in zip(markers, kept, spans, strict=True):
+    # where the markers that go make one run ("according to [7] and [8]"), a source phrase
+    # names them all: the end of the run each one starts
+    run_end = [m.end for m in markers]
+    for i in range(len(markers) - 2, -1, -1):
+        after = spans[i + 1]
+        if spans[i] is not None and after is not None and after[0] == markers[i].end:
+            run_end[i] = run_end[i + 1]
+    for i, (m, numbers, span) in enumerate(zip(markers, kept, spans, strict=True)):
         if m.start in held:
             continue
         if m.style in UNNUMBERED:
@@ -191,16 +198,16 @@ def marker_edits(
         if span is not None:
             a, b = span
             free = edits[-1].end if edits else 0  # no edit may reach into the one before
-            lead = lead_phrase(text, m.start, m.end)
-            if lead is not None and free <= lead[0] <= a and b <= lead[1]:
+            lead = lead_phrase(text, m.start, run_end[i])
+            if lead is not None and free <= lead[0] <= a and run_end[i] <= lead[1]:
                 # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
                 a, b = lead
                 edits.append(Edit(a, b, ""))
                 if _capitalise(text, b):
                     edits.append(Edit(b, b + 1, text[b].upper()))
                 continue
-            aside = aside_phrase(text, m.start, m.end)
-            if aside is not None and free <= aside[0] <= a and b <= aside[1]:
+            aside = aside_phrase(text, m.start, run_end[i])
+            if aside is not None and free <= aside[0] <= a and run_end[i] <= aside[1]:
                 # "The tower, according to [9], was ..." -> "The tower was ..."
                 a, b = aside
             a = max(a, free)  # after a phrase that took the blanks before this marker

@@ -384,25 +384,41 @@ def _prepare(
     )
 
 
+_LISTED = re.compile(r"[ \t]*(?:(?:[,;&]|and|or)[ \t]*)?(?:(?:and|or)[ \t]+)?", re.IGNORECASE)
+"""What may stand between two markers that one source phrase names: "[7], [8]", "[7] and [8]"."""
+
+
 def _with_phrases(
     view: str, start: int, end: int, markers: Sequence[tuple[int, int]]
 ) -> list[tuple[int, int]]:
-    """``markers`` widened to the source phrase each one is all of (``According to [9], ``,
-    ``, as [9] notes``, `` (per [9])``): words that say where the claim comes from, not what it
-    says, which the judge would read as the claim's ("completed in 1921 (per)." read as
-    supported)."""
+    """``markers`` widened to the source phrase they are all of (``According to [9], ``,
+    ``, as [9] notes``, `` (per [9])``, ``, according to [7] and [8]``): words that say where
+    the claim comes from, not what it says, which the judge would read as the claim's
+    ("completed in 1921 (per)." read as supported)."""
     out: list[tuple[int, int]] = []
-    for ms, me in markers:
-        if (phrase := lead_phrase(view, ms, me) or aside_phrase(view, ms, me)) is not None:
-            a, b = max(start, phrase[0]), min(end, phrase[1])
-            while b > me and view[b - 1] in " \t":  # the blank before the next word stays
-                b -= 1
-            if a <= ms and me <= b and (not out or out[-1][1] <= a):
-                out.append((a, b))
+    last = list(range(len(markers)))  # the last marker of the run of listed markers from each
+    for j in range(len(markers) - 2, -1, -1):
+        if _LISTED.fullmatch(view, markers[j][1], markers[j + 1][0]):
+            last[j] = last[j + 1]
+    k = 0
+    while k < len(markers):
+        ms, me = markers[k]
+        for j in dict.fromkeys((last[k], k)):  # the whole run a phrase names, or the one marker
+            run_end = markers[j][1]
+            phrase = lead_phrase(view, ms, run_end) or aside_phrase(view, ms, run_end)
+            if phrase is None:
                 continue
-        if out and out[-1][1] > ms:  # inside the phrase before it
-            continue
-        out.append((ms, me))
+            a, b = max(start, phrase[0]), min(end, phrase[1])
+            while b > run_end and view[b - 1] in " \t":  # the blank before the next word stays
+                b -= 1
+            if a <= ms and run_end <= b and (not out or out[-1][1] <= a):
+                out.append((a, b))
+                k = j + 1
+                break
+        else:
+            if not out or out[-1][1] <= ms:  # not inside the phrase before it
+                out.append((ms, me))
+            k += 1
     return out
 
 

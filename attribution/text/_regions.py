@@ -216,8 +216,9 @@ _REPORTS = re.compile(
     r"|writes?|wrote|puts? it|adds?)\b"
 )
 """A verb of saying after a marker: ``[5] notes that``, ``as [5] puts it``."""
-_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*$", re.IGNORECASE)
-"""What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``."""
+_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))?[ \t]*$", re.IGNORECASE)
+"""What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``,
+``[5][1]``."""
 
 
 _LEAD = re.compile(
@@ -228,8 +229,8 @@ _LEAD = re.compile(
 )
 """A phrase that leads a sentence with its source: ``According to [9], ...``."""
 _LEAD_TAIL = re.compile(
-    r"(?:[ \t]+(?:notes|shows|reports|says|explains|states|puts[ \t]+it|found|finds|writes"
-    r"|wrote|mentions|confirms|describes))?[ \t]*,[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
+    r"(?:[ \t]+(?:notes?|shows?|reports?|says?|explains?|states?|puts?[ \t]+it|found|finds?"
+    r"|writes?|wrote|mentions?|confirms?|describes?))?[ \t]*,[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
 )
 _ITEM_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+$")
 """A list item's start: a sentence starts after it."""
@@ -271,8 +272,8 @@ _ASIDE_OPEN = re.compile(r"(?:[ \t]*(,)\s*|[ \t]*(\()[ \t]*|(?<=\w)[ \t]+)$")
 _CLAUSE_START = re.compile(r"[;:][ \t]+$")
 """A clause's start inside a sentence, where a source phrase may lead it."""
 _ASIDE_VERB = re.compile(
-    r"[ \t]+(?:notes|shows|reports|says|explains|states|puts[ \t]+it|found|finds|writes|wrote"
-    r"|mentions|confirms|describes)\b"
+    r"[ \t]+(?:notes?|shows?|reports?|says?|explains?|states?|puts?[ \t]+it|found|finds?"
+    r"|writes?|wrote|mentions?|confirms?|describes?)\b"
 )
 _ASIDE_CLOSE = re.compile(
     r"[ \t]*(?:(,)[ \t]+(?=[^\W\d_])(?!(?:and|or|but|p|pp)\b)|(\))|(?=[.!?;:](?:\s|$)|\r?\n|$))",
@@ -368,14 +369,41 @@ def removal_spans(
     order = sorted(range(len(markers)), key=lambda k: markers[k][0])
     at = {k: pos for pos, k in enumerate(order)}  # a marker's place in text order
     out: list[tuple[int, int] | None] = [None] * len(markers)
+    # "and" between two markers the sentence uses as words lists them ("according to [5] and
+    # [7]"); between citations it is the prose's ("runs [5] and [7] shows ...")
+    prose = markers_in_prose(text, [(a, b) for a, b, _ in markers])
+    joined = [
+        pos + 1 < len(order)
+        and (
+            markers[order[pos + 1]][0] == markers[k][1]
+            or _joined(text, markers[k][1], markers[order[pos + 1]][0])
+        )
+        for pos, k in enumerate(order)
+    ]  # joined[pos]: the marker at pos and the next are one run or list
+    # "and" lists a marker the sentence uses as a word after the one before it where the list
+    # ends with the clause ("according to [5] and [7].") or before a verb of saying ("As [5] and
+    # [7] note"), not before more words ("proposed by [5] and [7] later refined it": there it
+    # joins two clauses); read from the end, so that each "and" knows where its list ends
+    ends_clause = [False] * len(order)
+    for pos in range(len(order) - 1, -1, -1):
+        end = markers[order[pos]][1]
+        if pos + 1 < len(order) and not joined[pos]:
+            following = order[pos + 1]
+            joined[pos] = (
+                prose[following]
+                and ends_clause[pos + 1]
+                and end < markers[following][0]
+                and _PROSE_LIST.fullmatch(text, end, markers[following][0]) is not None
+            )
+        ends_clause[pos] = (
+            _LIST_END.match(text, end) is not None
+            or _SAYS.match(text, end) is not None
+            or (joined[pos] and ends_clause[pos + 1])
+        )
     run: list[int] = []
     for pos, k in enumerate(order):
         run.append(k)
-        following = order[pos + 1] if pos + 1 < len(order) else None
-        if following is not None and (
-            markers[following][0] == markers[k][1]
-            or _joined(text, markers[k][1], markers[following][0])
-        ):
+        if joined[pos]:
             continue  # the run goes on
         if len(run) > 1 and all(markers[m][2] for m in run):
             # one span for the whole run, shared out so that the edits stay disjoint and the
@@ -389,7 +417,7 @@ def removal_spans(
         else:
             for m in run:
                 if markers[m][2]:
-                    out[m] = _listed_removal(text, markers, order, at[m])
+                    out[m] = _listed_removal(text, markers, order, at[m], joined)
         run = []
     _disjoint(order, out)
     _bracket_goes_too(text, order, out)
@@ -481,6 +509,13 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
 
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
 """What separates two markers of a list ("Sources: [1], [2]")."""
+_PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
+"""What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
+_SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
+"""A verb of saying that ends a clause: "As [5] and [7] note, ...", "as [5] and [7] report."."""
+_LIST_END = re.compile(r"[ \t]*(?:[,.;:!?)\]]|\r?\n|$)")
+"""What ends such a list: a clause's or the line's end ("according to [5] and [7]."), not a
+word ("proposed by [5] and [7] later refined it": there the "and" joins two clauses)."""
 _BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and\b)[ \t]*", re.IGNORECASE)
 """... and inside brackets: "(see [1] and [2])" (outside them, "and" is the prose's)."""
 
@@ -496,17 +531,21 @@ def _joined(text: str, a: int, b: int) -> bool:
 
 
 def _listed_removal(
-    text: str, markers: Sequence[tuple[int, int, bool]], order: Sequence[int], pos: int
+    text: str,
+    markers: Sequence[tuple[int, int, bool]],
+    order: Sequence[int],
+    pos: int,
+    joined: Sequence[bool],
 ) -> tuple[int, int]:
     """The span to delete for the marker at ``order[pos]``, which goes: in a list of markers
     its separator goes with it, the one before it when the marker before stays or none follows
     (``Sources: [1], [9]`` → ``Sources: [1]``; ``[1]; [5]; [9]`` → ``[1]``), else the one after
     it (``[9], [1]`` → ``[1]``); alone, as :func:`removal_span` says."""
     start, end, _ = markers[order[pos]]
-    after = pos + 1 < len(order) and _joined(text, end, markers[order[pos + 1]][0])
+    after = joined[pos] and markers[order[pos + 1]][0] > end
     if pos > 0:
         _, p_end, p_goes = markers[order[pos - 1]]
-        if (not p_goes or not after) and _joined(text, p_end, start):
+        if (not p_goes or not after) and joined[pos - 1] and p_end < start:
             return p_end, end
     if after:
         return start, markers[order[pos + 1]][0]
