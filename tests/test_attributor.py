@@ -417,6 +417,27 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         assert result.claims[0].added == (1,)
         refs = result.citations.references
         assert [(r.cited_text, r.source_ids) for r in refs] == [(want, ("eiffel",))]
+    # one that is the subject of the next sentence ("... level. [10] found that X") is X's,
+    # though it follows the sentence before: it was filled in with that sentence's source
+    for answer, want in (
+        (
+            "Mount Everest is Earth's highest mountain above sea level. [10] found that the "
+            "Eiffel Tower was completed in 1889.",
+            "Mount Everest is Earth's highest mountain above sea level [2]. [1] found that the "
+            "Eiffel Tower was completed in 1889.",
+        ),
+        (
+            "Mount Everest is Earth's highest mountain above sea level. [10] and [9] found that "
+            "the Eiffel Tower was completed in 1889.",
+            "Mount Everest is Earth's highest mountain above sea level [2]. [1] found that the "
+            "Eiffel Tower was completed in 1889.",
+        ),
+    ):
+        result = attributor.attribute(answer, SOURCES)
+        assert result.answer == want, answer
+        eiffel = result.citations.references[-1]
+        assert eiffel.source_ids == ("eiffel",)
+        assert eiffel.cited_text.endswith("the Eiffel Tower was completed in 1889.")
     # nothing to fill in (the claim is not supported, or it cites a known number): the unknown
     # number goes as every unknown number does (the answer never carries a number its citation
     # list cannot resolve), still reported
@@ -463,9 +484,18 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "As [7] and [8] note, the Eiffel Tower was completed in 1921.",
             "The Eiffel Tower was completed in 1921.",
         ),
-        (  # two phrases share a comma: the second keeps its words (no edits overlap)
+        (  # two phrases that share a comma both go (their edits do not overlap)
             "The Eiffel Tower, according to [9], as [10] notes, was completed in 1921.",
-            "The Eiffel Tower as notes, was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower was completed in 1921, according to [9], as [10] notes.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "It is in Paris; according to [9], as [10] notes, the Eiffel Tower was completed "
+            "in 1921.",
+            "It is in Paris; the Eiffel Tower was completed in 1921.",
         ),
         # a word written in lower case on purpose keeps it
         (

@@ -218,6 +218,11 @@ def test_unknown_numbers_are_reported_and_dropped_on_request() -> None:
         ("It runs, according to [1] and [9] and [2].", "It runs, according to [1] and [2]."),
         ("It runs, according to [1][2] and [9].", "It runs, according to [1][2]."),
         ("It runs, as [1] and [9] report.", "It runs, as [1] report."),
+        # a list that starts its sentence, the subject of a verb of saying
+        ("[9] and [1] note that it runs.", "[1] note that it runs."),
+        ("It runs. [9], [8] and [1] show it.", "It runs. [1] show it."),
+        ("- [9] and [1] show that it runs.", "- [1] show that it runs."),
+        ("[9] and [1] found it; [8] and [2] found more.", "[1] found it; [2] found more."),
         # where the list does not end the clause, "and" joins two clauses
         (
             "It was proposed by [1] and [9] later refined it.",

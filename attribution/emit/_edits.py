@@ -19,6 +19,7 @@ from attribution.text import (
     protected_spans,
     removal_spans,
     rewrite_marker,
+    shared_comma,
 )
 
 __all__ = [
@@ -206,7 +207,7 @@ def marker_edits(
                 if _capitalise(text, b):
                     edits.append(Edit(b, b + 1, text[b].upper()))
                 continue
-            aside = aside_phrase(text, m.start, run_end[i])
+            aside = shared_comma(text, aside_phrase(text, m.start, run_end[i]), free)
             if aside is not None and free <= aside[0] <= a and run_end[i] <= aside[1]:
                 # "The tower, according to [9], was ..." -> "The tower was ..."
                 a, b = aside

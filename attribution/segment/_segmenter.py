@@ -43,6 +43,7 @@ from attribution.text import (
     link_citations,
     link_destinations,
     named_citations,
+    shared_comma,
     url_end,
 )
 
@@ -405,7 +406,9 @@ def _with_phrases(
         ms, me = markers[k]
         for j in dict.fromkeys((last[k], k)):  # the whole run a phrase names, or the one marker
             run_end = markers[j][1]
-            phrase = lead_phrase(view, ms, run_end) or aside_phrase(view, ms, run_end)
+            phrase = lead_phrase(view, ms, run_end) or shared_comma(
+                view, aside_phrase(view, ms, run_end), out[-1][1] if out else 0
+            )
             if phrase is None:
                 continue
             a, b = max(start, phrase[0]), min(end, phrase[1])

@@ -49,6 +49,8 @@ from attribution.text._regions import (
     protected_spans,
     removal_span,
     removal_spans,
+    shared_comma,
+    starts_sentence,
     url_end,
 )
 from attribution.text._terms import (
@@ -111,7 +113,9 @@ __all__ = [
     "renumber_markers",
     "rewrite_marker",
     "same_quantity",
+    "shared_comma",
     "source_sentence_spans",
+    "starts_sentence",
     "stem",
     "url_end",
     "word_tokens",

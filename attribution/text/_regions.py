@@ -323,6 +323,34 @@ def aside_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     return opened.start(), tail
 
 
+def shared_comma(text: str, aside: tuple[int, int] | None, taken: int) -> tuple[int, int] | None:
+    """``aside`` (an :func:`aside_phrase` span) without the comma (and blanks) it shares with
+    the phrase before it, which a span up to ``taken`` already deletes: "The tower, according
+    to [9], as [10] notes, was" loses both phrases, "The tower was", not the second's words."""
+    if aside is None or aside[0] >= taken or text[aside[0] : taken].strip(" \t\r\n,"):
+        return aside
+    if taken >= aside[1]:
+        return None
+    end = aside[1]
+    if text[taken - 1] in " \t":  # the phrase before took the blank: so does this one
+        while end < len(text) and text[end] in " \t":
+            end += 1
+    return taken, end
+
+
+def starts_sentence(text: str, at: int) -> bool:
+    """Whether only blanks stand between ``at`` and the start of its sentence, clause
+    (after ``;``), line or list item."""
+    j = at
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    return (
+        j == 0
+        or text[j - 1] in ".!?:;\n"
+        or _ITEM_START.search(text, max(0, j - 12), at) is not None
+    )
+
+
 def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
     sentence uses it as one of its words rather than citing with it: the object of a preposition
@@ -332,9 +360,14 @@ def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     (``According to, ...``)."""
     order = sorted(range(len(spans)), key=lambda k: spans[k][0])
     out = [False] * len(spans)
+    # where the list of markers from each one ends ("[9] and [1] note that": at "[1]")
+    list_end = [spans[k][1] for k in order]
+    for pos in range(len(order) - 2, -1, -1):
+        if _LISTED.fullmatch(text, spans[order[pos]][1], spans[order[pos + 1]][0]):
+            list_end[pos] = list_end[pos + 1]
     previous: int | None = None
-    for k in order:
-        start, end = spans[k]
+    for pos, k in enumerate(order):
+        start = spans[k][0]
         head = text[max(0, start - 40) : start]
         word = _WORD_BEFORE.search(head)
         listed = (
@@ -345,12 +378,9 @@ def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
         # "(see [5])" and "(cf. [5])" are a citation group, not prose
         grouped = _GROUP_OPEN.search(head) is not None
         before = (word.group(1) or word.group(2)).lower() if word is not None else ""
-        # the subject of a verb of saying where it starts a sentence ("[5] notes that"), not a
-        # citation after a noun ("A 2021 study [5] found that")
-        j = start
-        while j > 0 and text[j - 1] in " \t":
-            j -= 1
-        subject = (j == 0 or text[j - 1] in ".!?:\n") and _REPORTS.match(text, end)
+        # the subject of a verb of saying where it starts a sentence ("[5] notes that", "[5]
+        # and [1] note that"), not a citation after a noun ("A 2021 study [5] found that")
+        subject = starts_sentence(text, start) and _REPORTS.match(text, list_end[pos])
         out[k] = not grouped and bool(listed or before in _TAKES_AN_OBJECT or subject)
         previous = k
     return out
@@ -385,6 +415,11 @@ def removal_spans(
     # [7] note"), not before more words ("proposed by [5] and [7] later refined it": there it
     # joins two clauses); read from the end, so that each "and" knows where its list ends
     ends_clause = [False] * len(order)
+    # a list that starts its sentence is the subject of the verb after it ("[9] and [1] show")
+    subject = [False] * len(order)
+    for pos, k in enumerate(order):
+        listed = pos > 0 and _LISTED.fullmatch(text, markers[order[pos - 1]][1], markers[k][0])
+        subject[pos] = subject[pos - 1] if listed else starts_sentence(text, markers[k][0])
     for pos in range(len(order) - 1, -1, -1):
         end = markers[order[pos]][1]
         if pos + 1 < len(order) and not joined[pos]:
@@ -398,6 +433,7 @@ def removal_spans(
         ends_clause[pos] = (
             _LIST_END.match(text, end) is not None
             or _SAYS.match(text, end) is not None
+            or (subject[pos] and _REPORTS.match(text, end) is not None)
             or (joined[pos] and ends_clause[pos + 1])
         )
     run: list[int] = []
