@@ -76,7 +76,6 @@ from attribution.text import (
     MarkerStyle,
     find_markers,
     protected_spans,
-    starts_sentence,
     written_style,
 )
 from attribution.verify import (
@@ -1006,15 +1005,9 @@ class Attributor:
         )
         rewritten: dict[int, Marker] = {}  # claim index -> its marker written with the fill
         for i, claim in enumerate(claims):
-            for m in claim.segment.markers:
-                if m.start not in in_prose:
-                    continue
-                # one that starts a sentence is its subject ("... long. [9] notes that X"),
-                # though the segment before takes it: X's claim fills it in
-                after = i + 1 < len(claims) and m.start < claims[i + 1].segment.start
-                owner = i + 1 if after and starts_sentence(answer, m.start) else i
-                if filled[owner]:
-                    rewritten.setdefault(owner, m)
+            first = next((m for m in claim.segment.markers if m.start in in_prose), None)
+            if filled[i] and first is not None:
+                rewritten[i] = first
         held = frozenset(m.start for m in rewritten.values())
         edits: list[Edit] = marker_edits(
             answer,

@@ -417,8 +417,8 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         assert result.claims[0].added == (1,)
         refs = result.citations.references
         assert [(r.cited_text, r.source_ids) for r in refs] == [(want, ("eiffel",))]
-    # one that is the subject of the next sentence ("... level. [10] found that X") is X's,
-    # though it follows the sentence before: it was filled in with that sentence's source
+    # one that is the subject of the next sentence ("... level. [10] found that X") is X's
+    # (it was the sentence before's, and filled in with that sentence's source)
     for answer, want in (
         (
             "Mount Everest is Earth's highest mountain above sea level. [10] found that the "
@@ -435,9 +435,11 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
     ):
         result = attributor.attribute(answer, SOURCES)
         assert result.answer == want, answer
-        eiffel = result.citations.references[-1]
+        everest, eiffel = result.citations.references
+        assert everest.source_ids == ("everest",)
+        assert everest.cited_text.endswith("sea level [2].")  # the next sentence's marker not
         assert eiffel.source_ids == ("eiffel",)
-        assert eiffel.cited_text.endswith("the Eiffel Tower was completed in 1889.")
+        assert eiffel.cited_text == "[1] found that the Eiffel Tower was completed in 1889."
     # nothing to fill in (the claim is not supported, or it cites a known number): the unknown
     # number goes as every unknown number does (the answer never carries a number its citation
     # list cannot resolve), still reported

@@ -1071,3 +1071,23 @@ def test_a_group_of_markers_after_a_full_stop_cites_with_the_sentence_before_it(
         ("Orion runs in Frankfurt.", ["[1]", "[2]"]),
         ("It also serves Dublin.", []),
     ]
+
+
+def test_a_marker_that_is_the_next_sentences_subject_is_that_sentences() -> None:
+    # after a full stop a marker cites the sentence before ("It is long. [1]"), unless it is the
+    # subject of the next one
+    def claims(text: str) -> list[tuple[str, list[str]]]:
+        return [(c.text, [m.text for m in c.markers]) for c in _segments(text)]
+
+    assert claims("It is long. [9] notes that it runs.") == [
+        ("It is long.", []),
+        ("[9] notes that it runs.", ["[9]"]),
+    ]
+    assert claims("It is long. [9] and [1] note that it runs.") == [
+        ("It is long.", []),
+        ("[9] and [1] note that it runs.", ["[9]", "[1]"]),
+    ]
+    assert claims("It is long. [1] It runs [2].") == [
+        ("It is long. [1]", ["[1]"]),
+        ("It runs [2].", ["[2]"]),
+    ]

@@ -42,8 +42,10 @@ from attribution.text import (
     lead_phrase,
     link_citations,
     link_destinations,
+    markers_in_prose,
     named_citations,
     shared_comma,
+    starts_sentence,
     url_end,
 )
 
@@ -492,18 +494,32 @@ def _only_code(prep: _Prepared, start: int, end: int, markers: Sequence[tuple[in
 
 
 def _attach(
-    spans: list[tuple[int, int]], markers: Sequence[tuple[int, int]]
+    spans: list[tuple[int, int]], markers: Sequence[tuple[int, int]], view: str = ""
 ) -> list[tuple[int, int, list[int]]]:
     """Give each marker to the span it follows (the first span when none comes before it), and
-    extend the spans over their markers. Returns ``(start, end, marker positions)`` per span."""
+    extend the spans over their markers. Returns ``(start, end, marker positions)`` per span.
+    A marker between two spans that is the next one's subject (``... long. [9] notes that X``,
+    ``... long. [9] and [1] note that X``: :func:`attribution.text.markers_in_prose` at a
+    sentence's start, read in ``view``) is the next span's."""
     if not spans:
         if not markers:
             return []
         return [(markers[0][0], max(e for _, e in markers), list(range(len(markers))))]
     starts = [s for s, _ in spans]
+    prose = markers_in_prose(view, markers) if view else [False] * len(markers)
     owned: list[list[int]] = [[] for _ in spans]
+    subject = False  # the marker before is a subject that opens the next span
     for k, (ms, _) in enumerate(markers):
-        owned[max(bisect_right(starts, ms) - 1, 0)].append(k)
+        i = max(bisect_right(starts, ms) - 1, 0)
+        if prose[k] and i + 1 < len(spans) and spans[i][1] <= ms:
+            # between span i and the next: a subject where it starts a sentence, or listed
+            # after one that is
+            subject = starts_sentence(view, ms) or subject
+            if subject:
+                i += 1
+        else:
+            subject = False
+        owned[i].append(k)
     out: list[tuple[int, int, list[int]]] = []
     for (s, e), mine in zip(spans, owned, strict=True):
         if mine:
@@ -707,7 +723,7 @@ class Segmenter:
                 )
             ]
         drafts: list[_Draft] = []
-        for s, e, mine in _attach(sentences, marks):
+        for s, e, mine in _attach(sentences, marks, prep.view):
             # Spans come from the masked text; a cut inside masked code may leave real blanks.
             s, e = strip_span(prep.view, s, e)
             if s >= e:
