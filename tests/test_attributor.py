@@ -440,6 +440,13 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         assert everest.cited_text.endswith("sea level [2].")  # the next sentence's marker not
         assert eiffel.source_ids == ("eiffel",)
         assert eiffel.cited_text == "[1] found that the Eiffel Tower was completed in 1889."
+    # dropped (the claim cites a known number), it leaves its claim beginning at its first word
+    answer = (
+        "The Eiffel Tower was completed in 1889. [9] notes that Mount Everest is Earth's highest "
+        "mountain above sea level [2]."
+    )
+    everest = attributor.attribute(answer, SOURCES).citations.references[-1]
+    assert everest.cited_text.startswith("notes that Mount Everest")
     # nothing to fill in (the claim is not supported, or it cites a known number): the unknown
     # number goes as every unknown number does (the answer never carries a number its citation
     # list cannot resolve), still reported

@@ -1091,3 +1091,9 @@ def test_a_marker_that_is_the_next_sentences_subject_is_that_sentences() -> None
         ("It is long. [1]", ["[1]"]),
         ("It runs [2].", ["[2]"]),
     ]
+    # a subject that points back ("[2] says so.") and a citation before a subject stay
+    assert claims("It is long. [2] says so.") == [("It is long. [2]", ["[2]"]), ("says so.", [])]
+    assert claims("It is long.[1] [9] notes that it runs.")[0] == (
+        "It is long.[1] [9]",
+        ["[1]", "[9]"],
+    )

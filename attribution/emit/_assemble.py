@@ -43,6 +43,10 @@ def assemble_result(
         decision = outcome.decision
         out_start = edited.map(seg.start, after_insertions=False)
         out_end = edited.map(seg.end, after_insertions=True)
+        # a claim that began with a marker that went begins at its first word, not the blank
+        # before it ("1889. [9] notes that ..." -> "1889. notes that ...")
+        while out_start < out_end and edited.text[out_start] in " \t":
+            out_start += 1
         if outcome.shown and decision.verdict in ("supported", "partially_supported"):
             references.append(
                 CitationReference(

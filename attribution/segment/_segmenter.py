@@ -44,6 +44,7 @@ from attribution.text import (
     link_destinations,
     markers_in_prose,
     named_citations,
+    opens_report,
     shared_comma,
     starts_sentence,
     url_end,
@@ -508,18 +509,15 @@ def _attach(
     starts = [s for s, _ in spans]
     prose = markers_in_prose(view, markers) if view else [False] * len(markers)
     owned: list[list[int]] = [[] for _ in spans]
-    subject = False  # the marker before is a subject that opens the next span
+    heads: int | None = None  # the gap whose subject list the markers now read belong to
     for k, (ms, _) in enumerate(markers):
         i = max(bisect_right(starts, ms) - 1, 0)
-        if prose[k] and i + 1 < len(spans) and spans[i][1] <= ms:
-            # between span i and the next: a subject where it starts a sentence, or listed
-            # after one that is
-            subject = starts_sentence(view, ms) or subject
-            if subject:
-                i += 1
-        else:
-            subject = False
-        owned[i].append(k)
+        between = prose[k] and i + 1 < len(spans) and spans[i][1] <= ms
+        if between and heads != i and starts_sentence(view, ms) and opens_report(view, markers, k):
+            heads = i  # "... long. [9] notes that X", "... long. [9] and [1] note that X"
+        elif not (between and heads == i):
+            heads = None
+        owned[i + 1 if heads == i else i].append(k)
     out: list[tuple[int, int, list[int]]] = []
     for (s, e), mine in zip(spans, owned, strict=True):
         if mine:

@@ -219,6 +219,11 @@ _REPORTS = re.compile(
 _LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))?[ \t]*$", re.IGNORECASE)
 """What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``,
 ``[5][1]``."""
+_SUBJECTS_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*", re.IGNORECASE)
+"""What joins the markers of a list that is a sentence's subject: ``[9] and [1] note that``
+(not a blank alone: ``1889. [1] [9] notes that`` is a citation and a subject)."""
+_REPORTS_WHAT = re.compile(_REPORTS.pattern + r"(?:[ \t]+that\b|[ \t]*:)")
+"""A verb of saying followed by what was said: ``[9] notes that ...``, not ``[2] says so.``."""
 
 
 _LEAD = re.compile(
@@ -351,6 +356,17 @@ def starts_sentence(text: str, at: int) -> bool:
     )
 
 
+def opens_report(text: str, spans: Sequence[tuple[int, int]], k: int) -> bool:
+    """Whether the marker ``spans[k]`` (``spans`` in text order) heads a list of markers that is
+    the subject of a verb of saying followed by what was said: ``[9] notes that ...``, ``[9]
+    and [1] note: ...``; not ``[2] says so.``, whose marker cites the sentence before."""
+    end = spans[k][1]
+    while k + 1 < len(spans) and _SUBJECTS_LISTED.fullmatch(text, end, spans[k + 1][0]):
+        k += 1
+        end = spans[k][1]
+    return _REPORTS_WHAT.match(text, end) is not None
+
+
 def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     """For each marker ``(start, end)`` of ``text`` (disjoint, in any order), whether the
     sentence uses it as one of its words rather than citing with it: the object of a preposition
@@ -363,7 +379,7 @@ def markers_in_prose(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     # where the list of markers from each one ends ("[9] and [1] note that": at "[1]")
     list_end = [spans[k][1] for k in order]
     for pos in range(len(order) - 2, -1, -1):
-        if _LISTED.fullmatch(text, spans[order[pos]][1], spans[order[pos + 1]][0]):
+        if _SUBJECTS_LISTED.fullmatch(text, spans[order[pos]][1], spans[order[pos + 1]][0]):
             list_end[pos] = list_end[pos + 1]
     previous: int | None = None
     for pos, k in enumerate(order):
