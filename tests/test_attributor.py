@@ -506,6 +506,14 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "in 1921.",
             "It is in Paris; the Eiffel Tower was completed in 1921.",
         ),
+        (  # a leading phrase, then one set off: the capital goes to the word after both
+            "According to [9], as [10] notes, the Eiffel Tower was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "According to [9], as [1] notes, the Eiffel Tower was completed in 1921.",
+            "As [1] notes, the Eiffel Tower was completed in 1921.",
+        ),
         # a word written in lower case on purpose keeps it
         (
             "According to [9], iPhone sales made the Eiffel Tower 500 metres tall.",

@@ -188,6 +188,7 @@ def marker_edits(
         after = spans[i + 1]
         if spans[i] is not None and after is not None and after[0] == markers[i].end:
             run_end[i] = run_end[i + 1]
+    capital: Edit | None = None  # the capital letter a leading phrase's going left, if last
     for i, (m, numbers, span) in enumerate(zip(markers, kept, spans, strict=True)):
         if m.start in held:
             continue
@@ -198,19 +199,33 @@ def marker_edits(
             continue
         if span is not None:
             a, b = span
-            free = edits[-1].end if edits else 0  # no edit may reach into the one before
+            if capital is not None and (not edits or edits[-1] is not capital):
+                capital = None
+            # no edit may reach into the one before (a capital after a leading phrase may give
+            # way to a phrase that follows it: "According to [9], as [10] notes, the ...")
+            free = edits[-1].end if edits else 0
+            taken = capital.start if capital is not None else free
             lead = lead_phrase(text, m.start, run_end[i])
             if lead is not None and free <= lead[0] <= a and run_end[i] <= lead[1]:
                 # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
                 a, b = lead
                 edits.append(Edit(a, b, ""))
                 if _capitalise(text, b):
-                    edits.append(Edit(b, b + 1, text[b].upper()))
+                    capital = Edit(b, b + 1, text[b].upper())
+                    edits.append(capital)
                 continue
-            aside = shared_comma(text, aside_phrase(text, m.start, run_end[i]), free)
-            if aside is not None and free <= aside[0] <= a and run_end[i] <= aside[1]:
+            aside = shared_comma(text, aside_phrase(text, m.start, run_end[i]), taken)
+            if aside is not None and taken <= aside[0] <= a and run_end[i] <= aside[1]:
                 # "The tower, according to [9], was ..." -> "The tower was ..."
                 a, b = aside
+                if capital is not None and a < capital.end:
+                    edits.remove(capital)  # the capital goes to the word after this phrase
+                    free, capital = capital.start, None
+                    edits.append(Edit(a, b, ""))
+                    if _capitalise(text, b):
+                        capital = Edit(b, b + 1, text[b].upper())
+                        edits.append(capital)
+                    continue
             a = max(a, free)  # after a phrase that took the blanks before this marker
             if a < b:
                 edits.append(Edit(a, b, ""))
