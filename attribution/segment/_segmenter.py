@@ -398,7 +398,7 @@ def _with_phrases(
     """``markers`` widened to the source phrase they are all of (``According to [9], ``,
     ``, as [9] notes``, `` (per [9])``, ``, according to [7] and [8]``): words that say where
     the claim comes from, not what it says, which the judge would read as the claim's
-    ("completed in 1921 (per)." read as supported)."""
+    (it read "completed in 1921 (per).")."""
     out: list[tuple[int, int]] = []
     last = list(range(len(markers)))  # the last marker of the run of listed markers from each
     for j in range(len(markers) - 2, -1, -1):
