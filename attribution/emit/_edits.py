@@ -220,7 +220,7 @@ def marker_edits(
                 a, b = aside
                 if capital is not None and a < capital.end:
                     edits.remove(capital)  # the capital goes to the word after this phrase
-                    free, capital = capital.start, None
+                    capital = None
                     edits.append(Edit(a, b, ""))
                     if _capitalise(text, b):
                         capital = Edit(b, b + 1, text[b].upper())

@@ -42,6 +42,7 @@ from attribution.text import (
     lead_phrase,
     link_citations,
     link_destinations,
+    listed_after,
     markers_in_prose,
     named_citations,
     opens_report,
@@ -388,10 +389,6 @@ def _prepare(
     )
 
 
-_LISTED = re.compile(r"[ \t]*(?:(?:[,;&]|and|or)[ \t]*)?(?:(?:and|or)[ \t]+)?", re.IGNORECASE)
-"""What may stand between two markers that one source phrase names: "[7], [8]", "[7] and [8]"."""
-
-
 def _with_phrases(
     view: str, start: int, end: int, markers: Sequence[tuple[int, int]]
 ) -> list[tuple[int, int]]:
@@ -402,7 +399,7 @@ def _with_phrases(
     out: list[tuple[int, int]] = []
     last = list(range(len(markers)))  # the last marker of the run of listed markers from each
     for j in range(len(markers) - 2, -1, -1):
-        if _LISTED.fullmatch(view, markers[j][1], markers[j + 1][0]):
+        if listed_after(view, markers[j][1], markers[j + 1][0]):
             last[j] = last[j + 1]
     k = 0
     while k < len(markers):

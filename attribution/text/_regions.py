@@ -356,6 +356,12 @@ def starts_sentence(text: str, at: int) -> bool:
     )
 
 
+def listed_after(text: str, end: int, start: int) -> bool:
+    """Whether ``text[end:start]``, between two markers, lists them: nothing, blanks, a comma,
+    "and", "or" or "&" (``[7][8]``, ``[7], [8]``, ``[7] and [8]``)."""
+    return _LISTED.fullmatch(text, end, start) is not None
+
+
 def opens_report(text: str, spans: Sequence[tuple[int, int]], k: int) -> bool:
     """Whether the marker ``spans[k]`` (``spans`` in text order) heads a list of markers that is
     the subject of a verb of saying followed by what was said: ``[9] notes that ...``, ``[9]
