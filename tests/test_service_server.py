@@ -60,6 +60,8 @@ class Server:
         self.database = database
         env = {
             **os.environ,
+            # a server that has to be killed for hanging dumps every thread's stack first
+            "PYTHONFAULTHANDLER": "1",
             "ATTRIBUTION_HOST": "127.0.0.1",
             "ATTRIBUTION_PORT": str(self.port),
             "ATTRIBUTION_DATABASE_PATH": str(database),
@@ -93,30 +95,49 @@ class Server:
         with httpx.Client(base_url=self.base, timeout=2) as client:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
-                    pytest.fail("the server exited at start:\n" + "".join(self.log[-20:]))
+                    pytest.fail("the server exited at start:\n" + self.diagnosis())
                 try:
                     if client.get("/readyz").status_code == 200:
                         return
                 except httpx.TransportError:
                     pass
                 time.sleep(0.2)
-        pytest.fail(f"the server was not ready within {timeout} s:\n" + "".join(self.log[-20:]))
+        pytest.fail(f"the server was not ready within {timeout} s:\n" + self.diagnosis())
 
     def wait_log(self, event: str, timeout: float = 20) -> dict[str, Any]:
         """The next log line of ``event`` (lines before it are dropped)."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             try:
-                line = self.lines.get(timeout=left)
+                line = self.lines.get(timeout=min(left, 1.0))
             except queue.Empty:
-                break
+                if self.process.poll() is not None and not self._reader.is_alive():
+                    pytest.fail(f"no {event!r} log line: " + self.diagnosis())
+                continue
             try:
                 record = json.loads(line)
             except ValueError:
                 continue
             if isinstance(record, dict) and record.get("event") == event:
                 return record
-        pytest.fail(f"no {event!r} log line within {timeout} s")
+        pytest.fail(f"no {event!r} log line within {timeout} s:\n" + self.diagnosis())
+
+    def diagnosis(self) -> str:
+        """Why a wait failed: the exit status of a server that exited, else the stacks of the
+        one still running (SIGABRT: the fault handler prints every thread's, then it dies);
+        then the end of its log."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGABRT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+            state = "running, killed with SIGABRT for its stacks"
+        else:
+            state = f"exited with status {self.process.returncode}"
+        self._reader.join(10)
+        return f"the server {state}; its last log lines:\n" + "".join(self.log[-80:])
 
     def stop(self) -> None:
         if self.process.poll() is None:
