@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from attribution._cli import main
+from attribution._cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

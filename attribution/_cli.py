@@ -21,6 +21,7 @@ import structlog
 
 from attribution._config import AttributionConfig, load_config, read_config
 from attribution._errors import AttributionError, ConfigError, InputError
+from attribution._process import keep_training_libraries_out
 from attribution._wire import CitationSource, ToolOutput, decode_json, encode_json
 from attribution.sources import CitationRegistry, extract_sources, source_key
 from attribution.text import MARKER_STYLES, find_markers, markers_outside, normalize_markers
@@ -534,6 +535,13 @@ def make_parser() -> argparse.ArgumentParser:
 
 def _stderr_logger(*_args: object) -> structlog.PrintLogger:
     return structlog.PrintLogger(sys.stderr)
+
+
+def console() -> int:
+    """The ``attribution`` command (and ``python -m attribution``): :func:`main` in a process
+    of its own, where torch is kept out (:mod:`attribution._process`)."""
+    keep_training_libraries_out()
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -24,6 +25,39 @@ def test_help_on_every_command() -> None:
         )
         assert out.returncode == 0, out.stderr
         assert "usage: attribution" in out.stdout
+
+
+def imported(import_times: str) -> set[str]:
+    """The modules ``-X importtime`` (PYTHONPROFILEIMPORTTIME) says were imported (a top-level
+    import that failed at once is listed too: a module marked absent shows as ``torch``, and
+    none of its submodules)."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in import_times.splitlines()
+        if line.startswith("import time:") and line.count("|") == 2
+    }
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None, reason="torch is not installed: nothing to keep out"
+)
+def test_the_command_keeps_torch_out_where_it_is_installed() -> None:
+    # spaCy's thinc imports torch when it is installed (2 s and 180 MB); nothing here runs it
+    out = subprocess.run(
+        [
+            *(sys.executable, "-X", "importtime", "-m", "attribution", "attribute"),
+            *("--answer", str(EXAMPLES / "answer.md")),
+            *("--tool-outputs", str(EXAMPLES / "tool_outputs.json")),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "[1]" in out.stdout
+    modules = imported(out.stderr)
+    assert {"spacy", "thinc", "onnxruntime"} <= modules  # the run did load what imports torch
+    assert not [m for m in modules if m.startswith("torch.")]
 
 
 def test_extract_prints_sources_of_the_bundled_example(capsys: pytest.CaptureFixture[str]) -> None:

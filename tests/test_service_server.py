@@ -7,6 +7,7 @@ exits 0 and leaves the SQLite database whole. Every wait is bounded in count and
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import queue
@@ -26,6 +27,7 @@ import msgspec
 import pytest
 
 from attribution.service._store import SqliteConversationStore
+from tests.test_cli import imported
 from tests.test_service_stream import (
     ANSWER,
     SOURCE,
@@ -292,6 +294,20 @@ def test_client_hanging_up_mid_stream(server: Server) -> None:
     assert server.process.poll() is None
     assert "unhandled_error" not in "".join(server.log)
     assert "Traceback" not in "".join(server.log)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None, reason="torch is not installed: nothing to keep out"
+)
+def test_the_service_keeps_torch_out_where_it_is_installed(tmp_path: Path) -> None:
+    server = Server(tmp_path / "c.sqlite3", {"PYTHONPROFILEIMPORTTIME": "1"})
+    try:
+        server.wait_log("models_ready", timeout=120)
+    finally:
+        server.stop()
+    modules = imported("".join(server.log))
+    assert {"spacy", "thinc", "onnxruntime"} <= modules  # it loaded what imports torch
+    assert not [m for m in modules if m.startswith("torch.")]
 
 
 def test_sigterm_finishes_the_request_in_flight(tmp_path: Path) -> None:

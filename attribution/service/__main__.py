@@ -8,6 +8,7 @@ import sys
 import uvicorn
 
 from attribution import ConfigError, InputError
+from attribution._process import keep_training_libraries_out
 
 from ._guard import HeaderTimeoutH11Protocol
 from ._mcp import check_listen
@@ -17,6 +18,7 @@ from ._store import open_store
 
 def main() -> int:
     """Read the settings from the environment and serve until interrupted."""
+    keep_training_libraries_out()  # nothing here runs torch; spaCy would import it
     try:
         settings = Settings.from_env()
         # what can only fail, checked before the models load and in one line, not after them
