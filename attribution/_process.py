@@ -1,4 +1,5 @@
-"""The engine's own processes (the command line, the HTTP service) keep torch out.
+"""The engine's own processes (the command line, the HTTP service, a batch job's Ray actors)
+keep torch out.
 
 Nothing at run time uses torch: every model runs on ONNX Runtime. But spaCy's thinc imports
 torch whenever it is installed (the training extra, or an environment shared with other work),

@@ -7,6 +7,7 @@ end; run_batch uses a Ray already started in the process.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 from collections.abc import Iterator
@@ -314,3 +315,24 @@ def test_sigterm_to_the_command_that_started_its_own_ray(tmp_path: Path) -> None
     assert b"SIGTERM received" not in err
     written = _lines(out)  # every line whole
     assert 0 < len(written) < 20_000
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None, reason="torch is not installed: nothing to keep out"
+)
+def test_a_worker_keeps_torch_out_where_it_is_installed() -> None:
+    @ray.remote(max_calls=1)  # a process of its own, as a map_batches actor has
+    def worker_modules() -> tuple[bool, bool, bool]:
+        import sys
+
+        from attribution.batch._run import _AttributeBatch
+
+        had_torch = "torch" in sys.modules
+        _AttributeBatch(None)  # what map_batches builds in each actor
+        return had_torch, "spacy" in sys.modules, sys.modules.get("torch") is not None
+
+    had_torch, spacy, torch = ray.get(worker_modules.remote(), timeout=120)
+    assert not had_torch
+    assert spacy  # it loaded what imports torch
+    assert not torch  # 180 MB a worker, for nothing
+

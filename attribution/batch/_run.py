@@ -25,6 +25,7 @@ import ray
 import ray.data
 
 from attribution import AttributionConfig, Attributor, InputError, ModelConfig
+from attribution._process import keep_training_libraries_out
 
 from ._records import BatchOutput, attribute_line, encode_output, record_id
 
@@ -59,6 +60,8 @@ class _AttributeBatch:
     """The map_batches worker: builds its Attributor once, then attributes rows."""
 
     def __init__(self, config: bytes | None) -> None:
+        # an actor's process is the batch's own: spaCy would import torch there (180 MB each)
+        keep_training_libraries_out()
         base = (
             msgspec.json.decode(config, type=AttributionConfig)
             if config
