@@ -335,4 +335,3 @@ def test_a_worker_keeps_torch_out_where_it_is_installed() -> None:
     assert not had_torch
     assert spacy  # it loaded what imports torch
     assert not torch  # 180 MB a worker, for nothing
-
