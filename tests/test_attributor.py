@@ -523,6 +523,38 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
             "According to [9], [1], the Eiffel Tower was completed in 1889.",
             "According to [1], the Eiffel Tower was completed in 1889.",
         ),
+        # the object of a preposition goes with it, a list that is a subject whole, a group
+        # of citations with the place in the source it names
+        (
+            "A study by [9] found that the Eiffel Tower was completed in 1921.",
+            "A study found that the Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "Studies [9] and [10] show that the Eiffel Tower was completed in 1921.",
+            "Studies show that the Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower was completed in 1921 ([9], p. 4).",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "The Eiffel Tower was completed in 1921 (see also [9]).",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        # a leading phrase in a quote's line, a heading, a table's cell, in bold
+        (
+            "> According to [9], the Eiffel Tower was completed in 1921.",
+            "> The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "**According to [9]**, the Eiffel Tower was completed in 1921.",
+            "The Eiffel Tower was completed in 1921.",
+        ),
+        (
+            "| Fact | Note |\n| --- | --- |\n"
+            "| According to [9], the Eiffel Tower was completed in 1921. | old |",
+            "| Fact | Note |\n| --- | --- |\n| The Eiffel Tower was completed in 1921. | old |",
+        ),
     ):
         result = attributor.attribute(answer, SOURCES)
         assert result.answer == want, answer
@@ -531,6 +563,14 @@ def test_an_unknown_marker_the_sentence_uses_as_a_word_is_rewritten_not_dropped(
         assert all(result.answer[r.start_index : r.end_index] == r.cited_text for r in refs)
     # the marker written in place is written as the answer writes its markers
     for answer, want in (
+        (
+            "A study by [9] found that the Eiffel Tower was completed in 1889.",
+            "A study by [1] found that the Eiffel Tower was completed in 1889.",
+        ),
+        (  # the group goes with the place it named; the claim's source is filled in
+            "The Eiffel Tower was completed in 1889 ([9], p. 4).",
+            "The Eiffel Tower was completed in 1889 [1].",
+        ),
         (
             "Mount Everest is Earth's highest mountain above sea level [^2]. "
             "According to [9], the Eiffel Tower was completed in 1889.",

@@ -407,6 +407,18 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
     assert lead("It runs. As [9] notes, the tower stands.") == "As [9] notes, "
     assert lead("- In [9], the tower stands.") == "In [9], "
     assert lead("Intro:\n2. As shown in [9], 5 people saw it.") == "As shown in [9], "
+    # a quote's line, a heading, a table's cell, a quotation, emphasis around the phrase
+    assert lead("> According to [9], the tower stands.") == "According to [9], "
+    assert lead("## According to [9], the tower stands") == "According to [9], "
+    assert lead("| a | b |\n| - | - |\n| According to [9], it stands. | x |") == (
+        "According to [9], "
+    )
+    assert lead('She said: "According to [9], the tower stands."') == "According to [9], "
+    assert lead("**According to [9]**, the tower stands.") == "**According to [9]**, "
+    assert lead("It stands. *According to [9]*, the tower stands.") == "*According to [9]*, "
+    assert lead("**According to [9], the tower** stands.") == "According to [9], "
+    assert lead("The **according to [9]**, the tower stands.") is None
+    assert lead('The "according to [9], the tower" stands.') is None
     # not at a sentence's start, not followed by a comma and a word, not a phrase of the kind
     assert lead("The tower, according to [9], stands.") is None
     assert lead("According to [9] the tower stands.") is None
@@ -417,6 +429,91 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
     assert lead("Landmarks are documented, e.g. in [9], the tower stands.") is None
     assert lead("See [9], the tower stands.") is None
     assert lead("According to [9], and more.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a marker that is a preposition's object goes with the preposition
+        ("The study by [9] found it.", "The study found it."),
+        ("Results of [9] and [8] show it.", "Results show it."),
+        ("Data from [9], however, suggest it.", "Data, however, suggest it."),
+        ("A study by [9] and [8] found it.", "A study found it."),
+        ("A study by [9] and [1] found it.", "A study by [1] found it."),
+        ("Data from [9] and [8] indicate it.", "Data indicate it."),
+        # ... only after a noun naming where it was said: elsewhere the preposition is the
+        # sentence's, stranded or with its object after the marker (after a review)
+        ("The library is written in [9].", "The library is written in."),
+        (
+            "The tower, which they were proud of [9], was tall.",
+            "The tower, which they were proud of, was tall.",
+        ),
+        ("It is located in [9] Paris.", "It is located in Paris."),
+        ("It is made of [9] iron.", "It is made of iron."),
+        (
+            "The theory proposed by [1] and [2] later refined it.",
+            "The theory proposed by [1] and [2] later refined it.",
+        ),
+        # ... not where a marker of the list stays
+        ("Results of [9] and [1] show it.", "Results of [1] show it."),
+        ("Results of [1] and [9] show it.", "Results of [1] show it."),
+        ("Results of [9][1] show it.", "Results of [1] show it."),
+        ("Results of [9], [1] show it.", "Results of [1] show it."),
+        # a list of citations after a noun, the subject of a verb of saying in the plural
+        ("Studies [9] and [8] show that it runs.", "Studies show that it runs."),
+        ("Studies [9], [8] and [7] note it.", "Studies note it."),
+        ("Studies [9] and [1] show that it runs.", "Studies [1] show that it runs."),
+        ("Studies [9] and [8] found that it runs.", "Studies found that it runs."),
+        ("Studies [9] and [8] have shown that it runs.", "Studies have shown that it runs."),
+        ("Both [9] and [8] say it runs.", "Both say it runs."),
+        # ... not after a number or a verb, where "and" joins a clause (after a review)
+        (
+            "Sales fell 5% [9] and [1] confirm the trend.",
+            "Sales fell 5% and [1] confirm the trend.",
+        ),
+        (
+            "It ran in 1889 [9], and [1] and [2] show it.",
+            "It ran in 1889, and [1] and [2] show it.",
+        ),
+        # a group of citations with the words that lead it, or the place in the source it cites
+        ("It runs (see also [9]).", "It runs."),
+        ("It runs (e.g. [9]).", "It runs."),
+        ("It runs (e.g., [9], [8]).", "It runs."),
+        ("It runs (sources: [9], [8]).", "It runs."),
+        ("It runs (References: [9]).", "It runs."),
+        ("It runs ([9], p. 4).", "It runs."),
+        ("It runs ([9], pp. 4–6).", "It runs."),
+        ("It runs ([9], section 3.2).", "It runs."),
+        ("It runs ([9], ch. iv).", "It runs."),
+        ("It runs ([9], tables and figures).", "It runs (tables and figures)."),
+        ("It runs ([9], page layout).", "It runs (page layout)."),
+        ("It runs (via [9] or [1] or [8]).", "It runs (via [1])."),
+        ("It runs (e.g., [9], [8], and [7]).", "It runs."),
+        ("It runs (e.g. [9] or [8]).", "It runs."),
+        # at the text's end no blank is left behind
+        ("It runs (see [9])", "It runs"),
+        ("It runs. (Sources: [9], [8])", "It runs."),
+        # a phrase stays for a marker listed after the ones that go
+        (
+            "The tower, according to [9]; [1], is in France.",
+            "The tower, according to [1], is in France.",
+        ),
+        ("It was built in 1889, according to [9]; [1].", "It was built in 1889, according to [1]."),
+        ("It runs ([9], the docs).", "It runs (the docs)."),
+        ("It runs ([1], p. 4).", "It runs ([1], p. 4)."),
+        # the source phrases the engine drops with a marker, here too
+        ("According to [9], the tower runs.", "The tower runs."),
+        ("The tower, according to [9], runs.", "The tower runs."),
+        ("According to [9], as [8] notes, the tower runs.", "The tower runs."),
+        ("According to [9], data from [8] show it.", "Data show it."),
+        ("According to [1], data from [9] show it.", "According to [1], data show it."),
+    ],
+)
+def test_the_words_around_a_marker_that_goes_go_where_they_only_cite(
+    text: str, expected: str
+) -> None:
+    out = normalize_markers(text, style="bracket", known={1, 2}, drop_unknown=True)
+    assert out.text == expected
 
 
 def test_a_source_phrase_set_off_inside_a_sentence_goes_with_its_marker() -> None:

@@ -405,6 +405,16 @@ def test_markers_attach_to_the_sentence_they_follow(
         # what held only markers goes with them; a file search's citation is no word of it
         ("It runs in Frankfurt ([1]; [2]).", "It runs in Frankfurt."),
         ("It runs in Frankfurt (see [1] and [2]).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt (e.g. [1]).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt ([1], p. 4).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt ([1], pp. 4–6).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt (page 4).", "It runs in Frankfurt (page 4)."),
+        # a marker that is a preposition's object says where, not what
+        (
+            "A study by [1] found that it runs in Frankfurt.",
+            "A study found that it runs in Frankfurt.",
+        ),
+        ("Results of [1] and [2] show it runs.", "Results show it runs."),
         (
             "It runs in Frankfurt ^[1]^ and Dublin<sup>[2]</sup>.",
             "It runs in Frankfurt and Dublin.",

@@ -12,14 +12,11 @@ from attribution.text import (
     UNNUMBERED,
     Marker,
     MarkerStyle,
-    aside_phrase,
     format_marker,
-    lead_phrase,
     markers_in_prose,
     protected_spans,
-    removal_spans,
+    removal_edits,
     rewrite_marker,
-    shared_comma,
 )
 
 __all__ = [
@@ -169,66 +166,27 @@ def marker_edits(
     outside the request). A marker in ``renumbered`` (by start: read through the answer's key
     as other numbers than it says) is written again in its own style. A marker in ``held`` (by
     start) gets no edit: the caller edits it (:func:`held_markers`)."""
-    edits: list[Edit] = []
     kept = [
         kept_numbers(m, known=known, drop_unknown=drop_unknown, foreign=foreign) for m in markers
     ]
-    spans = removal_spans(
-        text,
-        [
-            # a link or a name never goes, nor a marker the caller holds
-            (m.start, m.end, not n and m.style not in UNNUMBERED and m.start not in held)
-            for m, n in zip(markers, kept, strict=True)
-        ],
-    )
-    # where the markers that go make one run ("according to [7] and [8]"), a source phrase
-    # names them all: the end of the run each one starts
-    run_end = [m.end for m in markers]
-    for i in range(len(markers) - 2, -1, -1):
-        after = spans[i + 1]
-        if spans[i] is not None and after is not None and after[0] == markers[i].end:
-            run_end[i] = run_end[i + 1]
-    capital: Edit | None = None  # the capital letter a leading phrase's going left, if last
-    for i, (m, numbers, span) in enumerate(zip(markers, kept, spans, strict=True)):
-        if m.start in held:
+    # a link or a name never goes, nor a marker the caller holds
+    goes = [
+        not n and m.style not in UNNUMBERED and m.start not in held
+        for m, n in zip(markers, kept, strict=True)
+    ]
+    edits = [
+        Edit(a, b, new)
+        for a, b, new in removal_edits(
+            text, [(m.start, m.end, g) for m, g in zip(markers, goes, strict=True)]
+        )
+    ]
+    for m, numbers, gone in zip(markers, kept, goes, strict=True):
+        if gone or m.start in held:
             continue
         if m.style in UNNUMBERED:
             # a link or a name stays as written, but for the number a link shows
             if (new := rewrite_marker(m, m.numbers, None)) != m.text:
                 edits.append(Edit(m.start, m.end, new))
-            continue
-        if span is not None:
-            a, b = span
-            if capital is not None and (not edits or edits[-1] is not capital):
-                capital = None
-            # no edit may reach into the one before (a capital after a leading phrase may give
-            # way to a phrase that follows it: "According to [9], as [10] notes, the ...")
-            free = edits[-1].end if edits else 0
-            taken = capital.start if capital is not None else free
-            lead = lead_phrase(text, m.start, run_end[i])
-            if lead is not None and free <= lead[0] <= a and run_end[i] <= lead[1]:
-                # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
-                a, b = lead
-                edits.append(Edit(a, b, ""))
-                if _capitalise(text, b):
-                    capital = Edit(b, b + 1, text[b].upper())
-                    edits.append(capital)
-                continue
-            aside = shared_comma(text, aside_phrase(text, m.start, run_end[i]), taken)
-            if aside is not None and taken <= aside[0] <= a and run_end[i] <= aside[1]:
-                # "The tower, according to [9], was ..." -> "The tower was ..."
-                a, b = aside
-                if capital is not None and a < capital.end:
-                    edits.remove(capital)  # the capital goes to the word after this phrase
-                    capital = None
-                    edits.append(Edit(a, b, ""))
-                    if _capitalise(text, b):
-                        capital = Edit(b, b + 1, text[b].upper())
-                        edits.append(capital)
-                    continue
-            a = max(a, free)  # after a phrase that took the blanks before this marker
-            if a < b:
-                edits.append(Edit(a, b, ""))
         elif (
             style is not None
             or numbers != m.numbers
@@ -239,22 +197,6 @@ def marker_edits(
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits
-
-
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def _capitalise(text: str, at: int) -> bool:
-    """Whether the word at ``at`` begins a sentence written in capitals once its leading phrase
-    went: an all-lowercase word, not an address or a name written in lower case on purpose
-    ("iPhone", "example.org/...", "https://..."), whose first letter has one capital."""
-    word = _WORD.match(text, at)
-    if word is None or not word.group().islower():  # "iPhone" is not
-        return False
-    after = text[word.end() : word.end() + 2]
-    if after[:1] in (":", "/", "@", "_") or (after[:1] == "." and after[1:].isalnum()):
-        return False
-    return len(text[at].upper()) == 1
 
 
 def kept_numbers(

@@ -33,6 +33,7 @@ from attribution.segment._sentences import (
 )
 from attribution.segment._spans import strip_span
 from attribution.text import (
+    LOCATOR,
     URL,
     Marker,
     SpanSet,
@@ -45,6 +46,7 @@ from attribution.text import (
     listed_after,
     markers_in_prose,
     named_citations,
+    object_phrase,
     opens_report,
     shared_comma,
     starts_sentence,
@@ -190,11 +192,14 @@ _STRUCK = re.compile(r"(?<!~)~~(?=[^\s~])(?:[^~\n.!?<]|(?<=\d)\.(?=\d))+?[.!?]?(
 # brackets and the words that introduced it, nothing of the claim
 _EMPTIED_GROUP = re.compile(
     r"\s*(?:[(\[]\s*(?:(?:see|also|cf|source|sources|ref|refs|reference|references|citation"
-    r"|citations|via)\b[.:,;]*\s*)*(?:(?:[,;&]|and\b)\s*)*[)\]]|<sup>\s*</sup>|\^\s*\^)",
+    r"|citations|via|e\.g|i\.e)\b[.:,;]*\s*)*(?:(?:[,;&]|and\b|or\b)\s*)*"
+    rf"(?:(?<=[,;])\s*{LOCATOR.pattern}|(?<=[,;]\s){LOCATOR.pattern})?"
+    r"[)\]]|<sup>\s*</sup>|\^\s*\^)",
     re.IGNORECASE,
 )
 """What held only markers once they are out: brackets with the words and separators that led
-or joined them ("([1]; [2])", "(see [1] and [2])"), ``<sup>[1]</sup>``, ``^[1]^``."""
+or joined them ("([1]; [2])", "(see [1] and [2])", "(e.g. [1])"), and the place in the source
+that followed them ("([1], p. 4)"), ``<sup>[1]</sup>``, ``^[1]^``."""
 
 
 _CITING = (
@@ -393,7 +398,8 @@ def _with_phrases(
     view: str, start: int, end: int, markers: Sequence[tuple[int, int]]
 ) -> list[tuple[int, int]]:
     """``markers`` widened to the source phrase they are all of (``According to [9], ``,
-    ``, as [9] notes``, `` (per [9])``, ``, according to [7] and [8]``): words that say where
+    ``, as [9] notes``, `` (per [9])``, ``, according to [7] and [8]``, `` by [9]`` in "The
+    study by [9] found"): words that say where
     the claim comes from, not what it says, which the judge would read as the claim's
     (it read "completed in 1921 (per).")."""
     out: list[tuple[int, int]] = []
@@ -406,8 +412,10 @@ def _with_phrases(
         ms, me = markers[k]
         for j in dict.fromkeys((last[k], k)):  # the whole run a phrase names, or the one marker
             run_end = markers[j][1]
-            phrase = lead_phrase(view, ms, run_end) or shared_comma(
-                view, aside_phrase(view, ms, run_end), out[-1][1] if out else 0
+            phrase = (
+                lead_phrase(view, ms, run_end)
+                or shared_comma(view, aside_phrase(view, ms, run_end), out[-1][1] if out else 0)
+                or object_phrase(view, ms, run_end)
             )
             if phrase is None:
                 continue

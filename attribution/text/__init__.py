@@ -36,6 +36,7 @@ from attribution.text._quantities import (
     same_quantity,
 )
 from attribution.text._regions import (
+    LOCATOR,
     URL,
     ProtectedRegions,
     SpanSet,
@@ -47,8 +48,10 @@ from attribution.text._regions import (
     listed_after,
     markers_in_prose,
     merge_spans,
+    object_phrase,
     opens_report,
     protected_spans,
+    removal_edits,
     removal_span,
     removal_spans,
     shared_comma,
@@ -72,6 +75,7 @@ from attribution.text._terms import (
 
 __all__ = [
     "LABEL_WORD",
+    "LOCATOR",
     "MARKER_STYLES",
     "STOPWORDS",
     "UNNUMBERED",
@@ -108,10 +112,12 @@ __all__ = [
     "number_ranges",
     "number_scales",
     "number_terms",
+    "object_phrase",
     "opens_report",
     "protected_spans",
     "quantities",
     "quantity_values",
+    "removal_edits",
     "removal_span",
     "removal_spans",
     "renumber_markers",

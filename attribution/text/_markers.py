@@ -39,7 +39,7 @@ from attribution.text._regions import (
     SpanSet,
     code_spans,
     link_destinations,
-    removal_spans,
+    removal_edits,
     url_end,
 )
 
@@ -475,31 +475,39 @@ def _rewrite(
     new_numbers: Mapping[int, tuple[int, ...]],
     style: MarkerStyle | None,
 ) -> tuple[str, list[Marker]]:
-    """Rewrite the markers at the given list positions; others are copied as they are."""
+    """Rewrite the markers at the given list positions; others are copied as they are. A
+    marker left with no number goes with what only cited with it (:func:`removal_edits`)."""
+    gone = [
+        (m.start, m.end, i in new_numbers and not new_numbers[i]) for i, m in enumerate(markers)
+    ]
+    edits: list[tuple[int, int, str, int | None]] = [
+        (a, b, new, None) for a, b, new in removal_edits(text, gone)
+    ]
+    edits += [
+        (marker.start, marker.end, rewrite_marker(marker, new_numbers[i], style), i)
+        for i, marker in enumerate(markers)
+        if new_numbers.get(i)
+    ]
+    edits.sort(key=lambda e: (e[0], e[1]))
     pieces: list[str] = []
     out: list[Marker] = []
     cursor = 0
     length = 0
-    spans = removal_spans(
-        text,
-        [(m.start, m.end, i in new_numbers and not new_numbers[i]) for i, m in enumerate(markers)],
-    )
-    for i, marker in enumerate(markers):
-        if i not in new_numbers:
-            continue
-        numbers = new_numbers[i]
-        a, b = spans[i] or (marker.start, marker.end)
-        a = max(a, cursor)
+    for a, b, new, i in edits:
         pieces.append(text[cursor:a])
         length += a - cursor
-        if numbers:
-            target = style or marker.style
-            new = rewrite_marker(marker, numbers, style)
-            pieces.append(new)
+        if i is not None:
             out.append(
-                Marker(start=length, end=length + len(new), text=new, numbers=numbers, style=target)
+                Marker(
+                    start=length,
+                    end=length + len(new),
+                    text=new,
+                    numbers=new_numbers[i],
+                    style=style or markers[i].style,
+                )
             )
-            length += len(new)
+        pieces.append(new)
+        length += len(new)
         cursor = b
     pieces.append(text[cursor:])
     return "".join(pieces), out

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 __all__ = [
+    "LOCATOR",
     "URL",
     "ProtectedRegions",
     "SpanSet",
@@ -21,6 +22,7 @@ __all__ = [
     "link_destinations",
     "merge_spans",
     "protected_spans",
+    "removal_edits",
     "removal_span",
     "removal_spans",
     "url_end",
@@ -222,6 +224,29 @@ _LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))?[ \t]*$", re.IGNORECASE)
 _SUBJECTS_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*", re.IGNORECASE)
 """What joins the markers of a list that is a sentence's subject: ``[9] and [1] note that``
 (not a blank alone: ``1889. [1] [9] notes that`` is a citation and a subject)."""
+_SOURCE_NOUN = (
+    r"(?:stud(?:y|ies)|reports?|surveys?|papers?|articles?|analys[ie]s|research|data|results?"
+    r"|findings?|reviews?|evidence|estimates?|statistics|documentation|docs|guides?|websites?"
+    r"|sources?|authors?|researchers|experts|scientists|analysts|trials?|experiments?"
+    r"|measurements?|work|census|polls?|investigations?|audits?|assessments?|benchmarks?|tests?"
+    r"|books?|documents?|records|posts?|announcements?|statements?|filings?|datasets?"
+    r"|publications?|interviews?|observations?|simulations?|projections?|forecasts?"
+    r"|authorities|officials|historians|critics|commentators|reviewers)"
+)
+"""A noun that names where something was said: ``study``, ``reports``, ``researchers``."""
+_LISTED_AFTER_SOURCES = re.compile(rf"\b(?:{_SOURCE_NOUN}|both|others)[ \t]*$", re.IGNORECASE)
+"""Such a noun right before a list of markers that is the subject of the verb after it:
+``Studies [9] and [8] show``, ``Both [9] and [8] say``."""
+_REPORT_PLURAL = re.compile(
+    r"[ \t]+(?:note|show|say|report|find|state|suggest|describe|explain|list|argue|claim"
+    r"|confirm|mention|document|give|provide|write|put it|add|agree|indicate|demonstrate"
+    r"|estimate|found|showed|shown|noted|reported|said|stated|suggested|described|explained"
+    r"|argued|claimed|confirmed|mentioned|documented|gave|provided|wrote|added|agreed"
+    r"|indicated|demonstrated|estimated|have|had)\b"
+)
+"""A verb of saying, plural or past, after a list of markers whose subject is a noun before it
+(:data:`_LISTED_AFTER_SOURCES`): not ``It runs [1] and [9] shows it`` (where "and" joins a
+clause whose subject is [9]) nor ``Sales fell 5% [9] and [1] confirm the trend``."""
 _REPORTS_WHAT = re.compile(_REPORTS.pattern + r"(?:[ \t]+that\b|[ \t]*:)")
 """A verb of saying followed by what was said: ``[9] notes that ...``, not ``[2] says so.``."""
 
@@ -246,21 +271,45 @@ _SENTENCE_END = re.compile(r"(?<![.\w])(?:\w{3,}|\d+|[)\]\"'”’])[.!?][ \t]+$
 """A sentence's end before a phrase: not the full stop of "e.g.", "i.e.", "cf." or "al."."""
 
 
+_EMPHASIS_OPEN = re.compile(r"(?:\*\*|__|(?<!\*)\*|(?<!_)_)$")
+_QUOTE_OPEN = re.compile(r"[\"“‘'(]$")
+_BLOCK_START = re.compile(
+    r"(?:^|\n)[ \t]*(?:>[ \t]*)+$|(?:^|\n)[ \t]*#{1,6}[ \t]+$|(?<!\\)\|[ \t]*$"
+)
+"""A block's start where a sentence starts too: a quote's line, a heading, a table's cell."""
+_SAID = re.compile(r"[:,][ \t]*$")
+"""What may come before a quotation that starts a sentence: ``She said: "According to ..."``."""
+
+
 def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Where the marker ``text[start:end]`` is all a sentence's leading source phrase names
     (``According to [9], the tower ...``, ``As [9] notes, ...``, ``In [9], ...``, at a sentence's
     or a list item's start), the span of that phrase up to the next word: what goes with the
     marker when it goes (``According to, the tower ...`` read as nothing). None otherwise."""
     phrase = _LEAD.search(text, max(0, start - 40), start)
-    tail = _LEAD_TAIL.match(text, end)
-    if phrase is None or tail is None:
+    if phrase is None:
         return None
-    a = phrase.start()
-    window = max(0, a - 40)
+    a = after = phrase.start()
+    # emphasis around the phrase goes with it ("**According to [9]**, the tower")
+    opened = _EMPHASIS_OPEN.search(text, max(0, a - 2), a)
+    if opened is not None and text.startswith(opened.group(), end):
+        a = after = opened.start()
+        end += len(opened.group())
+    elif opened is not None:  # emphasis that goes on: the phrase starts inside it
+        after = opened.start()
+    tail = _LEAD_TAIL.match(text, end)
+    if tail is None:
+        return None
+    quoted = False
+    if (quote := _QUOTE_OPEN.search(text, max(0, after - 1), after)) is not None:
+        after, quoted = quote.start(), True  # '"According to [9], the tower ...": it stays
+    window = max(0, after - 40)
     if not (
-        _ITEM_START.search(text, window, a)
-        or _LINE_START.search(text, window, a)
-        or _SENTENCE_END.search(text, window, a)
+        (quoted and _SAID.search(text, window, after))
+        or _ITEM_START.search(text, window, after)
+        or _LINE_START.search(text, window, after)
+        or _SENTENCE_END.search(text, window, after)
+        or _BLOCK_START.search(text, window, after)
     ):
         return None
     return a, tail.end()
@@ -326,6 +375,33 @@ def aside_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
         return (opened.start(), closed.start(1) + 1) if comma else None
     # at the sentence's end: "..., according to [9]." or "... according to [9]."
     return opened.start(), tail
+
+
+_OBJECT_OF = re.compile(
+    rf"\b{_SOURCE_NOUN}(?P<of>[ \t]+(?:of|by|from|in|on|at|with|via)[ \t]+)$", re.IGNORECASE
+)
+"""A preposition after a noun naming where something was said, whose object a marker is: ``The
+study by [9] found``, ``Results of [9] show``, ``Data from [9] suggest``; not ``born in [9].``,
+``made of [9] iron`` (a citation after a stranded preposition, or inside a phrase)."""
+_OBJECT_AFTER = re.compile(
+    r"(?=[ \t]+(?!(?:and|or)\b)[^\W\d_]|[ \t]*(?:[,.;:!?)](?![ \t]*[\[【［(])|\r?\n|$))",
+    re.IGNORECASE,
+)
+"""What follows such a phrase: a word (not "and" or "or", which list more), or the clause's or
+line's end (not a comma before another marker)."""
+
+
+def object_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the marker ``text[start:end]`` (or the list of markers it starts, up to ``end``)
+    is all the object of a preposition after a word (``The study by [9] found``, ``Results of
+    [9] and [8] show``), the span to delete with it when it goes: the preposition and the
+    blank before it, so that the sentence still reads (``The study found``, ``Results show``,
+    not ``The study by found``). None otherwise (a phrase that leads a sentence or is set off
+    is :func:`lead_phrase`'s or :func:`aside_phrase`'s)."""
+    phrase = _OBJECT_OF.search(text, max(0, start - 40), start)
+    if phrase is None or _OBJECT_AFTER.match(text, end) is None:
+        return None
+    return phrase.start("of"), end
 
 
 def shared_comma(text: str, aside: tuple[int, int] | None, taken: int) -> tuple[int, int] | None:
@@ -442,16 +518,38 @@ def removal_spans(
     for pos, k in enumerate(order):
         listed = pos > 0 and _LISTED.fullmatch(text, markers[order[pos - 1]][1], markers[k][0])
         subject[pos] = subject[pos - 1] if listed else starts_sentence(text, markers[k][0])
+    # ... and so does one after a noun, whose verb of saying, plural, follows the list ("Studies
+    # [9] and [8] show that": "Studies show that" when both go, not "Studies and show that")
+    reports = [False] * len(order)  # the list from the marker at pos ends before such a verb
+    after_sources = [False] * len(order)  # ... and its separators' list starts after a noun
+    for pos, k in enumerate(order):
+        start = markers[k][0]
+        after_sources[pos] = (pos > 0 and joined[pos - 1] and after_sources[pos - 1]) or bool(
+            _LISTED_AFTER_SOURCES.search(text, max(0, start - 40), start)
+        )
+    # a list that is a preposition's object after a source noun ("A study by [9] and [8] found")
+    object_list = [False] * len(order)
+    for pos, k in enumerate(order):
+        start = markers[k][0]
+        object_list[pos] = (pos > 0 and joined[pos - 1] and object_list[pos - 1]) or bool(
+            _OBJECT_OF.search(text, max(0, start - 40), start)
+        )
     for pos in range(len(order) - 1, -1, -1):
         end = markers[order[pos]][1]
         if pos + 1 < len(order) and not joined[pos]:
             following = order[pos + 1]
             joined[pos] = (
-                prose[following]
-                and ends_clause[pos + 1]
+                (
+                    (prose[following] and ends_clause[pos + 1])
+                    or (reports[pos + 1] and after_sources[pos])
+                    or (prose[following] and object_list[pos])
+                )
                 and end < markers[following][0]
                 and _PROSE_LIST.fullmatch(text, end, markers[following][0]) is not None
             )
+        reports[pos] = _REPORT_PLURAL.match(text, end) is not None or (
+            joined[pos] and reports[pos + 1]
+        )
         ends_clause[pos] = (
             _LIST_END.match(text, end) is not None
             or _SAYS.match(text, end) is not None
@@ -483,6 +581,104 @@ def removal_spans(
     return out
 
 
+def removal_edits(
+    text: str, markers: Sequence[tuple[int, int, bool]]
+) -> list[tuple[int, int, str]]:
+    """For the markers ``(start, end, goes)`` of ``text`` (disjoint, in any order), the edits
+    ``(start, end, replacement)`` that remove the ones that go so that the sentence still
+    reads: each with the blank or separator :func:`removal_spans` gives it, or with the source
+    phrase it is all the object of (:func:`lead_phrase`, :func:`aside_phrase`,
+    :func:`object_phrase`; a leading phrase's next word then takes its capital: "According to
+    [9], the tower" -> "The tower"). The edits are disjoint, in text order, and reach into no
+    marker that stays."""
+    order = sorted(range(len(markers)), key=lambda k: markers[k][0])
+    spans = removal_spans(text, markers)
+    # where the markers that go make one run ("according to [7] and [8]"), a source phrase
+    # names them all: the end of the run each one starts
+    last = list(range(len(order)))  # the place in order of the run's last marker
+    for pos in range(len(order) - 2, -1, -1):
+        k, after = order[pos], spans[order[pos + 1]]
+        if spans[k] is not None and after is not None and after[0] == markers[k][1]:
+            last[pos] = last[pos + 1]
+    run_end = {k: markers[order[last[pos]]][1] for pos, k in enumerate(order)}
+    # a run listed with a marker that stays keeps the phrase for that one ("The tower,
+    # according to [9]; [1], is": "The tower, according to [1], is", not "The tower; [1], is")
+    stays_after = {
+        k: last[pos] + 1 < len(order)
+        and spans[(following := order[last[pos] + 1])] is None
+        and _STAYS_LISTED.fullmatch(text, run_end[k], markers[following][0]) is not None
+        for pos, k in enumerate(order)
+    }
+    edits: list[tuple[int, int, str]] = []
+    free = 0  # where the last edit, or a marker that stays, ends: no edit may reach before it
+    capital = -1  # the index in edits of the capital a leading phrase's going left, if last
+    for k in order:
+        start, end, _ = markers[k]
+        span = spans[k]
+        if span is None:
+            free, capital = max(free, end), -1
+            continue
+        a, b = span
+        if capital != len(edits) - 1:
+            capital = -1
+        # a capital after a leading phrase may give way to a phrase that follows it:
+        # "According to [9], as [10] notes, the ..."
+        taken = edits[capital][0] if capital >= 0 else free
+        lead = None if stays_after[k] else lead_phrase(text, start, run_end[k])
+        if lead is not None and free <= lead[0] <= a and run_end[k] <= lead[1]:
+            # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
+            edits.append((lead[0], lead[1], ""))
+            free = lead[1]
+            if _capitalise(text, lead[1]):
+                edits.append((lead[1], lead[1] + 1, text[lead[1]].upper()))
+                capital, free = len(edits) - 1, lead[1] + 1
+            continue
+        aside = (
+            None
+            if stays_after[k]
+            else shared_comma(text, aside_phrase(text, start, run_end[k]), taken)
+        )
+        obj = None if stays_after[k] else object_phrase(text, start, run_end[k])
+        if aside is not None and taken <= aside[0] <= a and run_end[k] <= aside[1]:
+            # "The tower, according to [9], was ..." -> "The tower was ..."
+            a, b = aside
+            if capital >= 0 and a < edits[capital][1]:
+                del edits[capital]  # the capital goes to the word after this phrase
+                capital = -1
+                edits.append((a, b, ""))
+                free = b
+                if _capitalise(text, b):
+                    edits.append((b, b + 1, text[b].upper()))
+                    capital, free = len(edits) - 1, b + 1
+                continue
+        elif obj is not None and free <= obj[0] <= a and run_end[k] <= obj[1]:
+            # "The study by [9] found ..." -> "The study found ...", not "The study by found"
+            a, b = obj[0], max(b, obj[1])
+        a = max(a, free)  # after a phrase that took the blanks before this marker
+        if a < b:
+            edits.append((a, b, ""))
+            free = b
+    return edits
+
+
+_STAYS_LISTED = re.compile(r"[ \t]*(?:[,;&]|,?[ \t]*(?:and|or)\b)?[ \t]*", re.IGNORECASE)
+"""What lists a marker after a run of markers that go (nothing, a blank, a separator)."""
+_CAPITALISED_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _capitalise(text: str, at: int) -> bool:
+    """Whether the word at ``at`` begins a sentence written in capitals once its leading phrase
+    went: an all-lowercase word, not an address or a name written in lower case on purpose
+    ("iPhone", "example.org/...", "https://..."), whose first letter has one capital."""
+    word = _CAPITALISED_WORD.match(text, at)
+    if word is None or not word.group().islower():  # "iPhone" is not
+        return False
+    after = text[word.end() : word.end() + 2]
+    if after[:1] in (":", "/", "@", "_") or (after[:1] == "." and after[1:].isalnum()):
+        return False
+    return len(text[at].upper()) == 1
+
+
 def _disjoint(order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
     """Two spans that overlap (two markers of a list that both go share the separator between
     them; a bracket's blank another span took) are cut where the one before ends."""
@@ -495,8 +691,13 @@ def _disjoint(order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
             last_end = span[1]
 
 
-_GROUP_OPEN = re.compile(r"\([ \t]*(?:(?:(?:see|also|cf)\b|cf\.)[ \t]*)?$", re.IGNORECASE)
-"""A bracket that opens a group of markers, and the word that may lead them: ``(see [1])``."""
+_GROUP_OPEN = re.compile(
+    r"\([ \t]*(?:(?:see(?:[ \t]+also)?\b|also\b|cf\b\.?|e\.[ \t]?g\.,?|i\.[ \t]?e\.,?|via\b"
+    r"|(?:sources?|refs?\.?|references?)[ \t]*:)[ \t]*)?$",
+    re.IGNORECASE,
+)
+"""A bracket that opens a group of markers, and the words that may lead them: ``(see [1])``,
+``(see also [1])``, ``(e.g. [1])``, ``(sources: [1], [2])``."""
 
 
 def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int] | None]) -> None:
@@ -527,7 +728,7 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
         left = first[0]
         while left > 0 and text[left - 1] in " \t":
             left -= 1
-        opened = _GROUP_OPEN.search(text, max(0, left - 12), left)
+        opened = _GROUP_OPEN.search(text, max(0, left - 20), left)
         right = last[1]
         while right < len(text) and text[right] in " \t":
             right += 1
@@ -555,7 +756,7 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
                 end += 1
             if text[end : end + 1] == "\n" and start > 0:
                 end += 1
-        elif blank_before and not (after.isalnum() or after in "(["):
+        elif blank_before and not (after.isalnum() or (after != "" and after in "([")):
             # "2024 ([5])." -> "2024."; "a ([5])b" and "a ([5])([1])" keep the blank before
             while start > 0 and text[start - 1] in " \t":
                 start -= 1
@@ -567,6 +768,15 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
 
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
 """What separates two markers of a list ("Sources: [1], [2]")."""
+LOCATOR = re.compile(
+    r"(?:pp?\.|pages?\b|ch\.|chap\.|chapters?\b|sec\.|sections?\b|§§?|paras?\.|paragraphs?\b"
+    r"|figs?\.|figures?\b|tab\.|tables?\b|ll?\.|lines?\b|slides?\b|vol\.|volumes?\b)[ \t]*"
+    r"(?:\d[\w.]*|[ivxlcdm]+\b\.?)(?:[ \t]*(?:[-–—,]|and)[ \t]*(?:\d[\w.]*|[ivxlcdm]+\b\.?))*"
+    r"[ \t]*(?=\))",
+    re.IGNORECASE,
+)
+"""A place in a source after its marker, up to the bracket's end: ``([5], p. 4)``, ``([5],
+pp. 4–6)``, ``([5], section 3.2)``."""
 _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
 _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
@@ -574,7 +784,7 @@ _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
 _LIST_END = re.compile(r"[ \t]*(?:[,.;:!?)\]]|\r?\n|$)")
 """What ends such a list: a clause's or the line's end ("according to [5] and [7]."), not a
 word ("proposed by [5] and [7] later refined it": there the "and" joins two clauses)."""
-_BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[,;&]|and\b)[ \t]*", re.IGNORECASE)
+_BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[;&]|,?[ \t]*(?:and|or)\b|,)[ \t]*", re.IGNORECASE)
 """... and inside brackets: "(see [1] and [2])" (outside them, "and" is the prose's)."""
 
 
@@ -607,8 +817,11 @@ def _listed_removal(
             return p_end, end
     if after:
         return start, markers[order[pos + 1]][0]
-    # first in brackets before other text: "([5], the docs)" -> "(the docs)"
+    # first in brackets before other text: "([5], the docs)" -> "(the docs)"; a place in the
+    # source it cites goes with it ("([5], p. 4)": the brackets then go too)
     if start > 0 and text[start - 1] == "(" and (sep := _SEPARATOR.match(text, end)) is not None:
+        if (place := LOCATOR.match(text, sep.end())) is not None:
+            return start, place.end()
         return start, sep.end()
     return removal_span(text, start, end)
 
