@@ -1146,15 +1146,16 @@ class Attributor:
             and numbering.index_of(n) is not None
             and (m.start, n) not in foreign
         ]
+        definitions = None
         if style == "footnote" or cited:
-            edit = footnote_definitions(
+            definitions = footnote_definitions(
                 answer,
                 [*cited, *(n for o in outcomes for n in o.added if style == "footnote")],
                 lambda n: _footnote_text(sources, numbering, n),
                 labels=key.labels if key is not None else None,
             )
-            if edit is not None:
-                edits.append(edit)
+            if definitions is not None:
+                edits.append(definitions)  # last: after a marker added at the text's end
         marker_checks.sort(key=lambda c: c.start)  # stable: a marker's numbers keep their order
         return assemble_result(
             answer,
@@ -1165,4 +1166,5 @@ class Attributor:
             numbering=numbering,
             threshold=threshold,
             verifier=self.verifier.name,
+            appendix=definitions,
         )

@@ -1085,10 +1085,15 @@ def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
         "[^1]: Eiffel page\n[^2]: v\n"
     )
     bare = "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high."
-    assert attributor.attribute(bare, [eiffel, everest]).answer == (
+    defined = attributor.attribute(bare, [eiffel, everest])
+    assert defined.answer == (
         "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high[^2].\n\n"
         "[^1]: Eiffel Tower, https://example.org/eiffel\n[^2]: v\n"
     )
+    # the last claim ended the text: its span ends at its marker, not with the definitions
+    last = defined.citations.references[-1]
+    assert last.cited_text == "Everest is 8,849 metres high[^2]."
+    assert defined.claims[-1].output_end == last.end_index
     # every marker rewritten as a footnote: each is defined, the answer's own and those added
     footnotes = Attributor(
         AttributionConfig(reconcile=ReconcileConfig(marker_style="footnote")),

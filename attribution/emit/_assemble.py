@@ -28,12 +28,14 @@ def assemble_result(
     numbering: Numbering,
     threshold: float,
     verifier: str,
+    appendix: Edit | None = None,
 ) -> AttributionResult:
     """Apply the edits and write every claim, reference and marker verdict against them.
 
     A reference (``StoredCitationData.references``) is written for each supported or
     partially supported claim that cites a source after the edits; its offsets are into the
-    edited answer.
+    edited answer. ``appendix``: the edit of ``edits`` that appends footnote definitions under
+    the answer, which no claim's span takes in (the last claim ended at the text's end).
     """
     edited = apply_edits(answer, edits)
     claims: list[ClaimResult] = []
@@ -43,6 +45,8 @@ def assemble_result(
         decision = outcome.decision
         out_start = edited.map(seg.start, after_insertions=False)
         out_end = edited.map(seg.end, after_insertions=True)
+        if appendix is not None and seg.end == appendix.start == appendix.end:
+            out_end -= len(appendix.replacement)  # the definitions come after its marker
         # a claim that began with a marker that went begins at its first word, not the blank
         # before it ("1889. [9] notes that ..." -> "1889. notes that ...")
         while out_start < out_end and edited.text[out_start] in " \t":
