@@ -50,6 +50,7 @@ from attribution.emit import (
     insertion_edit,
     marker_edits,
     marker_text,
+    markers_follow_punctuation,
 )
 from attribution.match import (
     EmbeddingCache,
@@ -972,6 +973,9 @@ class Attributor:
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
+        before_punctuation = cfg.reconcile.placement == "before_punctuation" or (
+            cfg.reconcile.placement == "follow" and not markers_follow_punctuation(answer, markers)
+        )
         like = _labelled_like(markers) if cfg.reconcile.marker_style is None else None
         protected = protected_spans(answer)
         decisions = [
@@ -1091,7 +1095,7 @@ class Attributor:
                         added,
                         style=style,
                         like=like if style == "bracket" else None,
-                        before_punctuation=cfg.reconcile.placement == "before_punctuation",
+                        before_punctuation=before_punctuation,
                         protected=protected,
                     )
                 )

@@ -316,8 +316,10 @@ class ReconcileConfig(_Section, frozen=True):
     """Remove numbers the registry does not know from the returned answer (a marker left with
     none goes entirely); each is still reported in ``markers`` as ``unknown_number``. An unknown
     number resolves to no source, so showing it would show the reader a dead link (ADR 0001)."""
-    placement: Literal["before_punctuation", "after_punctuation"] = "before_punctuation"
-    """Where an added marker goes relative to the sentence's final punctuation."""
+    placement: Literal["follow", "before_punctuation", "after_punctuation"] = "follow"
+    """Where an added marker goes relative to the sentence's final punctuation: ``follow``
+    where the answer's own markers go (after it where most of them follow a sentence's full
+    stop: ``in 1889.[1]``; before it otherwise, and where the answer has none)."""
     answer_key: bool = True
     """Read the answer's markers through its own key when it has one that can be followed all
     the way (``attribution.decide.answer_key``): link definitions, footnote definitions or a

@@ -1090,6 +1090,20 @@ def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
         "The Eiffel Tower was completed in 1889[^1]. Everest is 8,849 metres high[^2].\n\n"
         "[^1]: Eiffel Tower, https://example.org/eiffel\n[^2]: v\n"
     )
+    # an added marker goes where the answer puts its own: after the full stop here
+    after = "The Eiffel Tower was completed in 1889.[^1] Everest is 8,849 metres high."
+    followed = attributor.attribute(after, [eiffel, everest])
+    assert followed.answer.startswith(
+        "The Eiffel Tower was completed in 1889.[^1] Everest is 8,849 metres high.[^2]\n\n"
+    )
+    assert followed.citations.references[-1].cited_text == "Everest is 8,849 metres high.[^2]"
+    before = Attributor(
+        AttributionConfig(reconcile=ReconcileConfig(placement="before_punctuation")),
+        embedder=attributor.embedder,
+        verifier=attributor.verifier,
+        segmenter=attributor.segmenter,
+    )
+    assert "metres high[^2]." in before.attribute(after, [eiffel, everest]).answer
     # the last claim ended the text: its span ends at its marker, not with the definitions
     last = defined.citations.references[-1]
     assert last.cited_text == "Everest is 8,849 metres high[^2]."

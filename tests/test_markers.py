@@ -490,6 +490,13 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ("It runs (via [9] or [1] or [8]).", "It runs (via [1])."),
         ("It runs (e.g., [9], [8], and [7]).", "It runs."),
         ("It runs (e.g. [9] or [8]).", "It runs."),
+        # a comma before "and" joins a clause; a pipe in prose is no table's cell (a review)
+        (
+            "It was red in a study [9], and [1] reported it.",
+            "It was red in a study, and [1] reported it.",
+        ),
+        ("| a | b |\n| - | - |\n| in [9], the | c |", "| a | b |\n| - | - |\n| the | c |"),
+        ("We bound |x| in [9], which holds.", "We bound |x| in, which holds."),
         # at the text's end no blank is left behind
         ("It runs (see [9])", "It runs"),
         ("It runs. (Sources: [9], [8])", "It runs."),
@@ -552,3 +559,17 @@ def test_a_source_phrase_set_off_inside_a_sentence_goes_with_its_marker() -> Non
     assert without("The tower , according to [9], was built.") == "The tower was built."
     assert without("It was built, according to [9]\nIt is tall.") == "It was built\nIt is tall."
     assert without("It was built,\r\naccording to [9].") == "It was built."
+
+
+def test_where_the_answer_puts_its_markers() -> None:
+    from attribution.emit import markers_follow_punctuation
+
+    def follows(text: str) -> bool:
+        return markers_follow_punctuation(text, find_markers(text))
+
+    assert follows("It runs.[1] It is tall.[2]")
+    assert follows("It runs. [1]\nIt is tall.[2] It is red [3].")
+    assert not follows("It runs [1]. It is tall [2].")
+    assert not follows("It runs [1]. It is tall.[2]")  # a tie: before
+    assert not follows("It runs. [1] It is tall.")  # a marker heading the next sentence
+    assert not follows("No markers.")

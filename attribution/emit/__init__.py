@@ -18,6 +18,7 @@ from attribution.emit._edits import (
     insertion_edit,
     marker_edits,
     marker_text,
+    markers_follow_punctuation,
 )
 from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
@@ -34,5 +35,6 @@ __all__ = [
     "insertion_edit",
     "marker_edits",
     "marker_text",
+    "markers_follow_punctuation",
     "summarize",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "kept_numbers",
     "marker_edits",
     "marker_text",
+    "markers_follow_punctuation",
 ]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
@@ -197,6 +198,30 @@ def marker_edits(
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits
+
+
+def markers_follow_punctuation(text: str, markers: Sequence[Marker]) -> bool:
+    """Whether most of the answer's numbered markers that end a sentence are written after its
+    punctuation (``in 1889.[1]``, ``in 1889. [1]`` before a line's end) rather than before it
+    (``in 1889 [1].``)."""
+    after = before = 0
+    for m in markers:
+        if m.style in UNNUMBERED:
+            continue
+        j = m.start
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        k = m.end
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if j > 0 and text[j - 1] in _SENTENCE_STOPS and (j == m.start or text[k : k + 1] in "\n"):
+            after += 1
+        elif text[k : k + 1] in _SENTENCE_STOPS and text[k + 1 : k + 2] in ("", " ", "\n"):
+            before += 1
+    return after > before
+
+
+_SENTENCE_STOPS = ".!?"
 
 
 def kept_numbers(

@@ -54,7 +54,7 @@ class AttributionOptions(Body, frozen=True):
     """Candidate passages kept per claim (1..100)."""
     support_threshold: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] | None = None
     """Score at or above which a claim is supported (0..1); unset: the verifier's own."""
-    placement: Literal["before_punctuation", "after_punctuation"] | None = None
+    placement: Literal["follow", "before_punctuation", "after_punctuation"] | None = None
     """Where an added marker goes relative to the sentence's final punctuation."""
     answer_key: bool | None = None
     """Read the answer's markers through its own reference list or definitions when their

@@ -274,7 +274,7 @@ _SENTENCE_END = re.compile(r"(?<![.\w])(?:\w{3,}|\d+|[)\]\"'”’])[.!?][ \t]+$
 _EMPHASIS_OPEN = re.compile(r"(?:\*\*|__|(?<!\*)\*|(?<!_)_)$")
 _QUOTE_OPEN = re.compile(r"[\"“‘'(]$")
 _BLOCK_START = re.compile(
-    r"(?:^|\n)[ \t]*(?:>[ \t]*)+$|(?:^|\n)[ \t]*#{1,6}[ \t]+$|(?<!\\)\|[ \t]*$"
+    r"(?:^|\n)[ \t]*(?:>[ \t]*)+$|(?:^|\n)[ \t]*#{1,6}[ \t]+$|(?:^|\n)[ \t]*\|(?:[^\n|]*\|)*[ \t]*$"
 )
 """A block's start where a sentence starts too: a quote's line, a heading, a table's cell."""
 _SAID = re.compile(r"[:,][ \t]*$")
@@ -309,7 +309,7 @@ def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
         or _ITEM_START.search(text, window, after)
         or _LINE_START.search(text, window, after)
         or _SENTENCE_END.search(text, window, after)
-        or _BLOCK_START.search(text, window, after)
+        or _BLOCK_START.search(text, max(0, after - 400), after)
     ):
         return None
     return a, tail.end()
@@ -538,11 +538,13 @@ def removal_spans(
         end = markers[order[pos]][1]
         if pos + 1 < len(order) and not joined[pos]:
             following = order[pos + 1]
+            # "study [9], and [1] reported": a comma before "and" joins a clause
+            plain_and = _PLAIN_AND.fullmatch(text, end, markers[following][0]) is not None
             joined[pos] = (
                 (
                     (prose[following] and ends_clause[pos + 1])
-                    or (reports[pos + 1] and after_sources[pos])
-                    or (prose[following] and object_list[pos])
+                    or (reports[pos + 1] and after_sources[pos] and plain_and)
+                    or (prose[following] and object_list[pos] and plain_and)
                 )
                 and end < markers[following][0]
                 and _PROSE_LIST.fullmatch(text, end, markers[following][0]) is not None
@@ -629,7 +631,9 @@ def removal_edits(
             # "According to [9], the tower ..." -> "The tower ...", not "According to, ..."
             edits.append((lead[0], lead[1], ""))
             free = lead[1]
-            if _capitalise(text, lead[1]):
+            # a capital only where the phrase had one ("| in [9], the |" is no sentence's start)
+            first = _LEADS_CAPITALISED.match(text, lead[0])
+            if first is not None and first.group()[-1].isupper() and _capitalise(text, lead[1]):
                 edits.append((lead[1], lead[1] + 1, text[lead[1]].upper()))
                 capital, free = len(edits) - 1, lead[1] + 1
             continue
@@ -661,6 +665,7 @@ def removal_edits(
     return edits
 
 
+_LEADS_CAPITALISED = re.compile(r"[*_]*[^\W\d_]", re.UNICODE)
 _STAYS_LISTED = re.compile(r"[ \t]*(?:[,;&]|,?[ \t]*(?:and|or)\b)?[ \t]*", re.IGNORECASE)
 """What lists a marker after a run of markers that go (nothing, a blank, a separator)."""
 _CAPITALISED_WORD = re.compile(r"[^\W\d_]+")
@@ -777,6 +782,7 @@ LOCATOR = re.compile(
 )
 """A place in a source after its marker, up to the bracket's end: ``([5], p. 4)``, ``([5],
 pp. 4–6)``, ``([5], section 3.2)``."""
+_PLAIN_AND = re.compile(r"[ \t]+(?:and|or|&)[ \t]+", re.IGNORECASE)
 _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
 _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
