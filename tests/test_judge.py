@@ -134,45 +134,6 @@ def test_a_quantity_in_another_form_is_the_same_quantity(
     assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)
 
 
-@pytest.mark.parametrize(
-    ("claim", "supported"),
-    [
-        ("Louis XVI was executed on 21 January 1792.", False),
-        ("Louis XVI was executed on 22 January 1793.", False),
-        ("Louis XVI was executed on 21 February 1793.", False),
-        ("Louis XVI was executed on 21 January 1793.", True),
-        ("Louis XVI was executed on January 21, 1793.", True),
-        ("Louis XVI was executed on 1793-01-21.", True),
-    ],
-)
-def test_a_date_the_passage_gives_otherwise_is_not_supported(
-    attributor: Attributor, claim: str, supported: bool
-) -> None:
-    # the judge read the passage, whose other date shares the wrong year, as support (0.99)
-    from attribution import CitationSource
-
-    passage = (
-        "The monarchy was abolished on 21 September 1792, and Louis XVI was executed by "
-        "guillotine on 21 January 1793 in the Place de la Révolution."
-    )
-    source = CitationSource(id="s", type="web", full_content=passage)
-    (checked,) = attributor.check_claims([claim], [source])
-    assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)
-
-
-def test_dates_are_compared_as_dates() -> None:
-    from attribution.verify._features import date_conflict
-
-    passage = "It opened on 21 January 1793 and closed on 3 March 1800."
-    assert date_conflict("It opened on 21 January 1792.", passage)
-    assert date_conflict("It opened on Jan. 22, 1793.", passage)
-    assert not date_conflict("It opened on January 21, 1793.", passage)
-    assert not date_conflict("It opened on 1793-01-21.", passage)
-    assert not date_conflict("It opened in 1792.", passage)  # no day: the judge's to read
-    assert not date_conflict("It opened on 5 June 1750.", passage)  # no near date: the judge's
-    assert not date_conflict("It opened on 21 January 1792.", "It opened in 1792.")
-
-
 def test_a_sentence_beside_the_one_that_states_the_claim_does_not_sway_the_judge(
     attributor: Attributor,
 ) -> None:

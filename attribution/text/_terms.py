@@ -18,7 +18,6 @@ __all__ = [
     "STOPWORDS",
     "content_terms",
     "entity_terms",
-    "full_dates",
     "negated",
     "number_terms",
     "source_sentence_spans",
@@ -603,31 +602,6 @@ def spell_iso_dates(text: str) -> str:
         lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1].capitalize()} {m.group(1)}",
         text,
     )
-
-
-_MONTH_NAME = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
-)
-_DAY_MONTH_YEAR = re.compile(
-    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?({_MONTH_NAME})\.?,?[ \t]+(\d{{3,4}})\b"
-)
-_MONTH_DAY_YEAR = re.compile(
-    rf"\b({_MONTH_NAME})\.?[ \t]+(\d{{1,2}})(?:st|nd|rd|th)?,?[ \t]+(\d{{3,4}})\b"
-)
-
-
-def full_dates(text: str) -> frozenset[tuple[int, int, int]]:
-    """The dates ``text`` gives with a day, a month and a year, as (year, month, day):
-    ``21 January 1793``, ``21st of January 1793``, ``January 21, 1793``, ``Jan. 21, 1793``,
-    ``1793-01-21``."""
-    text = spell_iso_dates(text)
-    found: set[tuple[int, int, int]] = set()
-    for m in _DAY_MONTH_YEAR.finditer(text):
-        found.add((int(m.group(3)), _MONTH_NUMBERS[m.group(2).lower()], int(m.group(1))))
-    for m in _MONTH_DAY_YEAR.finditer(text):
-        found.add((int(m.group(3)), _MONTH_NUMBERS[m.group(1).lower()], int(m.group(2))))
-    return frozenset((y, mo, d) for y, mo, d in found if 1 <= d <= 31)
 
 
 def _month_numbers(text: str) -> set[str]:

@@ -20,12 +20,7 @@ from numpy.typing import NDArray
 
 from attribution._errors import InputError, ModelLoadError
 from attribution.match import LexicalIndex
-from attribution.verify._features import (
-    FEATURE_NAMES,
-    NLI_FEATURE_NAMES,
-    date_conflict,
-    pair_features,
-)
+from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
 from attribution.verify._protocol import Pair, VerifierOutput
 from attribution.verify._windows import judge_pairs
 
@@ -246,21 +241,12 @@ class FeatureVerifier:
             probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
             contradiction = [float(v) for v in contra]
             judge_support = [float(v) for v in support]
-        # a date the passage gives otherwise supports nothing, whatever the judge read
-        conflicts = [date_conflict(p.claim, p.passage) for p in pairs]
-        if any(conflicts):
-            probs = np.where(conflicts, np.minimum(probs, DATE_CONFLICT_CAP), probs)
         return VerifierOutput(
             support=[float(p) for p in probs],
             contradiction=contradiction,
             judge_support=judge_support,
             judge_threshold=self.judge_threshold,
         )
-
-
-DATE_CONFLICT_CAP = 0.1
-"""The most a pair scores whose claim gives a date the passage gives with another day, month
-or year (:func:`attribution.verify._features.date_conflict`): below every partial threshold."""
 
 
 def judged(

@@ -17,7 +17,6 @@ from attribution.text import (
     Quantity,
     content_terms,
     entity_terms,
-    full_dates,
     in_range,
     negated,
     number_ranges,
@@ -29,14 +28,7 @@ from attribution.text import (
     word_tokens,
 )
 
-__all__ = [
-    "FEATURE_NAMES",
-    "NLI_FEATURE_NAMES",
-    "ClaimSignals",
-    "date_conflict",
-    "pair_features",
-    "signals",
-]
+__all__ = ["FEATURE_NAMES", "NLI_FEATURE_NAMES", "ClaimSignals", "pair_features", "signals"]
 
 # Words as entity_terms cuts them (L2, Ariane-5, O'Brien), to compare names with.
 _RAW_WORD = re.compile(r"[\w'’-]+")
@@ -101,33 +93,10 @@ def _measures(text: str) -> tuple[Quantity, ...]:
     return quantity_values(text)
 
 
-@lru_cache(maxsize=8192)
-def _dates(text: str) -> frozenset[tuple[int, int, int]]:
-    return full_dates(text) if any(c.isdigit() for c in text) else frozenset()
-
-
-def date_conflict(claim: str, passage: str) -> bool:
-    """Whether the claim gives a full date that the passage does not, where the passage gives
-    one that differs from it in one part only, the day, the month or the year: "executed on 21
-    January 1792" against "... executed ... on 21 January 1793" (the judge read that passage,
-    which also gives "21 September 1792", as support, 0.99; the sentence alone, 0.01). Dates
-    are compared as dates whatever their form (``January 21, 1793``, ``1793-01-21``)."""
-    claimed = _dates(claim)
-    if not claimed:
-        return False
-    given = _dates(passage)
-    return any(
-        date not in given
-        and any(sum(a == b for a, b in zip(date, other, strict=True)) == 2 for other in given)
-        for date in claimed
-    )
-
-
 def clear_text_cache() -> None:
     """Forget the cached :func:`signals` of every text (as if no text was seen before)."""
     signals.cache_clear()
     _measures.cache_clear()
-    _dates.cache_clear()
 
 
 def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
