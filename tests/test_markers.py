@@ -497,6 +497,15 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ),
         ("| a | b |\n| - | - |\n| in [9], the | c |", "| a | b |\n| - | - |\n| the | c |"),
         ("We bound |x| in [9], which holds.", "We bound |x| in, which holds."),
+        # a leading phrase in bold with a list, a verb or the comma inside; a group led by a
+        # word with a place in the source (after a second review)
+        ("**According to [9] and [8]**, it runs.", "It runs."),
+        ("**According to [9] and [1]**, it runs.", "**According to [1]**, it runs."),
+        ("**According to [9],** it runs.", "It runs."),
+        ("**As [9] notes**, it runs.", "It runs."),
+        ("It runs (see [9], p. 4).", "It runs."),
+        ("It runs (e.g., [9], p. 4).", "It runs."),
+        ("It runs (see [9], the docs).", "It runs (see the docs)."),
         # at the text's end no blank is left behind
         ("It runs (see [9])", "It runs"),
         ("It runs. (Sources: [9], [8])", "It runs."),

@@ -408,6 +408,8 @@ def test_markers_attach_to_the_sentence_they_follow(
         ("It runs in Frankfurt (e.g. [1]).", "It runs in Frankfurt."),
         ("It runs in Frankfurt ([1], p. 4).", "It runs in Frankfurt."),
         ("It runs in Frankfurt ([1], pp. 4–6).", "It runs in Frankfurt."),
+        ("It runs in Frankfurt (see [1], p. 4).", "It runs in Frankfurt."),
+        ("**According to [1],** it runs in Frankfurt.", "it runs in Frankfurt."),
         ("It runs in Frankfurt (page 4).", "It runs in Frankfurt (page 4)."),
         # a marker that is a preposition's object says where, not what
         (

@@ -260,8 +260,12 @@ _LEAD = re.compile(
 """A phrase that leads a sentence with its source: ``According to [9], ...``."""
 _LEAD_TAIL = re.compile(
     r"(?:[ \t]+(?:notes?|shows?|reports?|says?|explains?|states?|puts?[ \t]+it|found|finds?"
-    r"|writes?|wrote|mentions?|confirms?|describes?))?[ \t]*,[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
+    r"|writes?|wrote|mentions?|confirms?|describes?))?(?P<close>\*\*|__|\*|_)?[ \t]*,"
+    r"(?P<after>\*\*|__|\*|_)?[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
 )
+"""What follows a leading phrase's markers: a verb of saying, then a comma and the next word;
+emphasis that opened before the phrase may close before or after the comma
+(``**As [9] notes**,``, ``**According to [9],**``)."""
 _ITEM_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+$")
 """A list item's start: a sentence starts after it."""
 _LINE_START = re.compile(r"(?:^|(?:^|[.!?:][ \t]*|\n[ \t]*)\n)[ \t]*$")
@@ -290,16 +294,18 @@ def lead_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     if phrase is None:
         return None
     a = after = phrase.start()
-    # emphasis around the phrase goes with it ("**According to [9]**, the tower")
     opened = _EMPHASIS_OPEN.search(text, max(0, a - 2), a)
-    if opened is not None and text.startswith(opened.group(), end):
-        a = after = opened.start()
-        end += len(opened.group())
-    elif opened is not None:  # emphasis that goes on: the phrase starts inside it
-        after = opened.start()
     tail = _LEAD_TAIL.match(text, end)
     if tail is None:
         return None
+    closed = tail.group("close") or tail.group("after")
+    if closed is not None:
+        # emphasis around the phrase goes with it ("**According to [9]**, the tower")
+        if opened is None or opened.group() != closed:
+            return None
+        a = after = opened.start()
+    elif opened is not None:  # emphasis that goes on: the phrase starts inside it
+        after = opened.start()
     quoted = False
     if (quote := _QUOTE_OPEN.search(text, max(0, after - 1), after)) is not None:
         after, quoted = quote.start(), True  # '"According to [9], the tower ...": it stays
@@ -787,7 +793,7 @@ _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
 _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
 """A verb of saying that ends a clause: "As [5] and [7] note, ...", "as [5] and [7] report."."""
-_LIST_END = re.compile(r"[ \t]*(?:[,.;:!?)\]]|\r?\n|$)")
+_LIST_END = re.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*(?:[,.;:!?)\]]|\r?\n|$)")
 """What ends such a list: a clause's or the line's end ("according to [5] and [7]."), not a
 word ("proposed by [5] and [7] later refined it": there the "and" joins two clauses)."""
 _BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[;&]|,?[ \t]*(?:and|or)\b|,)[ \t]*", re.IGNORECASE)
@@ -825,9 +831,10 @@ def _listed_removal(
         return start, markers[order[pos + 1]][0]
     # first in brackets before other text: "([5], the docs)" -> "(the docs)"; a place in the
     # source it cites goes with it ("([5], p. 4)": the brackets then go too)
-    if start > 0 and text[start - 1] == "(" and (sep := _SEPARATOR.match(text, end)) is not None:
+    opened = start > 0 and _GROUP_OPEN.search(text, max(0, start - 20), start) is not None
+    if opened and (sep := _SEPARATOR.match(text, end)) is not None:
         if (place := LOCATOR.match(text, sep.end())) is not None:
-            return start, place.end()
+            return start, place.end()  # "(see [5], p. 4)": the brackets go too
         return start, sep.end()
     return removal_span(text, start, end)
 
