@@ -42,6 +42,7 @@ from attribution.decide import (
 )
 from attribution.emit import (
     Edit,
+    answer_placement,
     assemble_result,
     clear_quote_cache,
     evidence_quotes,
@@ -50,7 +51,6 @@ from attribution.emit import (
     insertion_edit,
     marker_edits,
     marker_text,
-    markers_follow_punctuation,
 )
 from attribution.match import (
     EmbeddingCache,
@@ -973,9 +973,8 @@ class Attributor:
         threshold = self._threshold()
         thresholds = Thresholds(support=threshold, partial=threshold - cfg.verify.partial_margin)
         style = cfg.reconcile.marker_style or _dominant_style(markers)
-        before_punctuation = cfg.reconcile.placement == "before_punctuation" or (
-            cfg.reconcile.placement == "follow" and not markers_follow_punctuation(answer, markers)
-        )
+        placed = answer_placement(answer, markers) if cfg.reconcile.placement == "follow" else None
+        before_punctuation = cfg.reconcile.placement == "before_punctuation" or placed == "before"
         like = _labelled_like(markers) if cfg.reconcile.marker_style is None else None
         protected = protected_spans(answer)
         decisions = [
@@ -1096,6 +1095,7 @@ class Attributor:
                         style=style,
                         like=like if style == "bracket" else None,
                         before_punctuation=before_punctuation,
+                        glued=placed == "glued",
                         protected=protected,
                     )
                 )

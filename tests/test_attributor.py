@@ -1104,6 +1104,8 @@ def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
         segmenter=attributor.segmenter,
     )
     assert "metres high[^2]." in before.attribute(after, [eiffel, everest]).answer
+    glued = "The Eiffel Tower was completed in 1889.[1] Everest is 8,849 metres high."
+    assert attributor.attribute(glued, [eiffel, everest]).answer.endswith("metres high.[2]")
     # the last claim ended the text: its span ends at its marker, not with the definitions
     last = defined.citations.references[-1]
     assert last.cited_text == "Everest is 8,849 metres high[^2]."

@@ -506,6 +506,10 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ("It runs (see [9], p. 4).", "It runs."),
         ("It runs (e.g., [9], p. 4).", "It runs."),
         ("It runs (see [9], the docs).", "It runs (see the docs)."),
+        # a leading phrase after a sentence that ends with its marker
+        ("It was built.[1] According to [9], it runs.", "It was built.[1] It runs."),
+        ("It was built [1]. According to [9], it runs.", "It was built [1]. It runs."),
+        ("It was built.[1]\nAccording to [9], it runs.", "It was built.[1]\nIt runs."),
         # at the text's end no blank is left behind
         ("It runs (see [9])", "It runs"),
         ("It runs. (Sources: [9], [8])", "It runs."),
@@ -571,14 +575,19 @@ def test_a_source_phrase_set_off_inside_a_sentence_goes_with_its_marker() -> Non
 
 
 def test_where_the_answer_puts_its_markers() -> None:
-    from attribution.emit import markers_follow_punctuation
+    from attribution.emit import answer_placement
 
-    def follows(text: str) -> bool:
-        return markers_follow_punctuation(text, find_markers(text))
+    def placed(text: str) -> str:
+        return answer_placement(text, find_markers(text))
 
-    assert follows("It runs.[1] It is tall.[2]")
-    assert follows("It runs. [1]\nIt is tall.[2] It is red [3].")
-    assert not follows("It runs [1]. It is tall [2].")
-    assert not follows("It runs [1]. It is tall.[2]")  # a tie: before
-    assert not follows("It runs. [1] It is tall.")  # a marker heading the next sentence
-    assert not follows("No markers.")
+    assert placed("It runs.[1] It is tall.[2]") == "glued"
+    assert placed("It runs. [1]\nIt is tall.[2] It is red [3].") == "after"
+    assert placed("It runs. [1]\r\nIt is tall. [2]\r\nIt is red.") == "after"
+    assert placed('It "runs."[1] It is "tall."[2] It is red.') == "glued"
+    assert placed("它在运行。[1]它很高。[2]") == "glued"
+    assert placed("It runs [1]. It is tall [2].") == "before"
+    assert placed("It runs [1]. It is tall.[2]") == "before"  # a tie: before
+    assert placed("It runs. [1] It is tall.") == "before"  # a marker heading the next sentence
+    assert placed("No markers.") == "before"
+    # a list of sources under the answer tells nothing
+    assert placed("It runs.[1] It is tall.[2]\n\nSources:\n[1]. A\n[2]. B") == "glued"

@@ -12,19 +12,20 @@ from attribution.emit._assemble import assemble_result, summarize
 from attribution.emit._edits import (
     Edit,
     EditedText,
+    answer_placement,
     apply_edits,
     footnote_definitions,
     held_markers,
     insertion_edit,
     marker_edits,
     marker_text,
-    markers_follow_punctuation,
 )
 from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
 __all__ = [
     "Edit",
     "EditedText",
+    "answer_placement",
     "apply_edits",
     "assemble_result",
     "best_sentences",
@@ -35,6 +36,5 @@ __all__ = [
     "insertion_edit",
     "marker_edits",
     "marker_text",
-    "markers_follow_punctuation",
     "summarize",
 ]

@@ -6,7 +6,7 @@ import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from attribution.text import (
     UNNUMBERED,
@@ -22,6 +22,7 @@ from attribution.text import (
 __all__ = [
     "Edit",
     "EditedText",
+    "answer_placement",
     "apply_edits",
     "footnote_definitions",
     "held_markers",
@@ -29,7 +30,6 @@ __all__ = [
     "kept_numbers",
     "marker_edits",
     "marker_text",
-    "markers_follow_punctuation",
 ]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
@@ -200,28 +200,41 @@ def marker_edits(
     return edits
 
 
-def markers_follow_punctuation(text: str, markers: Sequence[Marker]) -> bool:
-    """Whether most of the answer's numbered markers that end a sentence are written after its
-    punctuation (``in 1889.[1]``, ``in 1889. [1]`` before a line's end) rather than before it
-    (``in 1889 [1].``)."""
-    after = before = 0
+def answer_placement(text: str, markers: Sequence[Marker]) -> Placement:
+    """Where the answer writes the markers that end its sentences: ``after`` the punctuation
+    where most of them follow it (``in 1889. [1]`` before a line's end, ``"... in 1889."[1]``),
+    ``glued`` where most of those are written on to it (``in 1889.[1]``), else ``before``
+    (``in 1889 [1].``; also where it has none). A marker that starts a line (a reference
+    list's ``[1]. Title``) or that heads the next sentence tells nothing."""
+    after = glued = before = 0
     for m in markers:
         if m.style in UNNUMBERED:
             continue
         j = m.start
         while j > 0 and text[j - 1] in " \t":
             j -= 1
+        if j == 0 or text[j - 1] == "\n":
+            continue  # a line's start: a list of sources, not a sentence's end
         k = m.end
         while k < len(text) and text[k] in " \t":
             k += 1
-        if j > 0 and text[j - 1] in _SENTENCE_STOPS and (j == m.start or text[k : k + 1] in "\n"):
+        stop = j
+        while stop > 0 and text[stop - 1] in _CLOSERS:
+            stop -= 1
+        at_line_end = text[k : k + 1] in ("", "\n", "\r")
+        if stop > 0 and text[stop - 1] in _SENTENCE_STOPS and (j == m.start or at_line_end):
             after += 1
-        elif text[k : k + 1] in _SENTENCE_STOPS and text[k + 1 : k + 2] in ("", " ", "\n"):
+            glued += j == m.start
+        elif text[k : k + 1] in _SENTENCE_STOPS and text[k + 1 : k + 2] in ("", " ", "\n", "\r"):
             before += 1
-    return after > before
+    if after <= before:
+        return "before"
+    return "glued" if 2 * glued > after else "after"
 
 
-_SENTENCE_STOPS = ".!?"
+Placement = Literal["before", "after", "glued"]
+_SENTENCE_STOPS = ".!?。！？"
+_CLOSERS = "\"'”’)]*_"
 
 
 def kept_numbers(
@@ -287,6 +300,7 @@ def insertion_edit(
     before_punctuation: bool,
     protected: Sequence[tuple[int, int]] | None = None,
     like: Marker | None = None,
+    glued: bool = False,
 ) -> Edit:
     """The edit that adds a marker naming ``numbers`` to the claim ``text[claim_start:claim_end]``.
 
@@ -310,5 +324,5 @@ def insertion_edit(
     marker = marker_text(numbers, style, like)
     # a footnote mark, and a marker after CJK text (written without spaces), are glued on
     cjk = position > 0 and _CJK.match(text, position - 1) is not None
-    glue = "" if style == "footnote" or cjk else " "
+    glue = "" if style == "footnote" or cjk or (glued and not before_punctuation) else " "
     return Edit(position, position, glue + marker)

@@ -268,11 +268,14 @@ emphasis that opened before the phrase may close before or after the comma
 (``**As [9] notes**,``, ``**According to [9],**``)."""
 _ITEM_START = re.compile(r"(?:^|\n)[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+$")
 """A list item's start: a sentence starts after it."""
-_LINE_START = re.compile(r"(?:^|(?:^|[.!?:][ \t]*|\n[ \t]*)\n)[ \t]*$")
+_LINE_START = re.compile(r"(?:^|(?:^|[.!?:](?:\[\^?[\w:]{1,12}\])*[ \t]*|\n[ \t]*)\n)[ \t]*$")
 """A line's start where the line before ended a sentence or was blank (a hard-wrapped line's
 start is no sentence's)."""
-_SENTENCE_END = re.compile(r"(?<![.\w])(?:\w{3,}|\d+|[)\]\"'”’])[.!?][ \t]+$")
-"""A sentence's end before a phrase: not the full stop of "e.g.", "i.e.", "cf." or "al."."""
+_SENTENCE_END = re.compile(
+    r"(?:(?<![.\w])(?:\w{3,}|\d+)|[)\]\"'”’])[.!?](?:\[\^?[\w:]{1,12}\])*[ \t]+$"
+)
+"""A sentence's end before a phrase: not the full stop of "e.g.", "i.e.", "cf." or "al."; a
+marker may follow it or come before it (``in 1889.[1] According to``, ``in 1889 [1].``)."""
 
 
 _EMPHASIS_OPEN = re.compile(r"(?:\*\*|__|(?<!\*)\*|(?<!_)_)$")
