@@ -506,6 +506,14 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ("It runs (see [9], p. 4).", "It runs."),
         ("It runs (e.g., [9], p. 4).", "It runs."),
         ("It runs (see [9], the docs).", "It runs (see the docs)."),
+        # several places in one group: each goes with its marker (after a third review)
+        ("It runs ([9], p. 4; [1]).", "It runs ([1])."),
+        ("It runs (see [9], p. 4; [1]).", "It runs (see [1])."),
+        ("It runs ([1], p. 4; [9]).", "It runs ([1], p. 4)."),
+        ("It runs ([1], p. 2; [9], p. 4).", "It runs ([1], p. 2)."),
+        ("It runs ([1]; [9], p. 4).", "It runs ([1])."),
+        ("It runs ([9], p. 4; [8], p. 5).", "It runs."),
+        ("It runs (the docs, [9]).", "It runs (the docs)."),
         # a leading phrase after a sentence that ends with its marker
         ("It was built.[1] According to [9], it runs.", "It was built.[1] It runs."),
         ("It was built [1]. According to [9], it runs.", "It was built [1]. It runs."),

@@ -782,15 +782,16 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
 
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
 """What separates two markers of a list ("Sources: [1], [2]")."""
-LOCATOR = re.compile(
+_PLACE = (
     r"(?:pp?\.|pages?\b|ch\.|chap\.|chapters?\b|sec\.|sections?\b|§§?|paras?\.|paragraphs?\b"
     r"|figs?\.|figures?\b|tab\.|tables?\b|ll?\.|lines?\b|slides?\b|vol\.|volumes?\b)[ \t]*"
     r"(?:\d[\w.]*|[ivxlcdm]+\b\.?)(?:[ \t]*(?:[-–—,]|and)[ \t]*(?:\d[\w.]*|[ivxlcdm]+\b\.?))*"
-    r"[ \t]*(?=\))",
-    re.IGNORECASE,
 )
+LOCATOR = re.compile(_PLACE + r"[ \t]*(?=\))", re.IGNORECASE)
 """A place in a source after its marker, up to the bracket's end: ``([5], p. 4)``, ``([5],
 pp. 4–6)``, ``([5], section 3.2)``."""
+_PLACE_THEN = re.compile(_PLACE + r"[ \t]*;[ \t]*", re.IGNORECASE)
+"""... and up to the next marker of the group: ``([5], p. 4; [1])``."""
 _PLAIN_AND = re.compile(r"[ \t]+(?:and|or|&)[ \t]+", re.IGNORECASE)
 _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
@@ -826,10 +827,16 @@ def _listed_removal(
     it (``[9], [1]`` → ``[1]``); alone, as :func:`removal_span` says."""
     start, end, _ = markers[order[pos]]
     after = joined[pos] and markers[order[pos + 1]][0] > end
+    # its place in the source, where it ends a bracket ("[5], p. 4)"), goes with it
+    tail = end
+    if (sep := _SEPARATOR.match(text, end)) is not None and (
+        place := LOCATOR.match(text, sep.end())
+    ) is not None:
+        tail = place.end()
     if pos > 0:
         _, p_end, p_goes = markers[order[pos - 1]]
         if (not p_goes or not after) and joined[pos - 1] and p_end < start:
-            return p_end, end
+            return p_end, tail
     if after:
         return start, markers[order[pos + 1]][0]
     # first in brackets before other text: "([5], the docs)" -> "(the docs)"; a place in the
@@ -838,8 +845,29 @@ def _listed_removal(
     if opened and (sep := _SEPARATOR.match(text, end)) is not None:
         if (place := LOCATOR.match(text, sep.end())) is not None:
             return start, place.end()  # "(see [5], p. 4)": the brackets go too
+        following = markers[order[pos + 1]][0] if pos + 1 < len(order) else -1
+        if (place := _PLACE_THEN.match(text, sep.end())) is not None and place.end() == following:
+            return start, following  # "([5], p. 4; [1])" -> "([1])", not "(p. 4; [1])"
         return start, sep.end()
+    # inside brackets after other text, with the separator before it ("([1], p. 2; [5], p.
+    # 4)" -> "([1], p. 2)")
+    if text.startswith(")", _blank_end(text, tail)):
+        if (before := _SEPARATOR_BEFORE.search(text, max(0, start - 8), start)) is not None:
+            previous_goes = pos > 0 and markers[order[pos - 1]][2]
+            if not previous_goes:
+                return before.start(), tail
+        if tail > end:
+            return start, tail
     return removal_span(text, start, end)
+
+
+def _blank_end(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    return at
+
+
+_SEPARATOR_BEFORE = re.compile(r"[ \t]*[,;][ \t]*$")
 
 
 def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
