@@ -219,6 +219,22 @@ def test_a_quote_of_run_on_text_is_the_run_of_words_that_carries_the_claim(
     assert [text[a:b] for a, b in spans] == quotes
 
 
+def test_a_title_is_no_quote_beside_a_sentence() -> None:
+    # a new user's trial: "Kobo Clara BW" (the page's title) came second, at the quote's score
+    text = (
+        "Kobo Clara BW.\n\nThe e-reader costs $129.99 and has a 6-inch E Ink screen. "
+        "It weighs 174 grams."
+    )
+    claim = "The Kobo Clara BW costs $129.99."
+    source = CitationSource(id="kobo", type="web", full_content=text)
+    passages = make_passages([source], AttributionConfig().match)
+    lexical = LexicalIndex([p.text for p in passages])
+    spans = best_sentences(passages, claim, lexical, 2)
+    assert [text[a:b] for a, b in spans] == [
+        "The e-reader costs $129.99 and has a 6-inch E Ink screen."
+    ]
+
+
 _RUN_ON_WORDS = st.sampled_from(
     [
         "The", "tower", "is", "330", "m", "tall", "two", "hundred", "people", "menu", "News",

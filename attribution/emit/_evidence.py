@@ -29,9 +29,11 @@ def _words(text: str) -> int:
     return len(_WORDS.findall(text)) + len(_CJK.findall(text))
 
 
-MIN_QUOTE_WORDS = 3
-"""A sentence of fewer words is a fragment (a heading or a label run into the page text): it
-is quoted only when no longer sentence holds a word of the claim."""
+MIN_QUOTE_WORDS = 5
+"""A sentence of fewer words is a fragment (a heading, a title or a label run into the page
+text: "Kobo Clara BW.", "Paracetamol for adults"): it is quoted only when no longer sentence
+holds a word of the claim (3 until a new user's trial found such titles quoted, first or
+beside the sentence that carries the claim)."""
 
 
 PRIMARY_BONUS = 0.0
