@@ -4,9 +4,10 @@ keep torch out.
 Nothing at run time uses torch: every model runs on ONNX Runtime. But spaCy's thinc imports
 torch whenever it is installed (the training extra, or an environment shared with other work),
 and that import costs a process about two seconds and 180 MB before the first answer (the
-``attribution attribute`` example: 6.0 s and 436 MB with torch installed, 3.3 s and 254 MB
-without it, on two cores). A process the engine starts itself marks torch as absent before
-anything imports it; thinc then runs on numpy, as it does where torch is not installed.
+``attribution attribute`` example on two cores: 4.3 s and 437 MB with torch imported, 2.4 s and
+256 MB without; docs/benchmarks.md, "Torch kept out of the engine's own processes"). A process
+the engine starts itself marks torch as absent before anything imports it; thinc then runs on
+numpy, as it does where torch is not installed.
 
 The library does not do this on import: a program that imports ``attribution`` may use torch,
 or spaCy models that need it, itself.

@@ -129,26 +129,25 @@ class Server:
         one still running (SIGABRT: the fault handler prints every thread's, then it dies);
         then the end of its log."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGABRT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            self._end(signal.SIGABRT, 10)
             state = "running, killed with SIGABRT for its stacks"
         else:
             state = f"exited with status {self.process.returncode}"
         self._reader.join(10)
         return f"the server {state}; its last log lines:\n" + "".join(self.log[-80:])
 
+    def _end(self, sig: int, wait_s: float) -> None:
+        """Send ``sig``, then kill the server if it has not exited within ``wait_s``."""
+        self.process.send_signal(sig)
+        try:
+            self.process.wait(wait_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            self._end(signal.SIGTERM, 30)
         self._reader.join(10)
         if self.process.stdout is not None:
             self.process.stdout.close()

@@ -402,11 +402,12 @@ line's end (not a comma before another marker)."""
 
 def object_phrase(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Where the marker ``text[start:end]`` (or the list of markers it starts, up to ``end``)
-    is all the object of a preposition after a word (``The study by [9] found``, ``Results of
-    [9] and [8] show``), the span to delete with it when it goes: the preposition and the
-    blank before it, so that the sentence still reads (``The study found``, ``Results show``,
-    not ``The study by found``). None otherwise (a phrase that leads a sentence or is set off
-    is :func:`lead_phrase`'s or :func:`aside_phrase`'s)."""
+    is all the object of a preposition after a noun naming where something was said (``The
+    study by [9] found``, ``Results of [9] and [8] show``; not ``born in [9].``), the span to
+    delete with it when it goes: the preposition and the blank before it, so that the sentence
+    still reads (``The study found``, ``Results show``, not ``The study by found``). None
+    otherwise (a phrase that leads a sentence or is set off is :func:`lead_phrase`'s or
+    :func:`aside_phrase`'s)."""
     phrase = _OBJECT_OF.search(text, max(0, start - 40), start)
     if phrase is None or _OBJECT_AFTER.match(text, end) is None:
         return None
