@@ -85,6 +85,7 @@ from attribution.verify import (
     Verifier,
     clear_text_cache,
     sentence_judge,
+    verbatim_as_written,
     verbatim_in,
     word_key,
 )
@@ -798,7 +799,9 @@ class Attributor:
                 for p in chosen:
                     if p not in keys:
                         keys[p] = word_key(passages[p].text)
-                    if verbatim_in(claim_key, keys[p]):
+                    if verbatim_in(claim_key, keys[p]) or verbatim_as_written(
+                        text, passages[p].text, keys[p]
+                    ):
                         source_index = passages[p].source_index
                         verbatim.add(source_index)
                         keep(i, Support(1.0, (p,), (source_index,), shortcut="verbatim"))

@@ -119,6 +119,20 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
             "The crew flew about 7,600 km beyond the far side of the Moon.",
             True,
         ),
+        # time, temperature, a dozen, a share in words, a date in another form (the judge read
+        # each of these supported pairs as a contradiction), and another currency (supported)
+        ("The flight takes 2.5 hours.", "The flight takes 150 minutes.", True),
+        ("The water boils at 212 °F.", "Water boils at 100 °C at sea level.", True),
+        ("The team has a dozen members.", "The team has 12 members.", True),
+        ("Three quarters of voters approved it.", "75 percent of voters approved it.", True),
+        (
+            "The king was executed on 21/01/1793.",
+            "Louis XVI was executed by guillotine on 21 January 1793.",
+            True,
+        ),
+        ("The bridge cost €5 billion.", "The bridge cost $5 billion.", False),
+        ("The bridge cost $5 billion.", "The bridge cost $5 billion.", True),
+        ("The flight takes 2.5 hours.", "The flight takes 180 minutes.", False),
     ],
 )
 def test_a_quantity_in_another_form_is_the_same_quantity(

@@ -357,6 +357,46 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ("It is 1.82 km long.", "It weighs 1,820 kg.", "It is 1.82 km long."),
         ("It opened in 1889.", "It opened in 1,889 days.", "It opened in 1889."),
         ("No numbers here.", "It had 1,200,000 users.", "No numbers here."),
+        # time, temperature, a dozen, a share in words, a date in another form
+        ("The flight takes 2.5 hours.", "It takes 150 minutes.", "The flight takes 150 minutes."),
+        ("It took 3 days.", "It took 72 hours in all.", "It took 72 hours."),
+        ("It boils at 212 °F.", "Water boils at 100 °C.", "It boils at 100 °C."),
+        ("It was -40°F.", "It was −40 °C that night.", "It was −40 °C."),
+        ("It was 72 °F.", "It was 22 °C.", "It was 22 °C."),
+        ("The team has a dozen members.", "It has 12 members.", "The team has 12 members."),
+        (
+            "Three quarters of voters approved.",
+            "75 per cent of voters approved.",
+            "75 per cent of voters approved.",
+        ),
+        (
+            "About 67% of them voted.",
+            "Two-thirds of them voted.",
+            "About two-thirds of them voted.",
+        ),
+        ("A third of them voted.", "33.3% of them voted.", "33.3% of them voted."),
+        ("It rose 12%.", "It rose 12 per cent.", "It rose 12 per cent."),
+        ("It fell on 21/01/1793.", "On 21 January 1793 it fell.", "It fell on 21 January 1793."),
+        ("It fell on 01/21/1793.", "On 21 January 1793 it fell.", "It fell on 21 January 1793."),
+        ("It fell on Jan. 21, 1793.", "On 1793-01-21 it fell.", "It fell on 1793-01-21."),
+        (
+            "On 1 February 1958 it had 1.2 million fans.",
+            "On February 1, 1958, it had 1,200,000 fans.",
+            "On February 1, 1958 it had 1,200,000 fans.",
+        ),
+        # another value, a plain number against a dozen, no "of" after a share: as written
+        ("The flight takes 2.5 hours.", "It takes 160 minutes.", "The flight takes 2.5 hours."),
+        ("It was 20 °C.", "It was 70 °F.", "It was 20 °C."),
+        ("It boils at 100 °C.", "It boils at 200 °F.", "It boils at 100 °C."),
+        ("It opened on 12 May.", "A dozen people came.", "It opened on 12 May."),
+        ("It took half an hour.", "It took 50% longer.", "It took half an hour."),
+        ("About 60% of them voted.", "Two-thirds of them voted.", "About 60% of them voted."),
+        ("It fell on 22/01/1793.", "On 21 January 1793 it fell.", "It fell on 22/01/1793."),
+        (
+            "It fell on 21 January 1792.",
+            "On 21 January 1793 it fell.",
+            "It fell on 21 January 1792.",
+        ),
     ],
 )
 def test_a_claim_is_read_with_the_passage_s_form_of_its_quantities(
@@ -377,9 +417,59 @@ def test_quantities_give_their_value_in_the_base_unit() -> None:
     assert ("3M", "3000000", "count", False) in found
     assert ("5bn", "5000000000", "count", False) in found
     assert ("1,200", "1200", "count", True) in found
-    (measure,) = quantity_values("It is 1.82 km long, 12% of it.")
+    (measure, share) = quantity_values("It is 1.82 km long, 12% of it.")
     assert (measure.written, measure.value, measure.dimension) == ("1.82", "1820", "length")
+    assert (share.written, share.value, share.dimension) == ("12", "12", "share")
     assert quantities("no digits") == []
+    text = "2.5 hours, 212 °F, -40 degrees Celsius, two dozen, three quarters of it, 5 per cent"
+    found = {(text[q.start : q.end], q.value, q.dimension) for q in quantities(text)}
+    assert found == {
+        ("2.5 hours", "9000", "duration"),
+        ("212 °F", "373.15", "temperature"),
+        ("-40 degrees Celsius", "233.15", "temperature"),
+        ("two dozen", "24", "count"),
+        ("three quarters", "75", "share"),
+        ("5 per cent", "5", "share"),
+    }
+    # "s" is no unit ("the 1990s"), nor is a bare "degrees"
+    assert [q.dimension for q in quantities("In the 1990s it turned 90 degrees.")] == ["count"] * 2
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        ("It cost €5 billion.", "It cost $5 billion.", True),
+        ("It cost 5 billion euros.", "It cost US$5bn.", True),
+        ("It cost £40.", "It cost 40 dollars.", True),
+        # the claim's currency beside another, the same currency, or no amount to compare
+        ("It cost $5 billion.", "It cost €5 billion ($5 billion).", False),
+        ("It cost $5 billion.", "It cost US$5 billion.", False),
+        ("It cost $5 billion.", "It cost 5 billion.", False),
+        ("It cost $5 billion.", "It cost €6 billion.", False),
+        ("It weighs 5 pounds.", "It cost $5.", False),  # pounds after a number: a weight
+        ("No money here.", "It cost $5.", False),
+    ],
+)
+def test_an_amount_in_another_currency_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    from attribution.text import currency_conflict
+
+    assert currency_conflict(claim, passage) is conflict
+
+
+def test_amounts_of_money_give_their_value_and_currency() -> None:
+    from attribution.text import money_amounts
+
+    text = "€5 billion, US$1.2m, EUR 7, 40 yen, 3 dollars, £2bn, 5 pounds"
+    assert money_amounts(text) == (
+        ("5000000000", "euro"),
+        ("1200000", "dollar"),
+        ("7", "euro"),
+        ("40", "yen"),
+        ("3", "dollar"),
+        ("2000000000", "pound"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -400,6 +490,14 @@ def test_quantities_give_their_value_in_the_base_unit() -> None:
         ("1.82 km", "1,820 m", True),  # one system: the same value only
         ("1.82 km", "1,830 m", False),
         ("5 km", "5 kg", False),  # another dimension
+        ("212 °F", "100 °C", True),  # temperatures: 2% of the degrees and a degree's rounding
+        ("72 °F", "22 °C", True),
+        ("350 °F", "180 °C", True),
+        ("200 °F", "100 °C", False),
+        ("70 °F", "20 °C", False),
+        ("-40 °F", "-40 °C", True),
+        ("2.5 hours", "150 minutes", True),  # one system: the same value only
+        ("2.5 hours", "2 hours", False),
     ],
 )
 def test_a_measure_in_the_other_system_is_the_same_within_its_rounding(

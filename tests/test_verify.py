@@ -210,10 +210,34 @@ def test_cross_encoder_cache_returns_the_same_scores(nli: NliVerifier) -> None:
         ("It is tall.", "It is tall.", False),  # too short to trust words alone
         ("tower is 330 met", "The tower is 330 metres tall.", False),  # words, not characters
         ("ﬁnal score was 3–1 today", "The final score was 3-1 today.", True),  # NFKC
+        # a currency or a per cent sign is part of what a number says
+        ("The bridge cost €5 billion in all.", "The bridge cost $5 billion in all.", False),
+        ("The bridge cost $5 billion in all.", "Overall the bridge cost $5 billion in all.", True),
+        ("Its share rose by 5% last year.", "Its share rose by 5 points last year.", False),
     ],
 )
 def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
     assert verbatim_in(word_key(claim), word_key(passage)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "found"),
+    [
+        ("The flight takes 2.5 hours.", "Today the flight takes 150 minutes.", True),
+        ("It was signed on 21/01/1793.", "It was signed on 21 January 1793 in Paris.", True),
+        ("Three quarters of voters approved it.", "75% of voters approved it.", True),
+        # the claim as written is no business of this rule; another value is no form
+        ("The flight takes 150 minutes.", "The flight takes 150 minutes.", False),
+        ("The flight takes 2.5 hours.", "The flight takes 160 minutes.", False),
+        ("It was signed on 22/01/1793.", "It was signed on 21 January 1793.", False),
+    ],
+)
+def test_a_claim_written_with_the_passage_s_forms_may_be_verbatim(
+    claim: str, passage: str, found: bool
+) -> None:
+    from attribution.verify import verbatim_as_written
+
+    assert verbatim_as_written(claim, passage, word_key(passage)) is found
 
 
 def test_the_verbatim_rule_needs_enough_words() -> None:

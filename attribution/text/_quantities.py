@@ -1,5 +1,8 @@
 """Quantities written in different forms: a scale (``1.2 million``, ``1.2M``, ``$5bn``), another
-metric unit (``1.82 km``, ``1,820 metres``) or the other system (``4,700 miles``, ``7,600 km``).
+metric unit (``1.82 km``, ``1,820 metres``) or the other system (``4,700 miles``, ``7,600 km``),
+another unit of time (``2.5 hours``, ``150 minutes``) or of temperature (``212 °F``, ``100 °C``),
+a dozen, a share in words (``three quarters of``, ``75%``), and a date in another form
+(``21/01/1793``, ``January 21, 1793``, ``21 January 1793``).
 
 A careful reader takes "1.2 million users" and "1,200,000 users", or "1.82 km" and "1,820
 metres", for the same number. The cheap signals compare numbers by value
@@ -11,18 +14,29 @@ the passage writes the same quantity before the model reads the pair.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
 from attribution.text._terms import (
     canonical_number,
+    month_number,
     number_spans,
     scaled_matches,
     scaled_value,
     spell_iso_dates,
 )
 
-__all__ = ["Quantity", "as_written_in", "quantities", "quantity_values", "same_quantity"]
+__all__ = [
+    "Quantity",
+    "as_written_in",
+    "clear_quantity_cache",
+    "currency_conflict",
+    "money_amounts",
+    "quantities",
+    "quantity_values",
+    "same_quantity",
+]
 
 _UNITS: dict[str, tuple[str, float, str]] = {}
 """Unit spelling → (dimension, factor to the base unit, system)."""
@@ -43,16 +57,29 @@ for _forms, _dimension, _factor, _system in (
     ("oz ounce ounces", "mass", 28.349523125, "imperial"),
     ("l litre litres liter liters", "volume", 1.0, "metric"),
     ("ml millilitre millilitres milliliter milliliters", "volume", 1e-3, "metric"),
+    # one system (the same value only): "s" is no unit here ("1990s")
+    ("sec secs second seconds", "duration", 1.0, ""),
+    ("min mins minute minutes", "duration", 60.0, ""),
+    ("h hr hrs hour hours", "duration", 3600.0, ""),
+    ("day days", "duration", 86400.0, ""),
+    ("week weeks", "duration", 604800.0, ""),
+    # kelvins from zero Celsius (_ZERO_CELSIUS is added to the product, _FAHRENHEIT_ZERO
+    # taken from a Fahrenheit number first)
+    ("°C ºC degrees_celsius degrees_centigrade", "temperature", 1.0, "metric"),
+    ("°F ºF degrees_fahrenheit", "temperature", 5.0 / 9.0, "imperial"),
 ):
     for _form in _forms.split():
-        _UNITS[_form] = (_dimension, _factor, _system)
+        _UNITS[_form.replace("_", " ")] = (_dimension, _factor, _system)
 
+_ZERO_CELSIUS = Decimal("273.15")
+_FAHRENHEIT_ZERO = Decimal(32)
 _SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3), key=len, reverse=True)
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
+_WORD_UNITS = "|".join(w.replace(" ", r"\s+") for w in _WORDS)
 _MEASURE = re.compile(
     r"(?<![\w.$€£¥])(?<!\d[.,\u00a0\u202f\u2009])"
     r"(\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)*)[ \u00a0\u202f]?"
-    rf"((?i:{'|'.join(_WORDS)})|{'|'.join(_SYMBOLS)})\b(?![.,]?\d)"
+    rf"((?i:{_WORD_UNITS})|{'|'.join(_SYMBOLS)})\b(?![.,]?\d)"
 )
 """A number and a unit after it. Symbols are lower case only (``5 G`` and ``3 M`` are no
 units), words in any case."""
@@ -74,13 +101,16 @@ class Quantity(NamedTuple):
     """The value in the base unit (metres, grams, litres; a count for scales), canonical as
     :func:`attribution.text.number_terms` writes numbers."""
     dimension: str
-    """``length``, ``mass``, ``volume``; ``count`` for a scaled or plain number."""
+    """``length``, ``mass``, ``volume``, ``duration`` (in seconds), ``temperature`` (in
+    kelvins), ``share`` (in per cent); ``count`` for a scaled or plain number or a dozen."""
     written: str
     """The number as written (canonical), before its scale or unit."""
     plain: bool
     """A number with neither scale nor unit (``1,200,000``)."""
     system: str = ""
-    """``metric`` or ``imperial`` for a measure; empty for a count."""
+    """``metric`` or ``imperial`` for a measure with another system; ``fraction`` for a share
+    in words (``a third of``: ``low`` to ``high`` per cent); ``dozen`` for a dozen in words;
+    empty otherwise."""
     low: float = 0.0
     high: float = 0.0
     """What the number as written may stand for, in the base unit: half a unit of its last
@@ -96,12 +126,24 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
         return False
     if a.value == b.value:
         return True
+    if "fraction" in (a.system, b.system):  # "a third of" and 33%
+        share, other = (a, b) if a.system == "fraction" else (b, a)
+        return other.system != "fraction" and share.low <= float(other.value) <= share.high
     if not (a.system and b.system and a.system != b.system):
         return False
     x, y = float(a.value), float(b.value)
+    if a.dimension == "temperature":  # kelvins: 2% of the degrees Celsius, and rounding
+        celsius = max(abs(x - _KELVIN_ZERO), abs(y - _KELVIN_ZERO))
+        return abs(x - y) <= CONVERSION_TOLERANCE * celsius + TEMPERATURE_ROUNDING
     close = abs(x - y) <= CONVERSION_TOLERANCE * max(abs(x), abs(y))
     return close and a.low <= b.high and b.low <= a.high
 
+
+TEMPERATURE_ROUNDING = 0.6
+"""Degrees (Celsius or kelvins) a temperature converted and rounded to a whole degree of the
+other scale may be off by, beside :data:`CONVERSION_TOLERANCE` of it ("72 °F" and "22 °C";
+"350 °F" and "180 °C"; not "200 °F" and "100 °C")."""
+_KELVIN_ZERO = 273.15
 
 CONVERSION_TOLERANCE = 0.02
 """The largest relative difference between a metric and an imperial figure of one quantity
@@ -109,7 +151,7 @@ CONVERSION_TOLERANCE = 0.02
 
 
 def _unit(word: str) -> tuple[str, float, str] | None:
-    return _UNITS.get(word) if word in _SYMBOLS else _UNITS.get(word.lower())
+    return _UNITS.get(word) if word in _SYMBOLS else _UNITS.get(" ".join(word.lower().split()))
 
 
 def _half_place(written: str) -> float:
@@ -120,10 +162,64 @@ def _half_place(written: str) -> float:
     return 0.5 * 10.0 ** min(zeros, len(written) - 1)
 
 
+def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, str | None]:
+    """A temperature's start (a minus sign before it included) and its value in kelvins."""
+    number = Decimal(written)
+    if start > 0 and text[start - 1] in "-−–" and (start == 1 or not text[start - 2].isalnum()):
+        start, number = start - 1, -number
+    if factor != 1.0:  # Fahrenheit
+        number = (number - _FAHRENHEIT_ZERO) * 5 / 9
+    return start, canonical_number(format((number + _ZERO_CELSIUS).quantize(Decimal("1e-6")), "f"))
+
+
+_DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "half a": 0.5}
+_DOZEN = re.compile(r"\b(a|one|two|three|four|five|half\s+a)[ -]dozen\b", re.IGNORECASE)
+"""A dozen in words (``a dozen``, ``two dozen``): 12, 24."""
+_PERCENT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)[ \u00a0\u202f]?(?:%|per\s?cent\b|pct\b)")
+"""A share in per cent: ``75%``, ``75 percent``, ``75 per cent``."""
+_FRACTIONS: dict[str, tuple[float, float]] = {
+    "half": (50.0, 50.0),
+    "a half": (50.0, 50.0),
+    "one half": (50.0, 50.0),
+    "a third": (33.0, 34.0),
+    "one third": (33.0, 34.0),
+    "two thirds": (66.0, 67.0),
+    "a quarter": (25.0, 25.0),
+    "one quarter": (25.0, 25.0),
+    "three quarters": (75.0, 75.0),
+    "a fifth": (20.0, 20.0),
+    "one fifth": (20.0, 20.0),
+    "two fifths": (40.0, 40.0),
+    "three fifths": (60.0, 60.0),
+    "four fifths": (80.0, 80.0),
+    "a tenth": (10.0, 10.0),
+    "one tenth": (10.0, 10.0),
+}
+"""A share in words and what it stands for in per cent (a third: 33% to 34%, as rounded)."""
+_FRACTION = re.compile(
+    r"\b((?:a|one|two|three|four)[ -](?:half|third|thirds|quarter|quarters|fifth|fifths|tenth)"
+    r"|half)(?=\s+of\b)",
+    re.IGNORECASE,
+)
+"""A share in words before ``of`` (``three quarters of voters``, ``half of the staff``)."""
+
+
+_FRACTION_WORDS = ("half", "third", "quarter", "fifth", "tenth")
+_WORD_CUES = re.compile(r"dozen|half|third|quarter|fifth|tenth", re.IGNORECASE)
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _may_hold_quantity(text: str) -> bool:
+    """Whether ``text`` has a digit or a word that writes a dozen or a share."""
+    return _DIGIT.search(text) is not None or _WORD_CUES.search(text) is not None
+
+
 def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
     """The scaled numbers, metric measures and (with ``plain``) plain numbers of ``text``, by
     position; a plain number is one no scale or unit follows. Spans are into ``text``."""
-    if not any(c.isdigit() for c in text):
+    if not _may_hold_quantity(text):
         return []
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
@@ -131,7 +227,10 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
     def add(start: int, end: int, raw: str, unit: tuple[str, float, str]) -> None:
         dimension, factor, system = unit
         written = canonical_number(raw)
-        value = scaled_value(written, factor)
+        if dimension == "temperature":
+            start, value = _kelvins(text, start, written, factor)
+        else:
+            value = scaled_value(written, factor)
         if value is None or any(start < b and a < end for a, b in taken):
             return
         taken.append((start, end))
@@ -145,6 +244,22 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         unit = _unit(m.group(2))
         if unit is not None:
             add(m.start(), m.end(), m.group(1), unit)
+    lower = text.lower()  # words the patterns need, looked for first (a long passage's cost)
+    for m in _DOZEN.finditer(text) if "dozen" in lower else ():
+        many = _DOZENS[m.group(1).lower()]
+        add(m.start(), m.end(), str(many * 12), ("count", 1.0, "dozen"))
+    shares = "%" in text or "cent" in lower or "pct" in lower
+    for m in _PERCENT.finditer(text) if shares else ():
+        add(m.start(), m.end(), m.group(1), ("share", 1.0, ""))
+    fractions = any(word in lower for word in _FRACTION_WORDS)
+    for m in _FRACTION.finditer(text) if fractions else ():
+        share = _FRACTIONS.get(" ".join(m.group(1).lower().replace("-", " ").split()))
+        if share is not None and not any(m.start() < b and a < m.end() for a, b in taken):
+            low, high = share
+            taken.append(m.span(1))
+            middle = canonical_number(f"{(low + high) / 2:.1f}")
+            share_of = Quantity(*m.span(1), middle, "share", middle, False, "fraction", low, high)
+            found.append(share_of)
     for start, end in number_spans(text) if plain else ():
         raw = text[start:end]
         if raw.endswith("%") or any(start < b and a < end for a, b in taken):
@@ -169,29 +284,32 @@ def _passage_quantities(passage: str) -> tuple[Quantity, ...]:
     return tuple(quantities(passage))
 
 
+@lru_cache(maxsize=8192)
 def as_written_in(claim: str, passage: str) -> str:
     """``claim`` with each quantity the passage states in another form written as the passage
     writes it: "It had 1.2 million users." against "... 1,200,000 users ..." reads "It had
     1,200,000 users."; "It is 1.82 km long." against "... 1,820 metres ..." reads "It is 1,820
-    metres long.". Only a scaled number or a measure, on either side, is rewritten, and only
-    to the same quantity (:func:`same_quantity`); everything else is left as it is (the claim
-    itself when nothing changes)."""
-    if not any(c.isdigit() for c in claim) or not any(c.isdigit() for c in passage):
+    metres long."; "It took 2.5 hours." against "... 150 minutes ..." reads "It took 150
+    minutes."; a full date likewise ("on 21/01/1793" against "on 21 January 1793"). Only a
+    scaled number, a measure, a share, a dozen or a date, on either side, is rewritten, and
+    only to the same quantity (:func:`same_quantity`) or day; everything else is left as it is
+    (the claim itself when nothing changes). Cached: the verbatim rule and the judge read the
+    same pair."""
+    if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
         return claim
+    edits = _date_edits(claim, passage)
     mine = quantities(claim)
-    if not mine:
-        return claim
-    theirs = _passage_quantities(passage)
-    pieces: list[str] = []
-    cursor = 0
+    theirs = _passage_quantities(passage) if mine else ()
     for q in mine:
         if _ends_range(claim, q.start) or claim[q.start : q.end] in passage:
             continue  # "5-10 km": one end alone is no quantity; the passage's own form stays
+        if any(q.start < end and start < q.end for start, end, _ in edits):
+            continue  # a number of a date
         match = next(
             (
                 t
                 for t in theirs
-                if not (q.plain and t.plain)
+                if not (q.plain and (t.plain or t.system == "dozen"))  # "12 May": no dozen
                 and same_quantity(q, t)
                 and not _ends_range(passage, t.start)
             ),
@@ -200,10 +318,144 @@ def as_written_in(claim: str, passage: str) -> str:
         if match is None:
             continue
         written = passage[match.start : match.end]
-        if written == claim[q.start : q.end]:
-            continue
-        pieces += [claim[cursor : q.start], written]
-        cursor = q.end
-    if not pieces:
+        if written[:1].isalpha():  # "Two-thirds of" at the passage's start, inside the claim
+            written = (str.upper if q.start == 0 else str.lower)(written[0]) + written[1:]
+        if written != claim[q.start : q.end]:
+            edits.append((q.start, q.end, written))
+    if not edits:
         return claim
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, written in sorted(edits):
+        pieces += [claim[cursor:start], written]
+        cursor = end
     return "".join([*pieces, claim[cursor:]])
+
+
+_MONTH_NAME = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
+)
+_DATES = re.compile(
+    rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?P<m1>{_MONTH_NAME})\.?,?[ \t]+"
+    r"(?P<y1>\d{4})\b"
+    rf"|\b(?P<m2>{_MONTH_NAME})\.?[ \t]+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?[ \t]+(?P<y2>\d{{4}})\b"
+    r"|\b(?P<y3>\d{4})-(?P<m3>\d{2})-(?P<d3>\d{2})\b"
+    r"|(?<![\d/.])(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y4>\d{4})\b(?![/.]\d)"
+)
+"""A date with a day, a month and a year: ``21 January 1793``, ``21st of January 1793``,
+``January 21, 1793``, ``Jan. 21, 1793``, ``1793-01-21``, ``21/01/1793``, ``01/21/1793``,
+``21.01.1793``."""
+
+
+def _days(m: re.Match[str]) -> frozenset[tuple[int, int, int]]:
+    """The days (year, month, day) a date match may be: one, or two for ``03/04/2020``."""
+    read: list[tuple[str, int | str, str]]
+    if m.group("y1"):
+        read = [(m.group("y1"), month_number(m.group("m1")) or 0, m.group("d1"))]
+    elif m.group("y2"):
+        read = [(m.group("y2"), month_number(m.group("m2")) or 0, m.group("d2"))]
+    elif m.group("y3"):
+        read = [(m.group("y3"), m.group("m3"), m.group("d3"))]
+    else:  # day first or month first, as the numbers allow
+        a, b, year = m.group("a"), m.group("b"), m.group("y4")
+        read = [(year, b, a), (year, a, b)]
+    days = {(int(y), int(mo), int(d)) for y, mo, d in read}
+    return frozenset(day for day in days if 1 <= day[1] <= 12 and 1 <= day[2] <= 31)
+
+
+def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
+    """(start, end, the passage's form) for each date of the claim the passage writes another
+    way; a claim's date the passage also writes as the claim does stays."""
+    if _DIGIT.search(claim) is None:
+        return []
+    mine = [m for m in _DATES.finditer(claim) if m.group() not in passage]
+    if not mine:
+        return []  # most claims: the passage's dates are not needed
+    theirs = _passage_dates(passage)
+    edits: list[tuple[int, int, str]] = []
+    for m in mine:
+        days = _days(m)
+        written = next((w for w, their in theirs if days & their), None)
+        if written is not None:
+            edits.append((m.start(), m.end(), written))
+    return edits
+
+
+@lru_cache(maxsize=4096)
+def _passage_dates(passage: str) -> tuple[tuple[str, frozenset[tuple[int, int, int]]], ...]:
+    """A passage's dates as written, with the days each may be (once per passage)."""
+    return tuple((m.group(), _days(m)) for m in _DATES.finditer(passage))
+
+
+_CURRENCY_FAMILY = {
+    "$": "dollar", "us$": "dollar", "a$": "dollar", "c$": "dollar", "nz$": "dollar",
+    "hk$": "dollar", "s$": "dollar", "usd": "dollar", "cad": "dollar", "aud": "dollar",
+    "dollar": "dollar", "dollars": "dollar",
+    "€": "euro", "eur": "euro", "euro": "euro", "euros": "euro",
+    "£": "pound", "gbp": "pound", "sterling": "pound",
+    "¥": "yen", "jpy": "yen", "yen": "yen",
+    "₹": "rupee", "inr": "rupee", "rupee": "rupee", "rupees": "rupee",
+    "chf": "franc", "francs": "franc",
+}  # fmt: skip
+"""A currency's sign, code or name → its family: a sign a dollar of any country may use
+(``$``) is read with every dollar."""
+_AMOUNT_NUMBER = (
+    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:[ \u00a0]?(thousand|million|billion|trillion|mn|bn|tn|k|m|b)\b)?"
+)
+_AMOUNT = re.compile(
+    rf"(?<![\w$€£¥₹])(US\$|A\$|C\$|NZ\$|HK\$|S\$|\$|€|£|¥|₹|(?:USD|EUR|GBP|JPY|INR|CHF|CAD|AUD)\s?)"
+    rf"{_AMOUNT_NUMBER}"
+    rf"|(?<![\w.,])(?<!\d[.,]){_AMOUNT_NUMBER}[ \u00a0]?"
+    r"(USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|€|(?i:dollars?|euros?|yen|rupees?|francs|sterling))\b",
+)
+"""An amount of money: a sign or code before the number (``$5``, ``€5 billion``, ``US$5m``,
+``EUR 5``) or a code or name after it (``5 euros``, ``5 billion yen``); "pounds" after a number
+is as often a weight, so only ``£`` and ``GBP`` read as pounds."""
+_AMOUNT_SCALE = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6,
+    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12,
+}  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
+    """The amounts of money ``text`` states, as (value, currency family): ``€5 billion`` is
+    ``("5000000000", "euro")``, ``US$1.2m`` ``("1200000", "dollar")``, ``40 yen`` ``("40",
+    "yen")``."""
+    if not any(c.isdigit() for c in text):
+        return ()
+    found: list[tuple[str, str]] = []
+    for m in _AMOUNT.finditer(text):
+        if m.group(1) is not None:
+            sign, number, scale = m.group(1), m.group(2), m.group(3)
+        else:
+            number, scale, sign = m.group(4), m.group(5), m.group(6)
+        family = _CURRENCY_FAMILY.get(sign.strip().lower())
+        factor = _AMOUNT_SCALE.get((scale or "").lower(), 1.0)
+        value = scaled_value(canonical_number(number), factor)
+        if family is not None and value is not None:
+            found.append((value, family))
+    return tuple(found)
+
+
+def currency_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states an amount the passage gives only in another currency: "It cost
+    €5 billion." against "It cost $5 billion." (a small judge reads the two as one). An amount
+    the passage also gives in the claim's currency, or not at all, is no conflict."""
+    mine = money_amounts(claim)
+    if not mine:
+        return False
+    theirs = money_amounts(passage)
+    for value, family in mine:
+        others = {f for v, f in theirs if v == value}
+        if others and family not in others:
+            return True
+    return False
+
+
+def clear_quantity_cache() -> None:
+    """Forget every text's cached quantities, dates and amounts (as if no text was seen)."""
+    for cached in (as_written_in, _passage_quantities, _passage_dates, money_amounts):
+        cached.cache_clear()

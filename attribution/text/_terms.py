@@ -594,6 +594,11 @@ _LETTER_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 _CURRENCY_SCALE = {"k": 1e3, "m": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "tn": 1e12}
 
 
+def month_number(name: str) -> int | None:
+    """The number of a month named in full or cut short (``January``, ``Jan``, ``Sept``)."""
+    return _MONTH_NUMBERS.get(name.lower())
+
+
 def spell_iso_dates(text: str) -> str:
     """``2015-03-10`` → ``10 March 2015``, the way prose writes a date."""
     if "-" not in text:

@@ -27,7 +27,12 @@ from attribution.verify._judge import SentenceJudge, sentence_judge
 from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
-from attribution.verify._verbatim import VERBATIM_MIN_WORDS, verbatim_in, word_key
+from attribution.verify._verbatim import (
+    VERBATIM_MIN_WORDS,
+    verbatim_as_written,
+    verbatim_in,
+    word_key,
+)
 from attribution.verify._windows import judge_pairs
 
 __all__ = [
@@ -47,6 +52,7 @@ __all__ = [
     "load_verifier",
     "pair_features",
     "sentence_judge",
+    "verbatim_as_written",
     "verbatim_in",
     "word_key",
 ]

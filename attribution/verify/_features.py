@@ -15,6 +15,7 @@ import msgspec
 from attribution.match import LexicalIndex
 from attribution.text import (
     Quantity,
+    clear_quantity_cache,
     content_terms,
     entity_terms,
     in_range,
@@ -97,6 +98,7 @@ def clear_text_cache() -> None:
     """Forget the cached :func:`signals` of every text (as if no text was seen before)."""
     signals.cache_clear()
     _measures.cache_clear()
+    clear_quantity_cache()
 
 
 def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import msgspec
+import numpy as np
 
-from attribution.text import as_written_in
+from attribution.text import as_written_in, currency_conflict
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from attribution.match import LexicalIndex
 
-__all__ = ["Pair", "Verifier", "VerifierOutput", "model_input"]
+__all__ = [
+    "CURRENCY_CONFLICT_CAP",
+    "Pair",
+    "Verifier",
+    "VerifierOutput",
+    "model_input",
+    "without_currency_conflicts",
+]
 
 
 class Pair(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,3 +83,20 @@ def model_input(passage: str, claim: str) -> tuple[str, str]:
     passage states in another form written as the passage writes it (a small model reads "1.2
     million" against "1,200,000", or "1.82 km" against "1,820 metres", as a contradiction)."""
     return passage, as_written_in(claim, passage)
+
+
+CURRENCY_CONFLICT_CAP = 0.1
+"""The most a pair scores whose claim states an amount the passage gives only in another
+currency (:func:`attribution.text.currency_conflict`): below every threshold."""
+
+
+def without_currency_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
+    """``scores`` with each pair whose claim states an amount the passage gives only in another
+    currency capped at :data:`CURRENCY_CONFLICT_CAP`: a small judge reads "€5 billion" and "$5
+    billion" as one (0.99). On the development data no pair has such a conflict
+    (docs/benchmarks.md)."""
+    conflicts = [currency_conflict(p.claim, p.passage) for p in pairs]
+    if not any(conflicts):
+        return scores
+    capped: NDArray[Any] = np.where(conflicts, np.minimum(scores, CURRENCY_CONFLICT_CAP), scores)
+    return capped
