@@ -130,6 +130,7 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
             "Louis XVI was executed by guillotine on 21 January 1793.",
             True,
         ),
+        ("The dividend is $0.25 per share.", "It declared a dividend of 25 cents per share.", True),
         ("The bridge cost €5 billion.", "The bridge cost $5 billion.", False),
         ("The bridge cost $5 billion.", "The bridge cost $5 billion.", True),
         ("The flight takes 2.5 hours.", "The flight takes 180 minutes.", False),

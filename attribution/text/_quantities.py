@@ -1,8 +1,8 @@
 """Quantities written in different forms: a scale (``1.2 million``, ``1.2M``, ``$5bn``), another
 metric unit (``1.82 km``, ``1,820 metres``) or the other system (``4,700 miles``, ``7,600 km``),
 another unit of time (``2.5 hours``, ``150 minutes``) or of temperature (``212 °F``, ``100 °C``),
-a dozen, a share in words (``three quarters of``, ``75%``), and a date in another form
-(``21/01/1793``, ``January 21, 1793``, ``21 January 1793``).
+a dozen, cents (``25 cents``, ``$0.25``), a share in words (``three quarters of``, ``75%``),
+and a date in another form (``21/01/1793``, ``January 21, 1793``, ``21 January 1793``).
 
 A careful reader takes "1.2 million users" and "1,200,000 users", or "1.82 km" and "1,820
 metres", for the same number. The cheap signals compare numbers by value
@@ -110,7 +110,7 @@ class Quantity(NamedTuple):
     system: str = ""
     """``metric`` or ``imperial`` for a measure with another system; ``fraction`` for a share
     in words (``a third of``: ``low`` to ``high`` per cent); ``dozen`` for a dozen in words;
-    empty otherwise."""
+    ``cent`` for an amount in cents (its value in dollars); empty otherwise."""
     low: float = 0.0
     high: float = 0.0
     """What the number as written may stand for, in the base unit: half a unit of its last
@@ -172,6 +172,9 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
     return start, canonical_number(format((number + _ZERO_CELSIUS).quantize(Decimal("1e-6")), "f"))
 
 
+_CENTS = re.compile(r"(?<![\w.,$])(\d+(?:\.\d+)?)[ \u00a0]?(?:cents?\b|¢)")
+"""An amount in cents (``25 cents``, ``25¢``): a hundredth of the dollars a ``$`` before a number
+counts (``$0.25``)."""
 _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "half a": 0.5}
 _DOZEN = re.compile(r"\b(a|one|two|three|four|five|half\s+a)[ -]dozen\b", re.IGNORECASE)
 """A dozen in words (``a dozen``, ``two dozen``): 12, 24."""
@@ -245,6 +248,8 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         if unit is not None:
             add(m.start(), m.end(), m.group(1), unit)
     lower = text.lower()  # words the patterns need, looked for first (a long passage's cost)
+    for m in _CENTS.finditer(text) if "cent" in lower or "¢" in text else ():
+        add(m.start(), m.end(), m.group(1), ("count", 0.01, "cent"))
     for m in _DOZEN.finditer(text) if "dozen" in lower else ():
         many = _DOZENS[m.group(1).lower()]
         add(m.start(), m.end(), str(many * 12), ("count", 1.0, "dozen"))
@@ -305,6 +310,7 @@ def as_written_in(claim: str, passage: str) -> str:
             continue  # "5-10 km": one end alone is no quantity; the passage's own form stays
         if any(q.start < end and start < q.end for start, end, _ in edits):
             continue  # a number of a date
+        dollars = q.plain and claim[q.start - 1 : q.start] == "$"
         match = next(
             (
                 t
@@ -312,16 +318,21 @@ def as_written_in(claim: str, passage: str) -> str:
                 if not (q.plain and (t.plain or t.system == "dozen"))  # "12 May": no dozen
                 and same_quantity(q, t)
                 and not _ends_range(passage, t.start)
+                and (t.system != "cent" or dollars)  # "$0.25" is 25 cents; "0.25" alone is not
+                and (q.system != "cent" or passage[t.start - 1 : t.start] == "$")
             ),
             None,
         )
         if match is None:
             continue
         written = passage[match.start : match.end]
+        start = q.start - 1 if match.system == "cent" else q.start  # "$0.25": the sign goes too
+        if q.system == "cent":
+            written = "$" + written  # "25 cents" as "$0.25"
         if written[:1].isalpha():  # "Two-thirds of" at the passage's start, inside the claim
             written = (str.upper if q.start == 0 else str.lower)(written[0]) + written[1:]
-        if written != claim[q.start : q.end]:
-            edits.append((q.start, q.end, written))
+        if written != claim[start : q.end]:
+            edits.append((start, q.end, written))
     if not edits:
         return claim
     pieces: list[str] = []
