@@ -235,6 +235,22 @@ def test_a_title_is_no_quote_beside_a_sentence() -> None:
     ]
 
 
+def test_a_quantity_in_the_source_s_form_is_found_for_the_quote() -> None:
+    # a new user's trial: "The maximum is 4,000 mg" was quoted "Go to A&E ... the maximum dose"
+    # first: the sentence that states it writes "4g", which shares no term with "4,000 mg"
+    text = (
+        "The usual dose is one or two 500mg tablets up to 4 times in 24 hours. "
+        "Do not take more than 8 tablets (4g) in 24 hours. "
+        "Go to A&E straight away if you've taken more than the maximum dose."
+    )
+    claim = "The maximum is 4,000 mg in 24 hours."
+    source = CitationSource(id="nhs", type="web", full_content=text)
+    passages = make_passages([source], AttributionConfig().match)
+    lexical = LexicalIndex([p.text for p in passages])
+    (first, *_) = best_sentences(passages, claim, lexical, 2)
+    assert text[first[0] : first[1]] == "Do not take more than 8 tablets (4g) in 24 hours."
+
+
 _RUN_ON_WORDS = st.sampled_from(
     [
         "The", "tower", "is", "330", "m", "tall", "two", "hundred", "people", "menu", "News",

@@ -12,7 +12,7 @@ from attribution._result import EvidenceQuote
 from attribution._wire import CitationSource
 from attribution.decide import CheckedClaim, Numbering, Support
 from attribution.match import LexicalIndex, Passage, cut_long, source_text
-from attribution.text import content_terms, may_begin_number
+from attribution.text import as_written_in, content_terms, may_begin_number
 
 if TYPE_CHECKING:
     from attribution.verify import SentenceJudge
@@ -103,12 +103,23 @@ def best_sentences(
         return [next(span for span in order if spans[span])]
     sentence_terms = {span: _terms_of(texts[span]) for span in order}
     coverage = _Coverage(terms, lexical)
+    # the claim as each passage writes its quantities and dates ("4,000 mg" where a passage
+    # writes "4g"), its terms and their coverage: a sentence is read against its passage's
+    versions: dict[str, tuple[list[str], _Coverage]] = {claim: (terms, coverage)}
+    read_as: dict[tuple[int, int], tuple[list[str], _Coverage]] = {}
+    for passage in passages:
+        written = as_written_in(claim, passage.text)
+        if written not in versions:
+            versions[written] = (content_terms(written), _Coverage(content_terms(written), lexical))
+        for sentence in spans.keys() - read_as.keys():
+            if passage.start <= sentence[0] and sentence[1] <= passage.start + len(passage.text):
+                read_as[sentence] = versions[written]
     chosen: list[tuple[int, int]] = []
     covered: set[str] = set()
     # a fragment ("Support", "USD", a heading run into the page) says nothing of the claim:
     # quoted only when no sentence holds a claim term
     fragments = {span for span in order if _words(texts[span]) < MIN_QUOTE_WORDS}
-    wanted = set(terms)
+    wanted = {t for version, _ in versions.values() for t in version}
     if any(span not in fragments and sentence_terms[span] & wanted for span in order):
         order = [span for span in order if span not in fragments]
     for pick in range(limit):
@@ -118,10 +129,11 @@ def best_sentences(
         for span in order:
             if span in chosen:
                 continue
-            new = frozenset(t for t in terms if t in sentence_terms[span] and t not in covered)
+            mine, share = read_as.get(span, (terms, coverage))
+            new = frozenset(t for t in mine if t in sentence_terms[span] and t not in covered)
             if not new:
                 continue
-            value = coverage(new) + (PRIMARY_BONUS if spans[span] else 0.0)
+            value = share(new) + (PRIMARY_BONUS if spans[span] else 0.0)
             values[span] = value
             if value > gain:
                 best, gain = span, value
@@ -130,7 +142,9 @@ def best_sentences(
         if pick == 0 and judge is not None and judge_weight > 0.0:
             best = _judged(claim, values, gain, texts, judge, judge_weight, judge_sentences)
         chosen.append(best)
-        covered.update(t for t in terms if t in sentence_terms[best])
+        covered.update(
+            t for t in read_as.get(best, (terms, coverage))[0] if t in sentence_terms[best]
+        )
     if not chosen:
         chosen = [next((span for span in order if spans[span]), order[0])]
     if cut:
