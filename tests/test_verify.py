@@ -214,6 +214,10 @@ def test_cross_encoder_cache_returns_the_same_scores(nli: NliVerifier) -> None:
         ("The bridge cost €5 billion in all.", "The bridge cost $5 billion in all.", False),
         ("The bridge cost $5 billion in all.", "Overall the bridge cost $5 billion in all.", True),
         ("Its share rose by 5% last year.", "Its share rose by 5 points last year.", False),
+        # a number the passage goes on with, or a minus sign before it, is part of it
+        ("The film runs for 2 hours.", "The film runs for 2 hours 10 minutes.", False),
+        ("5 °C in July is the low.", "Then -5 °C in July is the low.", False),
+        ("It was built in 1889 in Paris.", "It was built in 1889 in Paris and 1890 too.", True),
     ],
 )
 def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
@@ -230,6 +234,9 @@ def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
         ("The flight takes 150 minutes.", "The flight takes 150 minutes.", False),
         ("The flight takes 2.5 hours.", "The flight takes 160 minutes.", False),
         ("It was signed on 22/01/1793.", "It was signed on 21 January 1793.", False),
+        ("The film runs 120 minutes.", "The film runs 2 hours 10 minutes.", False),
+        ("It was 23 °F in July.", "It was 5 °C in July, and -5 °C in January.", False),
+        ("Water boils at 215 °F at sea level.", "Water boils at 100 °C at sea level.", False),
     ],
 )
 def test_a_claim_written_with_the_passage_s_forms_may_be_verbatim(

@@ -13,13 +13,16 @@ the passage writes the same quantity before the model reads the pair.
 
 from __future__ import annotations
 
+import bisect
 import re
-from decimal import Decimal
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import NamedTuple
 
 from attribution.text._terms import (
     canonical_number,
+    content_terms,
     month_number,
     number_spans,
     scaled_matches,
@@ -77,7 +80,7 @@ _SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3), key=len, reverse=True)
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
 _WORD_UNITS = "|".join(w.replace(" ", r"\s+") for w in _WORDS)
 _MEASURE = re.compile(
-    r"(?<![\w.$€£¥])(?<!\d[.,\u00a0\u202f\u2009])"
+    r"(?<![\w.:$€£¥])(?<!\d[.,\u00a0\u202f\u2009])"
     r"(\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)*)[ \u00a0\u202f]?"
     rf"((?i:{_WORD_UNITS})|{'|'.join(_SYMBOLS)})\b(?![.,]?\d)"
 )
@@ -90,6 +93,23 @@ _ENDS_RANGE = re.compile(r"\d\s*(?:-|–|—|to|and|bis|à)\s*$", re.IGNORECASE)
 def _ends_range(text: str, at: int) -> bool:
     """Whether the number at ``at`` is the second end of a range (a window before it: linear)."""
     return _ENDS_RANGE.search(text, max(0, at - 12), at) is not None
+
+
+_STARTS_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\d")
+
+
+def _starts_range(text: str, end: int) -> bool:
+    """Whether the quantity ending at ``end`` is the first end of a range ("50% to 60%")."""
+    return _STARTS_RANGE.match(text, end) is not None
+
+
+_OF = re.compile(r"\s+of\b")
+
+
+def _share_of(text: str, q: Quantity) -> bool:
+    """Whether a share is a share of something ("75% of voters"; not "rose 75%"): a share in
+    words always is."""
+    return q.system == "fraction" or _OF.match(text, q.end) is not None
 
 
 class Quantity(NamedTuple):
@@ -132,18 +152,11 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     if not (a.system and b.system and a.system != b.system):
         return False
     x, y = float(a.value), float(b.value)
-    if a.dimension == "temperature":  # kelvins: 2% of the degrees Celsius, and rounding
-        celsius = max(abs(x - _KELVIN_ZERO), abs(y - _KELVIN_ZERO))
-        return abs(x - y) <= CONVERSION_TOLERANCE * celsius + TEMPERATURE_ROUNDING
+    if a.dimension == "temperature":  # rounded to a whole degree (or the place written) only
+        return a.low <= b.high and b.low <= a.high
     close = abs(x - y) <= CONVERSION_TOLERANCE * max(abs(x), abs(y))
     return close and a.low <= b.high and b.low <= a.high
 
-
-TEMPERATURE_ROUNDING = 0.6
-"""Degrees (Celsius or kelvins) a temperature converted and rounded to a whole degree of the
-other scale may be off by, beside :data:`CONVERSION_TOLERANCE` of it ("72 °F" and "22 °C";
-"350 °F" and "180 °C"; not "200 °F" and "100 °C")."""
-_KELVIN_ZERO = 273.15
 
 CONVERSION_TOLERANCE = 0.02
 """The largest relative difference between a metric and an imperial figure of one quantity
@@ -163,13 +176,46 @@ def _half_place(written: str) -> float:
 
 
 def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, str | None]:
-    """A temperature's start (a minus sign before it included) and its value in kelvins."""
-    number = Decimal(written)
-    if start > 0 and text[start - 1] in "-−–" and (start == 1 or not text[start - 2].isalnum()):
-        start, number = start - 1, -number
+    """A temperature's start (a minus sign before it included) and its value in kelvins (None
+    for a number that is none: ``1.200,5``)."""
+    try:
+        number = Decimal(written)
+    except InvalidOperation:
+        return start, None
+    if start > 0 and text[start - 1] in "-−–" and (start == 1 or text[start - 2] in " \t\n(["):
+        start, number = start - 1, -number  # not "10°–15°C"
     if factor != 1.0:  # Fahrenheit
         number = (number - _FAHRENHEIT_ZERO) * 5 / 9
     return start, canonical_number(format((number + _ZERO_CELSIUS).quantize(Decimal("1e-6")), "f"))
+
+
+def _spread(written: str, factor: float, dimension: str) -> float:
+    """What a measure as written may stand for either side, in the base unit: half a unit of
+    its last place; a temperature's whole degrees are degrees ("100 °C" is 99.5 to 100.5)."""
+    if dimension == "temperature":
+        decimals = len(written.split(".", 1)[1]) if "." in written else 0
+        return 0.5 * 10.0**-decimals * factor
+    return _half_place(written) * factor
+
+
+class _Taken:
+    """The spans already read as quantities, sorted (none overlap): a new one is checked
+    against its two neighbours, not against all (a passage may hold thousands)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        k = bisect.bisect_right(self.starts, start)
+        return (k > 0 and self.ends[k - 1] > start) or (
+            k < len(self.starts) and self.starts[k] < end
+        )
+
+    def add(self, start: int, end: int) -> None:
+        k = bisect.bisect_right(self.starts, start)
+        self.starts.insert(k, start)
+        self.ends.insert(k, end)
 
 
 _CENTS = re.compile(r"(?<![\w.,$])(\d+(?:\.\d+)?)[ \u00a0]?(?:cents?\b|¢)")
@@ -201,13 +247,18 @@ _FRACTIONS: dict[str, tuple[float, float]] = {
 """A share in words and what it stands for in per cent (a third: 33% to 34%, as rounded)."""
 _FRACTION = re.compile(
     r"\b((?:a|one|two|three|four)[ -](?:half|third|thirds|quarter|quarters|fifth|fifths|tenth)"
-    r"|half)(?=\s+of\b)",
+    r"|half)(?=\s+of\b)(?!\s+of\s+(?:an?|one)\b)",
     re.IGNORECASE,
 )
-"""A share in words before ``of`` (``three quarters of voters``, ``half of the staff``)."""
+_NOT_BEFORE_SHARE = re.compile(
+    r"\b(?:first|second|third|fourth|last|other|the|this|that|next)\s$", re.IGNORECASE
+)
+"""A word before "half" that makes it a part of a time ("the second half of 2020")."""
+"""A share in words before ``of`` (``three quarters of voters``, ``half of the staff``); not a
+part of a time or a measure (``the second half of 2020``, ``a quarter of a century``)."""
 
 
-_FRACTION_WORDS = ("half", "third", "quarter", "fifth", "tenth")
+_FRACTION_WORDS = ("half", "third", "thirds", "quarter", "quarters", "fifth", "fifths", "tenth")
 _WORD_CUES = re.compile(r"dozen|half|third|quarter|fifth|tenth", re.IGNORECASE)
 
 
@@ -219,13 +270,30 @@ def _may_hold_quantity(text: str) -> bool:
     return _DIGIT.search(text) is not None or _WORD_CUES.search(text) is not None
 
 
+_JOINS_TIMES = re.compile(r"[ ,]*(?:and[ ]+)?")
+
+
+def _compound(text: str, measures: Sequence[tuple[re.Match[str], object]], k: int) -> bool:
+    """Whether duration ``k`` is one part of a time written in parts ("2 hours 10 minutes",
+    "2 h 1 min 9 s", "1 hour and 5 minutes")."""
+    m = measures[k][0]
+    for j in (k - 1, k + 1):
+        if 0 <= j < len(measures):
+            other, unit = measures[j]
+            a, b = (other.end(), m.start()) if j < k else (m.end(), other.start())
+            duration = isinstance(unit, tuple) and unit[0] == "duration"
+            if duration and _JOINS_TIMES.fullmatch(text, a, b):
+                return True
+    return False
+
+
 def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
     """The scaled numbers, metric measures and (with ``plain``) plain numbers of ``text``, by
     position; a plain number is one no scale or unit follows. Spans are into ``text``."""
     if not _may_hold_quantity(text):
         return []
     found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
 
     def add(start: int, end: int, raw: str, unit: tuple[str, float, str]) -> None:
         dimension, factor, system = unit
@@ -234,40 +302,43 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
             start, value = _kelvins(text, start, written, factor)
         else:
             value = scaled_value(written, factor)
-        if value is None or any(start < b and a < end for a, b in taken):
+        if value is None or taken.overlaps(start, end):
             return
-        taken.append((start, end))
-        spread = _half_place(written) * factor if system else 0.0
+        taken.add(start, end)
+        spread = _spread(written, factor, dimension) if system else 0.0
         low, high = float(value) - spread, float(value) + spread
         found.append(Quantity(start, end, value, dimension, written, False, system, low, high))
 
     for start, end, raw, factor in scaled_matches(text):
         add(start, end, raw, ("count", factor, ""))
-    for m in _MEASURE.finditer(text):
-        unit = _unit(m.group(2))
-        if unit is not None:
-            add(m.start(), m.end(), m.group(1), unit)
+    measures = [(m, _unit(m.group(2))) for m in _MEASURE.finditer(text)]
+    for k, (m, unit) in enumerate(measures):
+        if unit is None or (unit[0] == "duration" and _compound(text, measures, k)):
+            continue  # "2 hours 10 minutes": neither part alone is the time
+        add(m.start(), m.end(), m.group(1), unit)
     lower = text.lower()  # words the patterns need, looked for first (a long passage's cost)
-    for m in _CENTS.finditer(text) if "cent" in lower or "¢" in text else ():
+    for m in _CENTS.finditer(text) if " cent" in lower or "¢" in text else ():
         add(m.start(), m.end(), m.group(1), ("count", 0.01, "cent"))
     for m in _DOZEN.finditer(text) if "dozen" in lower else ():
-        many = _DOZENS[m.group(1).lower()]
+        many = _DOZENS[" ".join(m.group(1).lower().split())]
         add(m.start(), m.end(), str(many * 12), ("count", 1.0, "dozen"))
-    shares = "%" in text or "cent" in lower or "pct" in lower
+    shares = "%" in text or "percent" in lower or "per cent" in lower or "pct" in lower
     for m in _PERCENT.finditer(text) if shares else ():
         add(m.start(), m.end(), m.group(1), ("share", 1.0, ""))
-    fractions = any(word in lower for word in _FRACTION_WORDS)
+    fractions = any(f"{word} of" in lower for word in _FRACTION_WORDS)
     for m in _FRACTION.finditer(text) if fractions else ():
         share = _FRACTIONS.get(" ".join(m.group(1).lower().replace("-", " ").split()))
-        if share is not None and not any(m.start() < b and a < m.end() for a, b in taken):
+        if _NOT_BEFORE_SHARE.search(text, max(0, m.start() - 8), m.start()):
+            continue
+        if share is not None and not taken.overlaps(*m.span(1)):
             low, high = share
-            taken.append(m.span(1))
+            taken.add(*m.span(1))
             middle = canonical_number(f"{(low + high) / 2:.1f}")
             share_of = Quantity(*m.span(1), middle, "share", middle, False, "fraction", low, high)
             found.append(share_of)
     for start, end in number_spans(text) if plain else ():
         raw = text[start:end]
-        if raw.endswith("%") or any(start < b and a < end for a, b in taken):
+        if raw.endswith("%") or taken.overlaps(start, end):
             continue
         written = canonical_number(raw)
         value = scaled_value(written, 1.0)
@@ -318,8 +389,19 @@ def as_written_in(claim: str, passage: str) -> str:
                 if not (q.plain and (t.plain or t.system == "dozen"))  # "12 May": no dozen
                 and same_quantity(q, t)
                 and not _ends_range(passage, t.start)
+                and not _starts_range(passage, t.end)  # "50% to 60%" is no 50%
+                and (  # "a third of" is "33% of", not "hit 33%"
+                    "fraction" not in (q.system, t.system)
+                    or (_share_of(claim, q) and _share_of(passage, t))
+                )
                 and (t.system != "cent" or dollars)  # "$0.25" is 25 cents; "0.25" alone is not
                 and (q.system != "cent" or passage[t.start - 1 : t.start] == "$")
+                and not (q.plain and _glued(claim, q))  # "24/7", "01/06/2021"
+                and not (t.plain and _glued(passage, t))
+                and (
+                    not (_COMMON & {q.dimension, q.system, t.dimension, t.system})
+                    or _same_context(claim, q, passage, t)
+                )
             ),
             None,
         )
@@ -330,7 +412,9 @@ def as_written_in(claim: str, passage: str) -> str:
         if q.system == "cent":
             written = "$" + written  # "25 cents" as "$0.25"
         if written[:1].isalpha():  # "Two-thirds of" at the passage's start, inside the claim
-            written = (str.upper if q.start == 0 else str.lower)(written[0]) + written[1:]
+            before = claim[:start].rstrip()
+            opens = not before.strip(_OPENERS) or before.endswith((".", "!", "?", ":"))
+            written = (str.upper if opens else str.lower)(written[0]) + written[1:]
         if written != claim[start : q.end]:
             edits.append((start, q.end, written))
     if not edits:
@@ -341,6 +425,54 @@ def as_written_in(claim: str, passage: str) -> str:
         pieces += [claim[cursor:start], written]
         cursor = end
     return "".join([*pieces, claim[cursor:]])
+
+
+_OPENERS = " \"“‘'(*_-•>"
+"""What may stand before a sentence's first word: quotes, brackets, emphasis, a list's mark."""
+_COMMON = frozenset({"duration", "temperature", "share", "dozen", "cent", "fraction"})
+"""Kinds of quantity with values that recur in one text (50%, half, 2 weeks, 12): one of them
+is read in the passage's form only where the words around it are the claim's too."""
+_CONTEXT_CHARS = 60
+_CONTEXT_WORDS = 3
+
+
+def _same_context(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
+    """Whether the claim's quantity and the passage's are of the same thing: the first content
+    word after the claim's (else the last before it) is among the first few after the
+    passage's (else before it). "Three quarters of voters" and "75 percent of registered
+    voters", "The flight takes 2.5 hours." and "The flight takes 150 minutes."; not "The vaccine
+    was 50% effective." and "Half of the participants ..."."""
+    after = _terms_after(claim, q.end)
+    if after:
+        return after[0] in _terms_after(passage, t.end)[:_CONTEXT_WORDS]
+    before = _terms_before(claim, q.start)
+    if before:
+        return before[-1] in _terms_before(passage, t.start)[-_CONTEXT_WORDS:]
+    return True  # "It was -40 °F.": nothing to compare
+
+
+def _terms_after(text: str, end: int) -> list[str]:
+    after = text[end : end + _CONTEXT_CHARS]
+    stop = min((k for k in (after.find(". "), after.find("; ")) if k >= 0), default=len(after))
+    return [w for w in content_terms(after[:stop]) if not any(c.isdigit() for c in w)]
+
+
+def _terms_before(text: str, start: int) -> list[str]:
+    before = text[max(0, start - _CONTEXT_CHARS) : start]
+    cut = max(before.rfind(". "), before.rfind("; "))
+    before = before[cut + 1 :] if cut >= 0 else before
+    return [w for w in content_terms(before) if not any(c.isdigit() for c in w)]
+
+
+_GLUED = re.compile(r"\d[/:.-]$|^[/:.-]\d")
+"""A number glued to another by a slash, colon, dot or dash ("01/06/2021", "24/7", "2:30"): a
+part of a date, a ratio or a time, no count."""
+
+
+def _glued(text: str, q: Quantity) -> bool:
+    return bool(_GLUED.search(text[max(0, q.start - 2) : q.start])) or bool(
+        _GLUED.search(text[q.end : q.end + 2])
+    )
 
 
 _MONTH_NAME = (
@@ -368,8 +500,10 @@ def _days(m: re.Match[str]) -> frozenset[tuple[int, int, int]]:
         read = [(m.group("y2"), month_number(m.group("m2")) or 0, m.group("d2"))]
     elif m.group("y3"):
         read = [(m.group("y3"), m.group("m3"), m.group("d3"))]
-    else:  # day first or month first, as the numbers allow
+    else:  # day first or month first, where only one reading is a date ("21/01/1793")
         a, b, year = m.group("a"), m.group("b"), m.group("y4")
+        if a != b and int(a) <= 12 and int(b) <= 12:
+            return frozenset()  # "9/11/2001", "03/04/2020": either day, so neither
         read = [(year, b, a), (year, a, b)]
     days = {(int(y), int(mo), int(d)) for y, mo, d in read}
     return frozenset(day for day in days if 1 <= day[1] <= 12 and 1 <= day[2] <= 31)
@@ -412,21 +546,22 @@ _CURRENCY_FAMILY = {
 """A currency's sign, code or name → its family: a sign a dollar of any country may use
 (``$``) is read with every dollar."""
 _AMOUNT_NUMBER = (
-    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?:[ \u00a0]?(thousand|million|billion|trillion|mn|bn|tn|k|m|b)\b)?"
+    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![.,]?\d)"
+    r"(?:[ \u00a0]?((?i:thousand|million|billion|trillion|mn|bn|tn|k|m|b|t))\b)?"
 )
 _AMOUNT = re.compile(
-    rf"(?<![\w$€£¥₹])(US\$|A\$|C\$|NZ\$|HK\$|S\$|\$|€|£|¥|₹|(?:USD|EUR|GBP|JPY|INR|CHF|CAD|AUD)\s?)"
-    rf"{_AMOUNT_NUMBER}"
+    rf"(?<![\w$€£¥₹])(US\$|A\$|C\$|NZ\$|HK\$|S\$|\$|€|£|¥|₹|USD|EUR|GBP|JPY|INR|CHF|CAD|AUD)"
+    rf"[ \u00a0]?{_AMOUNT_NUMBER}"
     rf"|(?<![\w.,])(?<!\d[.,]){_AMOUNT_NUMBER}[ \u00a0]?"
-    r"(USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|€|(?i:dollars?|euros?|yen|rupees?|francs|sterling))\b",
+    r"(USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|€|(?i:(?:U\.?S\.?[ \u00a0]+|US[ \u00a0]+)?dollars?|euros?"
+    r"|yen|rupees?|francs|sterling))(?!\w)",
 )
 """An amount of money: a sign or code before the number (``$5``, ``€5 billion``, ``US$5m``,
 ``EUR 5``) or a code or name after it (``5 euros``, ``5 billion yen``); "pounds" after a number
 is as often a weight, so only ``£`` and ``GBP`` read as pounds."""
 _AMOUNT_SCALE = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6,
-    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12,
+    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12,
 }  # fmt: skip
 
 
@@ -443,7 +578,10 @@ def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
             sign, number, scale = m.group(1), m.group(2), m.group(3)
         else:
             number, scale, sign = m.group(4), m.group(5), m.group(6)
-        family = _CURRENCY_FAMILY.get(sign.strip().lower())
+        name = sign.strip().lower()
+        family = _CURRENCY_FAMILY.get(
+            name, "dollar" if name.endswith(("dollar", "dollars")) else None
+        )
         factor = _AMOUNT_SCALE.get((scale or "").lower(), 1.0)
         value = scaled_value(canonical_number(number), factor)
         if family is not None and value is not None:

@@ -21,8 +21,9 @@ __all__ = ["VERBATIM_MIN_WORDS", "verbatim_as_written", "verbatim_in", "word_key
 VERBATIM_MIN_WORDS = 4
 """A claim needs at least this many words for the rule (shorter ones go to the verifier)."""
 
-_WORD = re.compile(r"\w+|[$€£¥₹%]")
-"""A word, or a sign that changes what a number says: "€5 billion" is not "$5 billion"."""
+_WORD = re.compile(r"\w+|[$€£¥₹%]|(?<!\w)[-−](?=\d)")
+"""A word, or a sign that changes what a number says: "€5 billion" is not "$5 billion", "-5 °C"
+is not "5 °C"."""
 
 
 def word_key(text: str) -> str:
@@ -38,7 +39,22 @@ def verbatim_in(claim_key: str, passage_key: str) -> bool:
     """
     if claim_key.count(" ") + 1 < VERBATIM_MIN_WORDS:
         return False
-    return f" {claim_key} " in f" {passage_key} "
+    tokens = claim_key.split(" ")
+    ends_in_number = any(t[:1].isdigit() for t in tokens[-2:])  # "2 hours", "330 m", "1889"
+    opens_with_number = tokens[0][:1].isdigit()
+    claim_key, passage_key = f" {claim_key} ", f" {passage_key} "
+    at = passage_key.find(claim_key)
+    while at >= 0:
+        # a number the passage goes on with, or a minus sign or number before, is part of what
+        # it says ("2 hours" of "2 hours 10 minutes", "5 °C" of "-5 °C")
+        after = passage_key[at + len(claim_key) :].split(" ", 1)[0]
+        before = passage_key[:at].rsplit(" ", 1)[-1]
+        goes_on = ends_in_number and after[:1].isdigit()
+        led = opens_with_number and (before[:1].isdigit() or before in ("-", "−"))
+        if not (goes_on or led):
+            return True
+        at = passage_key.find(claim_key, at + 1)
+    return False
 
 
 def verbatim_as_written(claim: str, passage: str, passage_key: str) -> bool:
