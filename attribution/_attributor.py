@@ -49,6 +49,7 @@ from attribution.emit import (
     footnote_definitions,
     held_markers,
     insertion_edit,
+    listed_sources_edit,
     marker_edits,
     marker_text,
 )
@@ -176,6 +177,18 @@ def _footnote_text(sources: Sequence[CitationSource], numbering: Numbering, numb
     source = sources[index]
     parts = [p for p in (source.title, source.uri) if p] or [source.id]
     return " ".join(", ".join(parts).split())
+
+
+def _title_and_address(
+    sources: Sequence[CitationSource], numbering: Numbering, number: int
+) -> tuple[str, str | None]:
+    """A source's title (else its address, else its id) and address, one line each."""
+    index = numbering.index_of(number)
+    if index is None:
+        return f"source {number}", None
+    source = sources[index]
+    title = " ".join((source.title or source.uri or source.id).split())
+    return title, (" ".join(source.uri.split()) or None) if source.uri else None
 
 
 def _outside_code(
@@ -1163,6 +1176,15 @@ class Attributor:
             )
             if definitions is not None:
                 edits.append(definitions)  # last: after a marker added at the text's end
+        elif style == "bracket" and cfg.reconcile.list_added:
+            # "Sources: [1]" under an answer the engine cited [2] in lists [2] too
+            listed = listed_sources_edit(
+                answer,
+                [n for o in outcomes for n in o.added],
+                lambda n: _title_and_address(sources, numbering, n),
+            )
+            if listed is not None:
+                edits.append(listed)
         marker_checks.sort(key=lambda c: c.start)  # stable: a marker's numbers keep their order
         return assemble_result(
             answer,

@@ -327,6 +327,10 @@ class ReconcileConfig(_Section, frozen=True):
     title). ``[1]`` then cites the page the answer's own entry 1 names, and is checked and
     written back as that source's number in the conversation; an entry naming a page that is
     none of them makes its number unknown. False: every number is the registry's."""
+    list_added: bool = True
+    """Where the answer ends with a list of sources (``Sources: [1]``, or lines ``[1] Title``),
+    list there the sources the engine cites that it does not (``Sources: [1], [2]``; ``[2]
+    Title``, in the form of the list's last line)."""
     max_sources_per_claim: int = 3
     """Sources cited at most by one added marker."""
 

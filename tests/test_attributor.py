@@ -1099,6 +1099,52 @@ def test_a_source_whose_id_names_nothing_is_refused(
         attributor.check_claims(["The tower is tall."], [source])
 
 
+def test_the_answer_s_list_of_sources_lists_what_the_engine_cites(
+    attributor: Attributor,
+) -> None:
+    # a new user's trial: "Sources: [1], [7]" lost the unknown [7] but did not list the [2]
+    # the engine added to the answer
+    eiffel = CitationSource(
+        id="e",
+        type="web",
+        title="Eiffel Tower",
+        uri="https://example.org/eiffel",
+        full_content="The Eiffel Tower was completed in 1889 for the World Fair.",
+    )
+    facts = CitationSource(
+        id="f",
+        type="web",
+        title="Tower facts",
+        uri="https://example.com/facts",
+        full_content="The Eiffel Tower is 330 metres tall including its antennas.",
+    )
+    text = "The Eiffel Tower was completed in 1889 [1]. It is 330 metres tall."
+    cases = {
+        "\n\nSources: [1], [7]": "\n\nSources: [1], [2]",
+        "\n\nSources:\n[1] Eiffel Tower\n": "\n\nSources:\n[1] Eiffel Tower\n[2] Tower facts\n",
+        "\n\n**Sources:**\n- [1] [Eiffel](https://example.org/eiffel)": (
+            "\n\n**Sources:**\n- [1] [Eiffel](https://example.org/eiffel)\n"
+            "- [2] [Tower facts](https://example.com/facts)"
+        ),
+        "\n\nSources:\n[1] Eiffel, https://example.org/eiffel": (
+            "\n\nSources:\n[1] Eiffel, https://example.org/eiffel\n"
+            "[2] Tower facts, https://example.com/facts"
+        ),
+        # no list: a line of prose that opens with a marker
+        "\n\n[1] says so too.": "\n\n[1] says so too.",
+    }
+    for tail, listed in cases.items():
+        result = attributor.attribute(text + tail, [eiffel, facts])
+        assert result.answer == text.replace("tall.", "tall [2].") + listed, tail
+        for ref in result.citations.references:
+            assert result.answer[ref.start_index : ref.end_index] == ref.cited_text
+    # and off
+    leave = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(list_added=False)))
+    assert leave.attribute(text + "\n\nSources: [1]", [eiffel, facts]).answer.endswith(
+        "Sources: [1]"
+    )
+
+
 def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
     # "[^2]" without "[^2]: ..." renders as literal text: the footnotes added, and those cited
     # without a definition, are defined under the answer's own definitions

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -77,3 +78,35 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
     code = "Run `make test`"
     edit = insertion_edit(code, 0, len(code), [1], style="footnote", before_punctuation=True)
     assert code[: edit.start] + edit.replacement == "Run `make test`[^1]"
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        ("A [1].\n\nSources: [1]", "A [1].\n\nSources: [1], [2]"),
+        ("A [1].\n\n**Refs:** [1] [3]\n", "A [1].\n\n**Refs:** [1] [3] [2]\n"),
+        ("A [1].\n\n## Sources\n[1] One", "A [1].\n\n## Sources\n[1] One\n[2] Two"),
+        (
+            "A [1].\r\n\r\nSources:\r\n[1] One\r\n",
+            "A [1].\r\n\r\nSources:\r\n[1] One\r\n[2] Two\r\n",
+        ),
+        ("A [1].\n\n[1] One\n[3] Three", "A [1].\n\n[1] One\n[3] Three\n[2] Two"),
+        (
+            "A [1].\n\nSources:\n- **[1]** One — https://a.org",
+            "A [1].\n\nSources:\n- **[1]** One — https://a.org\n- **[2]** Two",
+        ),
+        # nothing to add, no list, a line of prose that opens with a marker
+        ("A [1].\n\nSources: [1], [2]", None),
+        ("A [1]. B [2].", None),
+        ("A.\n\n[1] shows it.", None),
+    ],
+)
+def test_the_list_of_sources_takes_the_sources_added(text: str, listed: str | None) -> None:
+    from attribution.emit import listed_sources_edit
+
+    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://two.org" if n == 5 else None))
+    if listed is None:
+        assert edit is None
+    else:
+        assert edit is not None
+        assert apply_edits(text, [edit]).text == listed

@@ -153,6 +153,13 @@ async def test_an_answers_own_reference_list_and_the_option_that_ignores_it(
     marker = plain.json()["markers"][0]
     assert (marker["number"], marker["verdict"], marker["suggested"]) == (1, "wrong_source", 2)
     assert plain.json()["answer"] == answer
+    # the answer's list of sources lists what the engine cites, unless asked not to
+    listed = "Orion runs in Frankfurt.\n\nSources: [1]"
+    for options, ending in (({}, "Sources: [1], [2]"), ({"listAdded": False}, "Sources: [1]")):
+        body = {"answer": listed, "sources": sources, "options": options}
+        got = await client.post("/v1/attributions", json=body)
+        assert got.status_code == 200, got.text
+        assert got.json()["answer"].endswith(ending), got.json()["answer"]
 
 
 async def test_a_link_to_a_page_of_an_earlier_turn_cites_it(client: Client) -> None:

@@ -17,6 +17,7 @@ from attribution.emit._edits import (
     footnote_definitions,
     held_markers,
     insertion_edit,
+    listed_sources_edit,
     marker_edits,
     marker_text,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "footnote_definitions",
     "held_markers",
     "insertion_edit",
+    "listed_sources_edit",
     "marker_edits",
     "marker_text",
     "summarize",

@@ -28,6 +28,7 @@ __all__ = [
     "held_markers",
     "insertion_edit",
     "kept_numbers",
+    "listed_sources_edit",
     "marker_edits",
     "marker_text",
 ]
@@ -149,6 +150,83 @@ def footnote_definitions(
     else:
         lead = "\n" if text.endswith("\n") else "\n\n"
     return Edit(len(text), len(text), f"{lead}{lines}\n")
+
+
+_ENTRY_LINE = re.compile(
+    r"(?P<lead>[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)?)\[(?P<n>\d{1,6})\](?P<close>(?:\*\*|__)?)"
+    r"(?P<sep>[ \t]*[:.)\-–—]?[ \t]*)(?P<rest>\S.*)"
+)
+"""A line of a list of sources under an answer: ``[1] Title``, ``- [2] [Title](https://...)``,
+``**[3]** Title, https://...``."""
+_INLINE_LIST = re.compile(
+    r"[ \t]*(?:\*\*|__)?(?:sources?|references?|citations?|refs?)(?:\*\*|__)?[ \t]*:?"
+    r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:,|;|and|&)?[ \t]*\[\d{1,6}\])*)"
+    r"[ \t]*\.?[ \t]*",
+    re.IGNORECASE,
+)
+"""A one-line list of sources under an answer: ``Sources: [1], [3]``, ``**Refs:** [1] [2]``."""
+_LIST_HEADING = re.compile(
+    r"[\W_]*(?:sources?|references?|citations?|refs?|bibliography|links?|further reading|works"
+    r" cited)[\W_]*",
+    re.IGNORECASE,
+)
+"""The line that heads a list of sources (``Sources:``, ``**References**``, ``## Sources``)."""
+_LISTED = re.compile(r"\[(\d{1,6})\]")
+_TITLE_THEN_URL = re.compile(r"(?P<title>.*?\S)(?P<between>[ \t]*[,;|—–-]?[ \t]*)<?https?://\S+\s*")
+
+
+def listed_sources_edit(
+    text: str, added: Sequence[int], describe: Callable[[int], tuple[str, str | None]]
+) -> Edit | None:
+    """The edit that lists the sources the engine cited in ``text`` (``added``) in the list
+    of sources the answer ends with, where it ends with one and does not list them: a line like
+    its last line (``[2] Title``, ``- [2] [Title](https://...)``, ``[2] Title, https://...``),
+    or a number more on a one-line list (``Sources: [1], [2]``). ``describe``: a number's
+    title and address. None when there is no such list or nothing to add."""
+    lines = text.rstrip().split("\n")
+    if not added or not lines:
+        return None
+    end = len(text.rstrip())
+    last = lines[-1].rstrip("\r")
+    inline = _INLINE_LIST.fullmatch(last)
+    if inline is not None:
+        listed = {int(n) for n in _LISTED.findall(inline["list"])}
+        missing = [n for n in dict.fromkeys(added) if n not in listed]
+        if not missing:
+            return None
+        numbers = list(_LISTED.finditer(inline["list"]))
+        between = (
+            inline["list"][numbers[-2].end() : numbers[-1].start()] if len(numbers) > 1 else ", "
+        )
+        at = end - len(last) + inline.start("list") + numbers[-1].end()
+        return Edit(at, at, "".join(f"{between}[{n}]" for n in missing))
+    entries = []
+    for line in reversed(lines):
+        m = _ENTRY_LINE.fullmatch(line.rstrip("\r"))
+        if m is None:
+            break
+        entries.append(m)
+    heading = lines[-len(entries) - 1] if len(entries) < len(lines) else ""
+    if not entries or (len(entries) < 2 and not _LIST_HEADING.fullmatch(heading.strip())):
+        return None  # a line of prose that opens with a marker is no list
+    listed = {int(m["n"]) for m in entries}
+    missing = [n for n in dict.fromkeys(added) if n not in listed]
+    if not missing:
+        return None
+    model = entries[0]  # the last line: the new ones follow it
+    rest = model["rest"]
+    new: list[str] = []
+    for n in missing:
+        title, url = describe(n)
+        if "](" in rest:
+            said = f"[{title}]({url})" if url else title
+        elif url and (t := _TITLE_THEN_URL.fullmatch(rest)) is not None:
+            said = f"{title}{t['between'] or ' '}{url}"
+        else:
+            said = title
+        new.append(f"{model['lead']}[{n}]{model['close']}{model['sep'] or ' '}{said}")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return Edit(end, end, "".join(newline + line for line in new))
 
 
 def marker_edits(

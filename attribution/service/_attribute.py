@@ -167,6 +167,7 @@ def engine_for(base: Attributor, options: AttributionOptions | None) -> Attribut
             drop_unknown=options.drop_unknown,
             placement=options.placement,
             answer_key=options.answer_key,
+            list_added=options.list_added,
         ),
     )
     return base.with_config(config)
