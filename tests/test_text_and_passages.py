@@ -435,6 +435,52 @@ def test_a_number_with_a_scale_is_found_by_its_value(
             "50% to 60% of voters backed it.",
             "Half of voters backed it.",
         ),
+        # found by a second review: the second end of a range after a sign, a value of another
+        # thing in a list, a time in parts written short, a temperature change, below zero
+        (
+            "Three fifths of voters backed it.",
+            "Between 50% and 60% of voters backed it.",
+            "Three fifths of voters backed it.",
+        ),
+        (
+            "It reached 104 °F in Phoenix.",
+            "It reached 40 °C in Dallas and 45 °C in Phoenix.",
+            "It reached 104 °F in Phoenix.",
+        ),
+        (
+            "His semi-final lasted 4 hours.",
+            "His quarter-final lasted 240 minutes and his semi-final 3 hours.",
+            "His semi-final lasted 4 hours.",
+        ),
+        ("The hike took 120 minutes.", "The hike took 2h 30m.", "The hike took 120 minutes."),
+        (
+            "Warming is to stay under 34.7 °F above pre-industrial levels.",
+            "Warming is to stay under 1.5 °C above pre-industrial levels.",
+            "Warming is to stay under 34.7 °F above pre-industrial levels.",
+        ),
+        ("The low was 23 °F.", "The low was 5 °C below zero.", "The low was 5 °C below zero."),
+        ("The low was 41 °F.", "The low was 5 °C below zero.", "The low was 41 °F."),
+        # a range in another form, its first end with the second's scale or unit
+        (
+            "It guided revenue of $4.9–5.0 billion.",
+            "It expects revenue between $4.90 billion and $5.00 billion.",
+            "It guided revenue of between $4.90 billion and $5.00 billion.",
+        ),
+        (
+            "Revenue will be between $4.9 and $5.0 billion.",
+            "It expects revenue of $4.90-$5.00 billion.",
+            "Revenue will be $4.90-$5.00 billion.",
+        ),
+        (
+            "The trail is 5–10 km long.",
+            "It is between 5,000 and 10,000 metres long.",
+            "The trail is between 5,000 and 10,000 metres long.",
+        ),
+        (
+            "Revenue will be $4.9–5.2 billion.",
+            "It expects revenue between $4.90 billion and $5.00 billion.",
+            "Revenue will be $4.9–5.2 billion.",
+        ),
         (
             "Inflation hit 33% in March.",
             "A third of the rise came in March; inflation hit 12% in March.",
@@ -496,6 +542,12 @@ def test_quantities_give_their_value_in_the_base_unit() -> None:
     assert {q.dimension for q in quantities("It ran 2 hours 10 minutes, at 2:30 h.")} == {"count"}
     (high,) = [q for q in quantities("It was 10°–15°C.") if q.dimension == "temperature"]
     assert high.value == "288.15"
+    # a number of any length, a temperature below zero, a change of temperature
+    assert quantities("The core reached 10000000000000000000000 °C.")
+    (low,) = quantities("It was 5 °C below zero.", plain=False)
+    assert low.value == "268.15"
+    for change in ("It warmed by 1 °C.", "It is 5 °F below freezing.", "1.5 °C above the mean"):
+        assert not quantities(change, plain=False), change
 
 
 def test_quantities_of_a_long_text_take_linear_time() -> None:
@@ -526,6 +578,8 @@ def test_quantities_of_a_long_text_take_linear_time() -> None:
         ("The US gave $5 million.", "It gave 5 million U.S. dollars and €5 million.", False),
         ("It costs €5 per month.", "It costs 5 € per month, or $5 for students.", False),
         ("It costs $5 per month.", "It costs 5 € per month.", True),
+        # the claim's currency named in words: the amount may be too ("five dollars")
+        ("It costs $5 a month.", "It costs five dollars a month, or 5 euros in Europe.", False),
     ],
 )
 def test_an_amount_in_another_currency_is_a_conflict(

@@ -228,7 +228,11 @@ def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
     ("claim", "passage", "found"),
     [
         ("The flight takes 2.5 hours.", "Today the flight takes 150 minutes.", True),
-        ("It was signed on 21/01/1793.", "It was signed on 21 January 1793 in Paris.", True),
+        ("It was signed on 21/01/1793.", "In Paris, it was signed on 21 January 1793.", True),
+        # a claim that ends with a quantity where the passage's sentence goes on: to the judge
+        ("The hike took 120 minutes.", "The hike took 2 hours and a half.", False),
+        ("The ferry crossing takes 2.5 hours.", "It takes 150 minutes longer than flying.", False),
+        ("The recommended dose is 1 g.", "The recommended dose is 1,000 mg/m2 a day.", False),
         ("Three quarters of voters approved it.", "75% of voters approved it.", True),
         # the claim as written is no business of this rule; another value is no form
         ("The flight takes 150 minutes.", "The flight takes 150 minutes.", False),

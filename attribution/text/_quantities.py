@@ -14,9 +14,11 @@ the passage writes the same quantity before the model reads the pair.
 from __future__ import annotations
 
 import bisect
+import itertools
+import math
 import re
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -86,16 +88,20 @@ _MEASURE = re.compile(
 )
 """A number and a unit after it. Symbols are lower case only (``5 G`` and ``3 M`` are no
 units), words in any case."""
-_ENDS_RANGE = re.compile(r"\d\s*(?:-|–|—|to|and|bis|à)\s*$", re.IGNORECASE)
-"""What stands before the second end of a range ("5-", "10 to ", "between 5 and ")."""
+_ENDS_RANGE = re.compile(
+    r"\d(?:[ ]?(?:%|°[ ]?[CF]|[a-zA-Z]{1,12}))?\s*(?:-|–|—|to|and|bis|à)\s*[$€£¥]?$",
+    re.IGNORECASE,
+)
+"""What stands before the second end of a range ("5-", "10 to ", "between 50% and ", "5 km
+and ")."""
 
 
 def _ends_range(text: str, at: int) -> bool:
     """Whether the number at ``at`` is the second end of a range (a window before it: linear)."""
-    return _ENDS_RANGE.search(text, max(0, at - 12), at) is not None
+    return _ENDS_RANGE.search(text, max(0, at - 24), at) is not None
 
 
-_STARTS_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\d")
+_STARTS_RANGE = re.compile(r"\s*(?:-|–|—|to|and)\s*[$€£¥]?\d")
 
 
 def _starts_range(text: str, end: int) -> bool:
@@ -184,9 +190,26 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
         return start, None
     if start > 0 and text[start - 1] in "-−–" and (start == 1 or text[start - 2] in " \t\n(["):
         start, number = start - 1, -number  # not "10°–15°C"
-    if factor != 1.0:  # Fahrenheit
-        number = (number - _FAHRENHEIT_ZERO) * 5 / 9
-    return start, canonical_number(format((number + _ZERO_CELSIUS).quantize(Decimal("1e-6")), "f"))
+    with localcontext() as context:
+        context.prec = 80  # a long number a text writes ("10000000000000000000000 °C")
+        try:
+            if factor != 1.0:  # Fahrenheit
+                number = (number - _FAHRENHEIT_ZERO) * 5 / 9
+            kelvins = (number + _ZERO_CELSIUS).quantize(Decimal("1e-6"))
+        except InvalidOperation:
+            return start, None  # longer still: no temperature
+    return start, canonical_number(format(kelvins, "f"))
+
+
+_BELOW_ZERO = re.compile(r"[ ]+below[ ]+zero\b", re.IGNORECASE)
+_CHANGE_AFTER = re.compile(
+    r"[ ]+(?:above|below|warmer|cooler|colder|hotter|higher|lower|more|less|over|under)\b",
+    re.IGNORECASE,
+)
+_CHANGE_BEFORE = re.compile(r"\bby[ ]+[-−–]?$", re.IGNORECASE)
+"""Words that make a temperature a change of one ("warmed by 1 °C", "1.5 °C above
+pre-industrial levels", "5 °F below freezing"): no temperature to convert (a change of 1 °C
+is one of 1.8 °F, not of 33.8 °F)."""
 
 
 def _spread(written: str, factor: float, dimension: str) -> float:
@@ -273,10 +296,25 @@ def _may_hold_quantity(text: str) -> bool:
 _JOINS_TIMES = re.compile(r"[ ,]*(?:and[ ]+)?")
 
 
+_MORE_TIME = re.compile(
+    r"[ ,]*(?:and[ ]+)?(?:\d+(?:[.,]\d+)?[ ]?(?:h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)\b"
+    r"|an?[ ]+(?:half|quarter)\b|half[ ]+an?\b)",
+    re.IGNORECASE,
+)
+"""What goes on with a time in parts: "2h 30m", "1 min 30 s", "2 hours and a half"."""
+_TIME_BEFORE = re.compile(
+    r"\d[ ]?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)[ ,]*(?:and[ ]+)?$", re.IGNORECASE
+)
+
+
 def _compound(text: str, measures: Sequence[tuple[re.Match[str], object]], k: int) -> bool:
     """Whether duration ``k`` is one part of a time written in parts ("2 hours 10 minutes",
-    "2 h 1 min 9 s", "1 hour and 5 minutes")."""
+    "2 h 1 min 9 s", "1 hour and 5 minutes", "2h 30m", "2 hours and a half")."""
     m = measures[k][0]
+    if _MORE_TIME.match(text, m.end()) or _TIME_BEFORE.search(
+        text, max(0, m.start() - 16), m.start()
+    ):
+        return True
     for j in (k - 1, k + 1):
         if 0 <= j < len(measures):
             other, unit = measures[j]
@@ -315,6 +353,15 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
     for k, (m, unit) in enumerate(measures):
         if unit is None or (unit[0] == "duration" and _compound(text, measures, k)):
             continue  # "2 hours 10 minutes": neither part alone is the time
+        if unit[0] == "temperature":
+            below = _BELOW_ZERO.match(text, m.end())
+            if below is not None:  # "5 °C below zero" is -5 °C
+                add(m.start(), below.end(), f"-{m.group(1)}", unit)
+                continue
+            if _CHANGE_AFTER.match(text, m.end()) or _CHANGE_BEFORE.search(
+                text, max(0, m.start() - 12), m.start()
+            ):
+                continue  # "warmed by 1 °C", "1.5 °C above pre-industrial": a change, no degree
         add(m.start(), m.end(), m.group(1), unit)
     lower = text.lower()  # words the patterns need, looked for first (a long passage's cost)
     for m in _CENTS.finditer(text) if " cent" in lower or "¢" in text else ():
@@ -376,6 +423,7 @@ def as_written_in(claim: str, passage: str) -> str:
     edits = _date_edits(claim, passage)
     mine = quantities(claim)
     theirs = _passage_quantities(passage) if mine else ()
+    edits += _range_edits(claim, mine, passage, theirs, edits)
     for q in mine:
         if _ends_range(claim, q.start) or claim[q.start : q.end] in passage:
             continue  # "5-10 km": one end alone is no quantity; the passage's own form stays
@@ -433,35 +481,56 @@ _COMMON = frozenset({"duration", "temperature", "share", "dozen", "cent", "fract
 """Kinds of quantity with values that recur in one text (50%, half, 2 weeks, 12): one of them
 is read in the passage's form only where the words around it are the claim's too."""
 _CONTEXT_CHARS = 60
-_CONTEXT_WORDS = 3
+_CONTEXT_WORDS = 2
 
 
 def _same_context(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
     """Whether the claim's quantity and the passage's are of the same thing: the first content
-    word after the claim's (else the last before it) is among the first few after the
-    passage's (else before it). "Three quarters of voters" and "75 percent of registered
-    voters", "The flight takes 2.5 hours." and "The flight takes 150 minutes."; not "The vaccine
-    was 50% effective." and "Half of the participants ..."."""
+    word after the claim's is among the first two after the passage's, up to the next number or
+    the sentence's end; where nothing follows the claim's, the last word before the claim's is
+    among the last two before the passage's, which gives no other value after its own. "Three
+    quarters of voters" and "75 percent of registered voters", "The flight takes 2.5 hours."
+    and "The flight takes 150 minutes."; not "The vaccine was 50% effective." and "Half of the
+    participants ...", nor "reached 104 °F in Phoenix" and "40 °C in Dallas and 45 °C in
+    Phoenix"."""
     after = _terms_after(claim, q.end)
+    theirs = _terms_after(passage, t.end)
     if after:
-        return after[0] in _terms_after(passage, t.end)[:_CONTEXT_WORDS]
+        return after[0] in theirs[:_CONTEXT_WORDS]
     before = _terms_before(claim, q.start)
-    if before:
-        return before[-1] in _terms_before(passage, t.start)[-_CONTEXT_WORDS:]
-    return True  # "It was -40 °F.": nothing to compare
+    if not before:
+        return True  # "It was -40 °F.": nothing to compare
+    if theirs and _NUMBER_AHEAD.match(passage, t.end):
+        return False  # "semi-final lasted 4 hours." and "lasted 240 minutes and his semi-final 3"
+    if _COMPARED.match(passage, t.end):
+        return False  # "takes 2.5 hours." and "takes 150 minutes longer than the flight"
+    return before[-1] in _terms_before(passage, t.start)[-_CONTEXT_WORDS:]
+
+
+_UP_TO_NUMBER = re.compile(r"\d|[.;!?](?:\s|$)")
+_COMPARED = re.compile(
+    r"[ \t]*(?:longer|shorter|more|less|fewer|earlier|later|than|above|below|over|under|after"
+    r"|before|higher|lower|faster|slower|extra|ago)\b",
+    re.IGNORECASE,
+)
+"""A word after a quantity that makes it a difference: "150 minutes longer than the flight"."""
+_NUMBER_AHEAD = re.compile(r"[^\d.;!?]{1,60}\d")
+"""Words and then another number in the same sentence: the passage lists values of things."""
+_FROM_NUMBER = re.compile(r".*(?:\d|[.;!?]\s)", re.DOTALL)
 
 
 def _terms_after(text: str, end: int) -> list[str]:
+    """The content words after ``end`` up to the next number or the sentence's end."""
     after = text[end : end + _CONTEXT_CHARS]
-    stop = min((k for k in (after.find(". "), after.find("; ")) if k >= 0), default=len(after))
-    return [w for w in content_terms(after[:stop]) if not any(c.isdigit() for c in w)]
+    stop = _UP_TO_NUMBER.search(after)
+    return content_terms(after[: stop.start()] if stop else after)
 
 
 def _terms_before(text: str, start: int) -> list[str]:
+    """The content words before ``start`` back to the number or the sentence's end before."""
     before = text[max(0, start - _CONTEXT_CHARS) : start]
-    cut = max(before.rfind(". "), before.rfind("; "))
-    before = before[cut + 1 :] if cut >= 0 else before
-    return [w for w in content_terms(before) if not any(c.isdigit() for c in w)]
+    cut = _FROM_NUMBER.match(before)
+    return content_terms(before[cut.end() :] if cut else before)
 
 
 _GLUED = re.compile(r"\d[/:.-]$|^[/:.-]\d")
@@ -473,6 +542,76 @@ def _glued(text: str, q: Quantity) -> bool:
     return bool(_GLUED.search(text[max(0, q.start - 2) : q.start])) or bool(
         _GLUED.search(text[q.end : q.end + 2])
     )
+
+
+_RANGE_JOIN = re.compile(r"[ \t]*(?:-|–|—|to|and|through)[ \t]*[$€£¥]?", re.IGNORECASE)
+_RANGE_LEAD = re.compile(r"(?:between|from)[ \t]+[$€£¥]?$|[$€£¥]$", re.IGNORECASE)
+
+
+class _Range(NamedTuple):
+    start: int
+    end: int
+    low: float
+    high: float
+    dimension: str
+
+
+def _ranges(text: str, found: Sequence[Quantity]) -> list[_Range]:
+    """The ranges of ``text``: two quantities joined by a dash, "to" or "and", the first end
+    taking the second's scale or unit where it has none ("$4.9–5.0 billion", "5-10 km"); the
+    span takes "between" or "from" and a currency sign before it."""
+    out: list[_Range] = []
+    for a, b in itertools.pairwise(found):
+        if b.plain or not _RANGE_JOIN.fullmatch(text, a.end, b.start):
+            continue
+        if not a.plain and a.dimension != b.dimension:
+            continue
+        try:
+            scale = float(b.value) / float(b.written) if b.dimension != "temperature" else 1.0
+            low = float(a.value) if not a.plain else float(a.written) * scale
+            high = float(b.value)
+        except (ValueError, ZeroDivisionError):
+            continue
+        if b.dimension == "temperature" and a.plain:
+            continue  # "10–15 °C": the first end's kelvins are not its number times a scale
+        lead = _RANGE_LEAD.search(text, max(0, a.start - 10), a.start)
+        start = lead.start() if lead is not None else a.start
+        if low < high:
+            out.append(_Range(start, b.end, low, high, b.dimension))
+    return out
+
+
+def _range_edits(
+    claim: str,
+    mine: Sequence[Quantity],
+    passage: str,
+    theirs: Sequence[Quantity],
+    taken: Sequence[tuple[int, int, str]],
+) -> list[tuple[int, int, str]]:
+    """(start, end, the passage's form) for each range of the claim the passage gives in
+    another form: "guided revenue of $4.9–5.0 billion" against "between $4.90 billion and
+    $5.00 billion" reads "guided revenue of between $4.90 billion and $5.00 billion"."""
+    if len(mine) < 2 or len(theirs) < 2:
+        return []
+    edits: list[tuple[int, int, str]] = []
+    ranges = _ranges(passage, theirs)
+    for r in _ranges(claim, mine):
+        if any(r.start < b and a < r.end for a, b, _ in taken):
+            continue
+        same = next(
+            (
+                t
+                for t in ranges
+                if t.dimension == r.dimension
+                and math.isclose(t.low, r.low, rel_tol=1e-9)
+                and math.isclose(t.high, r.high, rel_tol=1e-9)
+            ),
+            None,
+        )
+        written = passage[same.start : same.end] if same is not None else None
+        if written is not None and written != claim[r.start : r.end]:
+            edits.append((r.start, r.end, written))
+    return edits
 
 
 _MONTH_NAME = (
@@ -592,16 +731,29 @@ def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
 def currency_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states an amount the passage gives only in another currency: "It cost
     €5 billion." against "It cost $5 billion." (a small judge reads the two as one). An amount
-    the passage also gives in the claim's currency, or not at all, is no conflict."""
+    the passage also gives in the claim's currency, or not at all, or a passage that names the
+    claim's currency anywhere, is no conflict."""
     mine = money_amounts(claim)
     if not mine:
         return False
     theirs = money_amounts(passage)
     for value, family in mine:
         others = {f for v, f in theirs if v == value}
-        if others and family not in others:
-            return True
+        if others and family not in others and _MENTIONS[family].search(passage) is None:
+            return True  # "five dollars a month, or 5 euros": the passage names dollars too
     return False
+
+
+_MENTIONS = {
+    "dollar": re.compile(r"\$|\b(?:USD|CAD|AUD|dollars?)\b", re.IGNORECASE),
+    "euro": re.compile(r"€|\b(?:EUR|euros?)\b", re.IGNORECASE),
+    "pound": re.compile(r"£|\b(?:GBP|sterling|pounds)\b", re.IGNORECASE),
+    "yen": re.compile(r"¥|\b(?:JPY|yen)\b", re.IGNORECASE),
+    "rupee": re.compile(r"₹|\b(?:INR|rupees?)\b", re.IGNORECASE),
+    "franc": re.compile(r"\b(?:CHF|francs?)\b", re.IGNORECASE),
+}
+"""Where a text names a currency in any way (a sign, a code, a word): then it may give the
+claim's amount in words ("five million dollars") the amounts are not read from."""
 
 
 def clear_quantity_cache() -> None:

@@ -59,6 +59,20 @@ def verbatim_in(claim_key: str, passage_key: str) -> bool:
 
 def verbatim_as_written(claim: str, passage: str, passage_key: str) -> bool:
     """Whether the claim, its quantities and dates written as the passage writes them (and only
-    then), is verbatim in the passage (``passage_key``: the passage's :func:`word_key`)."""
+    then), is verbatim in the passage (``passage_key``: the passage's :func:`word_key`), and,
+    where it ends with a quantity, the passage's sentence ends there too ("The hike took 2
+    hours" is not what "... took 2 hours and a half" says, nor "The dose is 1,000 mg" what
+    "... 1,000 mg/m2" says)."""
     written = as_written_in(claim, passage)
-    return written != claim and verbatim_in(word_key(written), passage_key)
+    if written == claim or not verbatim_in(word_key(written), passage_key):
+        return False
+    core = written.rstrip(_TRAILING)
+    tail = core[-_TAIL_CHARS:]
+    if not any(c.isdigit() for c in core[-_TAIL_CHARS // 2 :]):
+        return True  # words after its last number: the verbatim rule saw them
+    return re.search(re.escape(tail) + _ENDS_THERE, passage) is not None
+
+
+_TRAILING = " \t.!?;:,)]\"'”’"
+_TAIL_CHARS = 24
+_ENDS_THERE = r"[ \t]*(?:[.!?;:,)\]\"'”’]|$)"
