@@ -273,12 +273,12 @@ _FRACTION = re.compile(
     r"|half)(?=\s+of\b)(?!\s+of\s+(?:an?|one)\b)",
     re.IGNORECASE,
 )
+"""A share in words before ``of`` (``three quarters of voters``, ``half of the staff``); not a
+part of a time or a measure (``the second half of 2020``, ``a quarter of a century``)."""
 _NOT_BEFORE_SHARE = re.compile(
     r"\b(?:first|second|third|fourth|last|other|the|this|that|next)\s$", re.IGNORECASE
 )
 """A word before "half" that makes it a part of a time ("the second half of 2020")."""
-"""A share in words before ``of`` (``three quarters of voters``, ``half of the staff``); not a
-part of a time or a measure (``the second half of 2020``, ``a quarter of a century``)."""
 
 
 _FRACTION_WORDS = ("half", "third", "thirds", "quarter", "quarters", "fifth", "fifths", "tenth")
