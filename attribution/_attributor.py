@@ -1182,6 +1182,7 @@ class Attributor:
                 answer,
                 [n for o in outcomes for n in o.added],
                 lambda n: _title_and_address(sources, numbering, n),
+                claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],
             )
             if listed is not None:
                 edits.append(listed)

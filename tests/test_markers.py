@@ -529,6 +529,11 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ("It was built in 1889, according to [9]; [1].", "It was built in 1889, according to [1]."),
         ("It runs ([9], the docs).", "It runs (the docs)."),
         ("It runs ([1], p. 4).", "It runs ([1], p. 4)."),
+        # what a group says of the source goes with it; a phrase at the end of a quotation
+        ("It runs (via [9], which is old).", "It runs."),
+        ("The tower (see [9], who wrote it) runs.", "The tower runs."),
+        ("It runs (via [1], which is old).", "It runs (via [1], which is old)."),
+        ('He said "it runs, according to [9]." Then.', 'He said "it runs." Then.'),
         # the source phrases the engine drops with a marker, here too
         ("According to [9], the tower runs.", "The tower runs."),
         ("The tower, according to [9], runs.", "The tower runs."),

@@ -110,3 +110,13 @@ def test_the_list_of_sources_takes_the_sources_added(text: str, listed: str | No
     else:
         assert edit is not None
         assert apply_edits(text, [edit]).text == listed
+
+
+def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None:
+    from attribution.emit import listed_sources_edit
+
+    text = "Intro.\n[5] It runs fast.\n[7] It flies high."
+    describe = lambda n: ("Two", None)  # noqa: E731
+    assert listed_sources_edit(text, [2], describe) is not None  # alone, it reads as a list
+    claims = [(7, 24), (25, len(text))]
+    assert listed_sources_edit(text, [2], describe, claims=claims) is None

@@ -176,13 +176,18 @@ _TITLE_THEN_URL = re.compile(r"(?P<title>.*?\S)(?P<between>[ \t]*[,;|—–-]?[ 
 
 
 def listed_sources_edit(
-    text: str, added: Sequence[int], describe: Callable[[int], tuple[str, str | None]]
+    text: str,
+    added: Sequence[int],
+    describe: Callable[[int], tuple[str, str | None]],
+    *,
+    claims: Sequence[tuple[int, int]] = (),
 ) -> Edit | None:
     """The edit that lists the sources the engine cited in ``text`` (``added``) in the list
     of sources the answer ends with, where it ends with one and does not list them: a line like
     its last line (``[2] Title``, ``- [2] [Title](https://...)``, ``[2] Title, https://...``),
     or a number more on a one-line list (``Sources: [1], [2]``). ``describe``: a number's
-    title and address. None when there is no such list or nothing to add."""
+    title and address; ``claims``: the spans of the answer's claims (lines that hold one are
+    prose, no list). None when there is no such list or nothing to add."""
     lines = text.rstrip().split("\n")
     if not added or not lines:
         return None
@@ -209,6 +214,9 @@ def listed_sources_edit(
     heading = lines[-len(entries) - 1] if len(entries) < len(lines) else ""
     if not entries or (len(entries) < 2 and not _LIST_HEADING.fullmatch(heading.strip())):
         return None  # a line of prose that opens with a marker is no list
+    first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
+    if any(a < end and first < b for a, b in claims):
+        return None  # "[5] It runs.\n[7] It flies.": claims, no list
     listed = {int(m["n"]) for m in entries}
     missing = [n for n in dict.fromkeys(added) if n not in listed]
     if not missing:

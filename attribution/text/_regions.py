@@ -339,7 +339,8 @@ _ASIDE_VERB = re.compile(
     r"|writes?|wrote|mentions?|confirms?|describes?)\b"
 )
 _ASIDE_CLOSE = re.compile(
-    r"[ \t]*(?:(,)[ \t]+(?=[^\W\d_])(?!(?:and|or|but|p|pp)\b)|(\))|(?=[.!?;:](?:\s|$)|\r?\n|$))",
+    r"[ \t]*(?:(,)[ \t]+(?=[^\W\d_])(?!(?:and|or|but|p|pp)\b)|(\))"
+    r"|(?=[.!?;:][\"'”’*_]*(?:\s|$)|\r?\n|$))",
     re.IGNORECASE,
 )
 """What may follow an aside: a comma and the sentence's next word (not "and [1]" or "p. 4"), the
@@ -747,7 +748,12 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
         right = last[1]
         while right < len(text) and text[right] in " \t":
             right += 1
-        if opened is None or not text.startswith(")", right):
+        if opened is None:
+            continue
+        about = _ABOUT_SOURCE.match(text, right)
+        if about is not None:
+            right = about.end() - 1  # "(via [5], which is old)": what it says of the source too
+        elif not text.startswith(")", right):
             continue
         start, end = opened.start(), right + 1
         k = start
@@ -781,6 +787,9 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
         out[last_k] = (tail[0], max(end, tail[1]))
 
 
+_ABOUT_SOURCE = re.compile(r"(?:,[ \t]*)?(?:which|who|whose)\b[^()\[\]\n]{0,80}\)", re.IGNORECASE)
+"""A clause about the source after its marker, up to the group's end: ``(via [5], which is
+old)``."""
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
 """What separates two markers of a list ("Sources: [1], [2]")."""
 _PLACE = (
