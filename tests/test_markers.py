@@ -534,6 +534,10 @@ def test_a_leading_source_phrase_is_found_where_its_marker_is_all_it_names() -> 
         ("The tower (see [9], who wrote it) runs.", "The tower runs."),
         ("It runs (via [1], which is old).", "It runs (via [1], which is old)."),
         ('He said "it runs, according to [9]." Then.', 'He said "it runs." Then.'),
+        # the next word in emphasis takes the capital inside it
+        ("According to [9], **the** tower runs.", "**The** tower runs."),
+        ("According to [9], _the_ tower runs.", "_The_ tower runs."),
+        ("According to [9], snake_case runs.", "snake_case runs."),
         # the source phrases the engine drops with a marker, here too
         ("According to [9], the tower runs.", "The tower runs."),
         ("The tower, according to [9], runs.", "The tower runs."),

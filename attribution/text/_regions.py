@@ -261,7 +261,7 @@ _LEAD = re.compile(
 _LEAD_TAIL = re.compile(
     r"(?:[ \t]+(?:notes?|shows?|reports?|says?|explains?|states?|puts?[ \t]+it|found|finds?"
     r"|writes?|wrote|mentions?|confirms?|describes?))?(?P<close>\*\*|__|\*|_)?[ \t]*,"
-    r"(?P<after>\*\*|__|\*|_)?[ \t]*(?=\w)(?!(?:and|or|but|p|pp)\b)"
+    r"(?P<after>\*\*|__|\*|_)?[ \t]*(?=\w|(?:\*\*|__|\*)\w)(?!(?:and|or|but|p|pp)\b)"
 )
 """What follows a leading phrase's markers: a verb of saying, then a comma and the next word;
 emphasis that opened before the phrase may close before or after the comma
@@ -644,9 +644,11 @@ def removal_edits(
             free = lead[1]
             # a capital only where the phrase had one ("| in [9], the |" is no sentence's start)
             first = _LEADS_CAPITALISED.match(text, lead[0])
-            if first is not None and first.group()[-1].isupper() and _capitalise(text, lead[1]):
-                edits.append((lead[1], lead[1] + 1, text[lead[1]].upper()))
-                capital, free = len(edits) - 1, lead[1] + 1
+            marks = _EMPHASIS_MARKS.match(text, lead[1])
+            word = marks.end() if marks is not None else lead[1]  # "**the** bridge"
+            if first is not None and first.group()[-1].isupper() and _capitalise(text, word):
+                edits.append((word, word + 1, text[word].upper()))
+                capital, free = len(edits) - 1, word + 1
             continue
         aside = (
             None
@@ -677,6 +679,7 @@ def removal_edits(
 
 
 _LEADS_CAPITALISED = re.compile(r"[*_]*[^\W\d_]", re.UNICODE)
+_EMPHASIS_MARKS = re.compile(r"[*_]*")
 _STAYS_LISTED = re.compile(r"[ \t]*(?:[,;&]|,?[ \t]*(?:and|or)\b)?[ \t]*", re.IGNORECASE)
 """What lists a marker after a run of markers that go (nothing, a blank, a separator)."""
 _CAPITALISED_WORD = re.compile(r"[^\W\d_]+")
@@ -690,7 +693,10 @@ def _capitalise(text: str, at: int) -> bool:
     if word is None or not word.group().islower():  # "iPhone" is not
         return False
     after = text[word.end() : word.end() + 2]
-    if after[:1] in (":", "/", "@", "_") or (after[:1] == "." and after[1:].isalnum()):
+    emphasised = at > 0 and text[at - 1] == "_"  # "_the_ bridge": the mark closes the emphasis
+    if after[:1] in (":", "/", "@") or (after[:1] == "_" and not emphasised):
+        return False
+    if after[:1] == "." and after[1:].isalnum():
         return False
     return len(text[at].upper()) == 1
 
