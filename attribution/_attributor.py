@@ -187,8 +187,9 @@ def _title_and_address(
     if index is None:
         return f"source {number}", None
     source = sources[index]
-    title = " ".join((source.title or source.uri or source.id).split())
-    return title, (" ".join(source.uri.split()) or None) if source.uri else None
+    url = " ".join((source.uri or "").split()) or None
+    title = " ".join((source.title or "").split()) or url or source.id
+    return title, url
 
 
 def _outside_code(
@@ -1176,13 +1177,15 @@ class Attributor:
             )
             if definitions is not None:
                 edits.append(definitions)  # last: after a marker added at the text's end
-        elif style == "bracket" and cfg.reconcile.list_added:
-            # "Sources: [1]" under an answer the engine cited [2] in lists [2] too
+        elif style == "bracket" and cfg.reconcile.list_added and key is None:
+            # "Sources: [1]" under an answer the engine cited [2] in lists [2] too (not where
+            # the answer's own key renumbers its list: its labels are not the numbers yet)
             listed = listed_sources_edit(
                 answer,
                 [n for o in outcomes for n in o.added],
                 lambda n: _title_and_address(sources, numbering, n),
                 claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],
+                known=numbering.known if cfg.reconcile.drop_unknown else None,
             )
             if listed is not None:
                 edits.append(listed)

@@ -1132,12 +1132,23 @@ def test_the_answer_s_list_of_sources_lists_what_the_engine_cites(
         ),
         # no list: a line of prose that opens with a marker
         "\n\n[1] says so too.": "\n\n[1] says so too.",
+        # the numbers that are dropped (after a review)
+        "\n\nSources: [7]": "\n\nSources: [2]",
+        "\n\nSources: [7]; [8]": "\n\nSources: [2]",
     }
     for tail, listed in cases.items():
         result = attributor.attribute(text + tail, [eiffel, facts])
         assert result.answer == text.replace("tall.", "tall [2].") + listed, tail
         for ref in result.citations.references:
             assert result.answer[ref.start_index : ref.end_index] == ref.cited_text
+    # an answer whose own key renumbers its list: the list is left as the key writes it (its
+    # labels are not the conversation's numbers until then: entries went missing or twice)
+    keyed = attributor.attribute(
+        "It was completed in 1889 [2]. It is 330 metres tall.\n\n"
+        "Sources:\n[2] Eiffel Tower, https://example.org/eiffel",
+        [eiffel, facts],
+    )
+    assert keyed.answer.endswith("Sources:\n[1] Eiffel Tower, https://example.org/eiffel")
     # and off
     leave = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(list_added=False)))
     assert leave.attribute(text + "\n\nSources: [1]", [eiffel, facts]).answer.endswith(

@@ -120,3 +120,56 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
     assert listed_sources_edit(text, [2], describe) is not None  # alone, it reads as a list
     claims = [(7, 24), (25, len(text))]
     assert listed_sources_edit(text, [2], describe, claims=claims) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        # numbers that are dropped: the new one takes the list's place, after its label
+        ("A [1].\n\nSources: [7]", "A [1].\n\nSources: [2] [7]"),
+        ("A [1].\n\nSources: [1], [7]", "A [1].\n\nSources: [1], [2], [7]"),
+        ("A [1].\n\nSources: [1] and [7]", None),  # the "and" is not ours to mend
+        # a list in words: before its last item
+        ("A [1].\n\nSources: [1] and [3]", "A [1].\n\nSources: [1], [2] and [3]"),
+        # link definitions, an indented code block, an unclosed fence: no list to add to
+        ("A [1].\n\n[1]: https://a.org\n[3]: https://c.org", None),
+        ("A [1].\n\nOut:\n\n    [1] One\n    [3] Three", None),
+        ("A [1].\n\n```\nSources:\n[1] One\n[3] Three", None),
+        # hard line breaks go on; the address in the line's own brackets; an address alone
+        (
+            "A [1].\n\nSources:  \n[1] One  \n[3] Three",
+            "A [1].\n\nSources:  \n[1] One  \n[3] Three  \n[2] Two",
+        ),
+        (
+            "A [1].\n\nSources:\n* [1] One (https://a.org)",
+            "A [1].\n\nSources:\n* [1] One (https://a.org)\n* [2] Two (https://b.org)",
+        ),
+        (
+            "A [1].\n\nSources:\n[1] https://a.org",
+            "A [1].\n\nSources:\n[1] https://a.org\n[2] https://b.org",
+        ),
+        # a title with brackets and an address with a blank in a link
+        (
+            "A [1].\n\nSources:\n- [1] [One](https://a.org)",
+            "A [1].\n\nSources:\n- [1] [One](https://a.org)\n- [2] [Two](https://b.org)",
+        ),
+    ],
+)
+def test_the_list_of_sources_in_its_forms(text: str, listed: str | None) -> None:
+    from attribution.emit import listed_sources_edit
+
+    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://b.org"), known={1, 2, 3})
+    if listed is None:
+        assert edit is None
+    else:
+        assert edit is not None
+        assert apply_edits(text, [edit]).text == listed
+
+
+def test_a_link_in_the_list_escapes_its_title_and_wraps_an_odd_address() -> None:
+    from attribution.emit import listed_sources_edit
+
+    text = "A [1].\n\nSources:\n- [1] [One](https://a.org)"
+    edit = listed_sources_edit(text, [2], lambda n: ("A ] b", "https://b.org/a b"))
+    assert edit is not None
+    assert apply_edits(text, [edit]).text.endswith("- [2] [A \\] b](<https://b.org/a b>)")

@@ -153,11 +153,12 @@ def footnote_definitions(
 
 
 _ENTRY_LINE = re.compile(
-    r"(?P<lead>[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)?)\[(?P<n>\d{1,6})\](?P<close>(?:\*\*|__)?)"
-    r"(?P<sep>[ \t]*[:.)\-–—]?[ \t]*)(?P<rest>\S.*)"
+    r"(?P<lead>(?:[ ]{0,3}|[ \t]*>[ \t]*)(?:[-*+][ \t]+)?(?:\*\*|__)?)\[(?P<n>\d{1,6})\]"
+    r"(?P<close>(?:\*\*|__)?)(?!:)(?P<sep>[ \t]*[.)\-–—]?[ \t]*)(?P<rest>\S.*?)(?P<br>[ ]{2,}|\\)?"
 )
 """A line of a list of sources under an answer: ``[1] Title``, ``- [2] [Title](https://...)``,
-``**[3]** Title, https://...``."""
+``**[3]** Title, https://...``; not a link definition (``[1]: https://...``), nor a line of an
+indented code block."""
 _INLINE_LIST = re.compile(
     r"[ \t]*(?:\*\*|__)?(?:sources?|references?|citations?|refs?)(?:\*\*|__)?[ \t]*:?"
     r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:,|;|and|&)?[ \t]*\[\d{1,6}\])*)"
@@ -172,7 +173,24 @@ _LIST_HEADING = re.compile(
 )
 """The line that heads a list of sources (``Sources:``, ``**References**``, ``## Sources``)."""
 _LISTED = re.compile(r"\[(\d{1,6})\]")
-_TITLE_THEN_URL = re.compile(r"(?P<title>.*?\S)(?P<between>[ \t]*[,;|—–-]?[ \t]*)<?https?://\S+\s*")
+_COMMA_SEPARATED = re.compile(r"[ \t]*[,;]?[ \t]*")
+_AND = re.compile(r"\band\b|&", re.IGNORECASE)
+_TITLE_THEN_URL = re.compile(
+    r"(?P<title>.*?\S)(?P<between>[ \t]*[,;|—–-]?[ \t]*)(?P<open>[(<]?)https?://[^\s)>]+"
+    r"(?P<close>[)>]?)\s*"
+)
+_URL_ONLY = re.compile(r"<?https?://\S+")
+_FENCE = re.compile(r"^[ ]{0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def _link(title: str, url: str | None) -> str:
+    """``[title](url)``, the title's brackets escaped, an address with a blank or a bracket in
+    angle brackets."""
+    if not url:
+        return title
+    shown = title.replace("[", "\\[").replace("]", "\\]")
+    target = f"<{url}>" if any(c in url for c in " ()<>") else url
+    return f"[{shown}]({target})"
 
 
 def listed_sources_edit(
@@ -181,29 +199,46 @@ def listed_sources_edit(
     describe: Callable[[int], tuple[str, str | None]],
     *,
     claims: Sequence[tuple[int, int]] = (),
+    known: Collection[int] | None = None,
 ) -> Edit | None:
     """The edit that lists the sources the engine cited in ``text`` (``added``) in the list
     of sources the answer ends with, where it ends with one and does not list them: a line like
     its last line (``[2] Title``, ``- [2] [Title](https://...)``, ``[2] Title, https://...``),
     or a number more on a one-line list (``Sources: [1], [2]``). ``describe``: a number's
     title and address; ``claims``: the spans of the answer's claims (lines that hold one are
-    prose, no list). None when there is no such list or nothing to add."""
-    lines = text.rstrip().split("\n")
-    if not added or not lines:
-        return None
-    end = len(text.rstrip())
+    prose, no list); ``known``: the numbers that stay in the answer (a one-line list whose
+    other numbers are dropped with ``and`` between them is left alone). None when there is no
+    such list, it is inside a code block, or nothing is to add."""
+    body = text.rstrip()
+    lines = body.split("\n")
+    if not added or not lines or len(_FENCE.findall(body)) % 2:
+        return None  # nothing to add, or the end of the text is inside a code block
+    end = len(body)
+
+    def missing_of(listed: Collection[int]) -> list[int]:
+        return sorted(n for n in set(added) if n not in listed)
+
     last = lines[-1].rstrip("\r")
     inline = _INLINE_LIST.fullmatch(last)
     if inline is not None:
-        listed = {int(n) for n in _LISTED.findall(inline["list"])}
-        missing = [n for n in dict.fromkeys(added) if n not in listed]
+        numbers = list(_LISTED.finditer(inline["list"]))
+        stays = [m for m in numbers if known is None or int(m[1]) in known]
+        missing = missing_of({int(m[1]) for m in stays})
         if not missing:
             return None
-        numbers = list(_LISTED.finditer(inline["list"]))
-        between = (
-            inline["list"][numbers[-2].end() : numbers[-1].start()] if len(numbers) > 1 else ", "
-        )
-        at = end - len(last) + inline.start("list") + numbers[-1].end()
+        gaps = [inline["list"][a.end() : b.start()] for a, b in itertools.pairwise(numbers)]
+        if len(stays) < len(numbers) and not all(_COMMA_SEPARATED.fullmatch(g) for g in gaps):
+            return None  # "[1] and [7]" with [7] dropped: the "and" is not ours to mend
+        line_start = end - len(last)
+        listed = line_start + inline.start("list")
+        if not stays:  # "Sources: [7]", [7] dropped: "Sources: [2]", before the blank it takes
+            at = len(text[:listed].rstrip(" \t"))
+            return Edit(at, at, " " + ", ".join(f"[{n}]" for n in missing))
+        if len(stays) == len(numbers) and _AND.search(gaps[-1] if gaps else ""):
+            at = listed + numbers[-2].end()  # "[1] and [4]": "[1], [2] and [4]"
+            return Edit(at, at, "".join(f", [{n}]" for n in missing))
+        between = gaps[0] if gaps and len(stays) == len(numbers) else ", "
+        at = listed + stays[-1].end()
         return Edit(at, at, "".join(f"{between}[{n}]" for n in missing))
     entries = []
     for line in reversed(lines):
@@ -217,8 +252,7 @@ def listed_sources_edit(
     first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
     if any(a < end and first < b for a, b in claims):
         return None  # "[5] It runs.\n[7] It flies.": claims, no list
-    listed = {int(m["n"]) for m in entries}
-    missing = [n for n in dict.fromkeys(added) if n not in listed]
+    missing = missing_of({int(m["n"]) for m in entries})
     if not missing:
         return None
     model = entries[0]  # the last line: the new ones follow it
@@ -227,14 +261,22 @@ def listed_sources_edit(
     for n in missing:
         title, url = describe(n)
         if "](" in rest:
-            said = f"[{title}]({url})" if url else title
-        elif url and (t := _TITLE_THEN_URL.fullmatch(rest)) is not None:
-            said = f"{title}{t['between'] or ' '}{url}"
+            said = _link(title, url)
+        elif url and _URL_ONLY.fullmatch(rest):
+            said = url
+        elif url and url != title and (t := _TITLE_THEN_URL.fullmatch(rest)) is not None:
+            said = f"{title}{t['between'] or ' '}{t['open']}{url}{t['close']}"
         else:
             said = title
         new.append(f"{model['lead']}[{n}]{model['close']}{model['sep'] or ' '}{said}")
-    newline = "\r\n" if "\r\n" in text else "\n"
-    return Edit(end, end, "".join(newline + line for line in new))
+    crlf = any(line.endswith("\r") for line in lines[-len(entries) : -1]) or (
+        len(entries) == 1 and text[end : end + 2] == "\r\n"
+    )
+    newline = "\r\n" if crlf else "\n"
+    # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
+    breaks = [m["br"] for m in entries[1:] if m["br"]]
+    hard = breaks[0] if breaks and not model["br"] else ""
+    return Edit(end, end, (hard + newline).join(["", *new]))
 
 
 def marker_edits(
