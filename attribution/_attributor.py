@@ -1182,7 +1182,10 @@ class Attributor:
             # the answer's own key renumbers its list: its labels are not the numbers yet)
             listed = listed_sources_edit(
                 answer,
-                [n for o in outcomes for n in o.added],
+                [  # what the answer cites once edited: the numbers added and those it keeps
+                    *(n for o in outcomes for n in o.added),
+                    *(c.number for c in marker_checks if c.number in numbering.known),
+                ],
                 lambda n: _title_and_address(sources, numbering, n),
                 claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],
                 known=numbering.known if cfg.reconcile.drop_unknown else None,

@@ -1099,7 +1099,7 @@ def test_a_source_whose_id_names_nothing_is_refused(
         attributor.check_claims(["The tower is tall."], [source])
 
 
-def test_the_answer_s_list_of_sources_lists_what_the_engine_cites(
+def test_the_answer_s_list_of_sources_lists_what_the_answer_cites(
     attributor: Attributor,
 ) -> None:
     # a new user's trial: "Sources: [1], [7]" lost the unknown [7] but did not list the [2]
@@ -1133,9 +1133,13 @@ def test_the_answer_s_list_of_sources_lists_what_the_engine_cites(
         # no list: a line of prose that opens with a marker
         "\n\n[1] says so too.": "\n\n[1] says so too.",
         # the numbers that are dropped (after a review)
-        "\n\nSources: [7]": "\n\nSources: [2]",
-        "\n\nSources: [7]; [8]": "\n\nSources: [2]",
+        "\n\nSources: [7]": "\n\nSources: [1], [2]",
+        "\n\nSources: [7]; [8]": "\n\nSources: [1], [2]",
     }
+    # a source the answer cites but left out of its list (a new user's trial)
+    cited = "The Eiffel Tower was completed in 1889 [1]. It is 330 metres tall [2]."
+    result = attributor.attribute(cited + "\n\nSources: [1], [3]", [eiffel, facts])
+    assert result.answer == cited + "\n\nSources: [1], [2]"
     for tail, listed in cases.items():
         result = attributor.attribute(text + tail, [eiffel, facts])
         assert result.answer == text.replace("tall.", "tall [2].") + listed, tail
