@@ -132,6 +132,11 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
         ),
         ("The dividend is $0.25 per share.", "It declared a dividend of 25 cents per share.", True),
         ("The bridge cost €5 billion.", "The bridge cost $5 billion.", False),
+        (
+            "It expects revenue of $5.1 billion to $5.5 billion.",
+            "It expects revenue between $5.1 billion and $5.3 billion.",
+            False,
+        ),
         ("The bridge cost $5 billion.", "The bridge cost $5 billion.", True),
         ("The flight takes 2.5 hours.", "The flight takes 180 minutes.", False),
     ],

@@ -590,6 +590,33 @@ def test_an_amount_in_another_currency_is_a_conflict(
     assert currency_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "It expects $5.1 billion to $5.5 billion.",
+            "It expects $5.1 billion to $5.3 billion.",
+            True,
+        ),
+        ("The dose is 10–20 mg.", "The dose is 10-15 mg.", True),
+        # the same range in another form, another range altogether, no range
+        (
+            "It expects $4.9–5.0 billion.",
+            "It expects between $4.90 billion and $5.00 billion.",
+            False,
+        ),
+        ("The dose is 10–20 mg.", "The dose is 5-8 mg.", False),
+        ("The dose is 10 mg.", "The dose is 10-15 mg.", False),
+    ],
+)
+def test_a_range_with_one_end_changed_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    from attribution.text import range_conflict
+
+    assert range_conflict(claim, passage) is conflict
+
+
 def test_amounts_of_money_give_their_value_and_currency() -> None:
     from attribution.text import money_amounts
 

@@ -36,6 +36,7 @@ from attribution.text._quantities import (
     money_amounts,
     quantities,
     quantity_values,
+    range_conflict,
     same_quantity,
 )
 from attribution.text._regions import (
@@ -123,6 +124,7 @@ __all__ = [
     "protected_spans",
     "quantities",
     "quantity_values",
+    "range_conflict",
     "removal_edits",
     "removal_span",
     "removal_spans",

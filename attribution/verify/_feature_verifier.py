@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from attribution._errors import InputError, ModelLoadError
 from attribution.match import LexicalIndex
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution.verify._protocol import Pair, VerifierOutput, without_currency_conflicts
+from attribution.verify._protocol import Pair, VerifierOutput, without_conflicts
 from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ class FeatureVerifier:
             probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
             contradiction = [float(v) for v in contra]
             judge_support = [float(v) for v in support]
-        probs = without_currency_conflicts(probs, pairs)
+        probs = without_conflicts(probs, pairs)
         return VerifierOutput(
             support=[float(p) for p in probs],
             contradiction=contradiction,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import msgspec
 import numpy as np
 
-from attribution.text import as_written_in, currency_conflict
+from attribution.text import as_written_in, currency_conflict, range_conflict
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -16,12 +16,12 @@ if TYPE_CHECKING:
     from attribution.match import LexicalIndex
 
 __all__ = [
-    "CURRENCY_CONFLICT_CAP",
+    "CONFLICT_CAP",
     "Pair",
     "Verifier",
     "VerifierOutput",
     "model_input",
-    "without_currency_conflicts",
+    "without_conflicts",
 ]
 
 
@@ -85,18 +85,22 @@ def model_input(passage: str, claim: str) -> tuple[str, str]:
     return passage, as_written_in(claim, passage)
 
 
-CURRENCY_CONFLICT_CAP = 0.1
+CONFLICT_CAP = 0.1
 """The most a pair scores whose claim states an amount the passage gives only in another
-currency (:func:`attribution.text.currency_conflict`): below every threshold."""
+currency (:func:`attribution.text.currency_conflict`), or a range the passage gives with one
+end another (:func:`attribution.text.range_conflict`): below every threshold."""
 
 
-def without_currency_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
+def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
     """``scores`` with each pair whose claim states an amount the passage gives only in another
-    currency capped at :data:`CURRENCY_CONFLICT_CAP`: a small judge reads "€5 billion" and "$5
-    billion" as one (0.99). On the development data no pair has such a conflict
-    (docs/benchmarks.md)."""
-    conflicts = [currency_conflict(p.claim, p.passage) for p in pairs]
+    currency, or a range the passage gives with one end another, capped at
+    :data:`CONFLICT_CAP`: a small judge reads "€5 billion" and "$5 billion", or "$5.1 to $5.5
+    billion" and "between $5.1 and $5.3 billion", as one (0.97-0.99). On the development data
+    no pair has such a conflict (docs/benchmarks.md)."""
+    conflicts = [
+        currency_conflict(p.claim, p.passage) or range_conflict(p.claim, p.passage) for p in pairs
+    ]
     if not any(conflicts):
         return scores
-    capped: NDArray[Any] = np.where(conflicts, np.minimum(scores, CURRENCY_CONFLICT_CAP), scores)
+    capped: NDArray[Any] = np.where(conflicts, np.minimum(scores, CONFLICT_CAP), scores)
     return capped
