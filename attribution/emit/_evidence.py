@@ -103,16 +103,21 @@ def best_sentences(
         return [next(span for span in order if spans[span])]
     sentence_terms = {span: _terms_of(texts[span]) for span in order}
     coverage = _Coverage(terms, lexical)
-    # the claim as each passage writes its quantities and dates ("4,000 mg" where a passage
-    # writes "4g"), its terms and their coverage: a sentence is read against its passage's
+    # the claim as the verifier's passages write its quantities and dates ("4,000 mg" where a
+    # passage writes "4g"; the judge read them so), its terms and their coverage: a sentence of
+    # such a passage is read against that version (the source's other passages: the claim)
     versions: dict[str, tuple[list[str], _Coverage]] = {claim: (terms, coverage)}
     read_as: dict[tuple[int, int], tuple[list[str], _Coverage]] = {}
-    for passage in passages:
+    for passage in passages[:primary]:
         written = as_written_in(claim, passage.text)
+        if written == claim:
+            continue
         if written not in versions:
-            versions[written] = (content_terms(written), _Coverage(content_terms(written), lexical))
-        for sentence in spans.keys() - read_as.keys():
-            if passage.start <= sentence[0] and sentence[1] <= passage.start + len(passage.text):
+            written_terms = content_terms(written)
+            versions[written] = (written_terms, _Coverage(written_terms, lexical))
+        inside = range(passage.start, passage.start + len(passage.text) + 1)
+        for sentence in spans:
+            if sentence not in read_as and sentence[0] in inside and sentence[1] in inside:
                 read_as[sentence] = versions[written]
     chosen: list[tuple[int, int]] = []
     covered: set[str] = set()

@@ -422,7 +422,7 @@ def as_written_in(claim: str, passage: str) -> str:
     if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
         return claim
     edits = _date_edits(claim, passage)
-    mine = quantities(claim)
+    mine = _passage_quantities(claim)  # a claim is read against many passages: once too
     theirs = _passage_quantities(passage) if mine else ()
     edits += _range_edits(claim, mine, passage, theirs, edits)
     for q in mine:
