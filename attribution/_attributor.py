@@ -11,7 +11,7 @@ import re
 import time
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -49,6 +49,7 @@ from attribution.emit import (
     footnote_definitions,
     held_markers,
     insertion_edit,
+    kept_numbers,
     listed_sources_edit,
     marker_edits,
     marker_text,
@@ -78,6 +79,7 @@ from attribution.text import (
     MarkerStyle,
     find_markers,
     protected_spans,
+    rewrite_marker,
     written_style,
 )
 from attribution.verify import (
@@ -177,6 +179,31 @@ def _footnote_text(sources: Sequence[CitationSource], numbering: Numbering, numb
     source = sources[index]
     parts = [p for p in (source.title, source.uri) if p] or [source.id]
     return " ".join(", ".join(parts).split())
+
+
+def _with_fixes(
+    edits: list[Edit],
+    fixes: Mapping[int, tuple[Marker, Mapping[int, int]]],
+    cfg: AttributionConfig,
+    known: Collection[int],
+    foreign: Collection[tuple[int, int]],
+) -> list[Edit]:
+    """``edits`` with each marker in ``fixes`` (by start) written with the numbers of the
+    sources that support its claim in place of the wrong ones (``reconcile.fix_wrong_source``):
+    the marker's own edit, if it had one, gives way."""
+    out = [
+        e
+        for e in edits
+        if not any(e.start == m.start and e.end == m.end for m, _ in fixes.values())
+    ]
+    for m, right in fixes.values():
+        kept = kept_numbers(
+            m, known=known, drop_unknown=cfg.reconcile.drop_unknown, foreign=foreign
+        )
+        numbers = tuple(dict.fromkeys(right.get(n, n) for n in kept))
+        if numbers:
+            out.append(Edit(m.start, m.end, rewrite_marker(m, numbers, cfg.reconcile.marker_style)))
+    return out
 
 
 def _title_and_address(
@@ -1074,6 +1101,7 @@ class Attributor:
                 judge_sentences=cfg.verify.evidence_judge_sentences,
             )
 
+        fixes: dict[int, tuple[Marker, dict[int, int]]] = {}  # marker start -> wrong -> right
         for i, claim in enumerate(claims):
             decision = decisions[i]
             cited_ok: list[int] = []
@@ -1092,6 +1120,16 @@ class Attributor:
                     marker_checks.append(check)
                     if check.verdict == "supported":
                         cited_ok.append(n)
+                    elif (
+                        cfg.reconcile.fix_wrong_source
+                        and check.verdict == "wrong_source"
+                        and check.suggested is not None
+                        and m.start not in held
+                        and m.style not in UNNUMBERED
+                    ):
+                        # the answer cites the source that supports the claim instead
+                        fixes.setdefault(m.start, (m, {}))[1][n] = check.suggested
+                        cited_ok.append(check.suggested)
             added: tuple[int, ...] = ()
             if filled[i]:
                 chosen = decision.supporting[: cfg.reconcile.max_sources_per_claim]
@@ -1152,6 +1190,8 @@ class Attributor:
                     nearest=nearest,
                 )
             )
+        if fixes:
+            edits = _with_fixes(edits, fixes, cfg, numbering.known, foreign)
         marker_checks += unchecked_unknown(markers, claims, numbering.known, foreign=foreign)
         # "[^3]" without "[^3]: ..." renders as literal text: define the footnotes added, and
         # those the answer cites as footnotes without a definition: its own footnote marks
@@ -1185,6 +1225,7 @@ class Attributor:
                 [  # what the answer cites once edited: the numbers added and those it keeps
                     *(n for o in outcomes for n in o.added),
                     *(c.number for c in marker_checks if c.number in numbering.known),
+                    *(n for _, right in fixes.values() for n in right.values()),
                 ],
                 lambda n: _title_and_address(sources, numbering, n),
                 claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],

@@ -169,13 +169,20 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
         else None
     )
     config = _config_arg(args.config) if args.config else AttributionConfig()
-    if args.style or args.no_fill or args.keep_unknown or args.registry_numbers:
+    if (
+        args.style
+        or args.no_fill
+        or args.keep_unknown
+        or args.registry_numbers
+        or args.fix_wrong_source
+    ):
         reconcile = msgspec.structs.replace(
             config.reconcile,
             marker_style=args.style or config.reconcile.marker_style,
             fill_missing=config.reconcile.fill_missing and not args.no_fill,
             drop_unknown=config.reconcile.drop_unknown and not args.keep_unknown,
             answer_key=config.reconcile.answer_key and not args.registry_numbers,
+            fix_wrong_source=config.reconcile.fix_wrong_source or args.fix_wrong_source,
         )
         config = msgspec.structs.replace(config, reconcile=reconcile)
     attributor = Attributor(config)
@@ -444,6 +451,12 @@ def make_parser() -> argparse.ArgumentParser:
         help="read every marker as the registry's number, even where the answer's own "
         "reference list or definitions say which source each number is (default: read "
         "through them)",
+    )
+    attribute.add_argument(
+        "--fix-wrong-source",
+        action="store_true",
+        help="write a marker that cites the wrong source with the number of the source that "
+        "supports its claim (default: keep it, and report the suggestion)",
     )
     attribute.set_defaults(run=_cmd_attribute)
 

@@ -327,6 +327,11 @@ class ReconcileConfig(_Section, frozen=True):
     title). ``[1]`` then cites the page the answer's own entry 1 names, and is checked and
     written back as that source's number in the conversation; an entry naming a page that is
     none of them makes its number unknown. False: every number is the registry's."""
+    fix_wrong_source: bool = False
+    """Write a marker the verifier finds citing the wrong source with the number of the source
+    that supports its claim (its ``suggested`` number) instead; the marker's check still says
+    ``wrong_source``. Off by default: the answer keeps what the model wrote, and the caller
+    gets the suggestion."""
     list_added: bool = True
     """Where the answer ends with a list of sources (``Sources: [1]``, or lines ``[1] Title``),
     list there the sources the engine cites that it does not (``Sources: [1], [2]``; ``[2]

@@ -1160,6 +1160,31 @@ def test_the_answer_s_list_of_sources_lists_what_the_answer_cites(
     )
 
 
+def test_a_marker_that_cites_the_wrong_source_is_mended_when_asked(
+    attributor: Attributor,
+) -> None:
+    # a new user's trial: "[1]" cites the wrong source, the check suggests [2], and the answer
+    # kept "[1]" with no reference for the claim; asked to, the engine writes "[2]"
+    tower = CitationSource(id="t", type="web", title="Tower", full_content="It is 330 m tall.")
+    oslo = CitationSource(
+        id="o", type="web", title="Oslo", full_content="In Oslo, snow is common in March."
+    )
+    answer = "In Oslo, snow is common in March [1, 7].\n\nSources: [1]"
+    kept = attributor.attribute(answer, [tower, oslo])
+    assert kept.answer == "In Oslo, snow is common in March [1].\n\nSources: [1]"
+    assert (kept.markers[0].verdict, kept.markers[0].suggested) == ("wrong_source", 2)
+    assert not kept.citations.references
+    fixing = attributor.with_config(
+        AttributionConfig(reconcile=ReconcileConfig(fix_wrong_source=True))
+    )
+    mended = fixing.attribute(answer, [tower, oslo])
+    assert mended.answer == "In Oslo, snow is common in March [2].\n\nSources: [1], [2]"
+    assert (mended.markers[0].verdict, mended.markers[0].suggested) == ("wrong_source", 2)
+    (reference,) = mended.citations.references
+    assert reference.cited_text == "In Oslo, snow is common in March [2]."
+    assert mended.answer[reference.start_index : reference.end_index] == reference.cited_text
+
+
 def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
     # "[^2]" without "[^2]: ..." renders as literal text: the footnotes added, and those cited
     # without a definition, are defined under the answer's own definitions

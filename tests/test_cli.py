@@ -271,6 +271,11 @@ def test_attribute_reads_the_answers_own_reference_list_unless_told(
     result = json.loads(capsys.readouterr().out)
     assert result["markers"][0]["verdict"] == "wrong_source"
     assert result["answer"].startswith("Paris is the capital of France [1].")
+    # the wrong source mended when asked: the check still says what the answer wrote
+    assert main([*argv, "--registry-numbers", "--fix-wrong-source"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["markers"][0]["verdict"] == "wrong_source"
+    assert result["answer"].startswith("Paris is the capital of France [2].")
 
 
 def test_attribute_json_to_stdout_and_bad_config(

@@ -160,6 +160,13 @@ async def test_an_answers_own_reference_list_and_the_option_that_ignores_it(
         got = await client.post("/v1/attributions", json=body)
         assert got.status_code == 200, got.text
         assert got.json()["answer"].endswith(ending), got.json()["answer"]
+    # a marker that cites the wrong source, mended when asked
+    wrong = {"answer": "Orion runs in Frankfurt [1].", "sources": sources}
+    for options, written in (({}, "[1]"), ({"fixWrongSource": True}, "[2]")):
+        got = await client.post("/v1/attributions", json={**wrong, "options": options})
+        assert got.status_code == 200, got.text
+        assert got.json()["answer"] == f"Orion runs in Frankfurt {written}.", got.json()["answer"]
+        assert got.json()["markers"][0]["verdict"] == "wrong_source"
 
 
 async def test_a_link_to_a_page_of_an_earlier_turn_cites_it(client: Client) -> None:

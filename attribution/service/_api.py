@@ -59,6 +59,9 @@ class AttributionOptions(Body, frozen=True):
     answer_key: bool | None = None
     """Read the answer's markers through its own reference list or definitions when their
     entries name the sources (the default); false: every number is the registry's."""
+    fix_wrong_source: bool | None = None
+    """Write a marker that cites the wrong source with the number of the source that supports
+    its claim (default false: keep it; the check reports the suggestion either way)."""
     list_added: bool | None = None
     """List the sources the engine cites in the answer's own list of sources, where it ends
     with one (the default); false: leave the list as written."""

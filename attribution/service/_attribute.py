@@ -168,6 +168,7 @@ def engine_for(base: Attributor, options: AttributionOptions | None) -> Attribut
             placement=options.placement,
             answer_key=options.answer_key,
             list_added=options.list_added,
+            fix_wrong_source=options.fix_wrong_source,
         ),
     )
     return base.with_config(config)
