@@ -1206,6 +1206,13 @@ class Attributor:
             if n in numbering.known
             and numbering.index_of(n) is not None
             and (m.start, n) not in foreign
+            and n not in (fixes[m.start][1] if m.start in fixes else ())  # mended away
+        ]
+        cited += [  # a mended footnote names its new number: it needs a definition too
+            n
+            for m, right in fixes.values()
+            if (m.style == "footnote" if target is None else target == "footnote")
+            for n in right.values()
         ]
         definitions = None
         if style == "footnote" or cited:

@@ -1183,6 +1183,9 @@ def test_a_marker_that_cites_the_wrong_source_is_mended_when_asked(
     (reference,) = mended.citations.references
     assert reference.cited_text == "In Oslo, snow is common in March [2]."
     assert mended.answer[reference.start_index : reference.end_index] == reference.cited_text
+    # a footnote mended is defined under its new number, the old one no longer
+    footnote = fixing.attribute("In Oslo, snow is common in March[^1].", [tower, oslo])
+    assert footnote.answer == "In Oslo, snow is common in March[^2].\n\n[^2]: Oslo\n"
 
 
 def test_footnotes_the_answer_gets_are_defined(attributor: Attributor) -> None:
