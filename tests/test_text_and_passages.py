@@ -460,6 +460,23 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ),
         ("The low was 23 °F.", "The low was 5 °C below zero.", "The low was 5 °C below zero."),
         ("The low was 41 °F.", "The low was 5 °C below zero.", "The low was 41 °F."),
+        # the words in another order: the passage's value alone in a clause that holds the
+        # claim's words (a second user trial); not where the clause holds another value
+        (
+            "Earnings were 87 cents per share.",
+            "GAAP earnings per share were $0.87.",
+            "Earnings were $0.87 per share.",
+        ),
+        (
+            "Gas prices rose 25 cents in Texas.",
+            "Gas prices rose $0.25 in Ohio and $0.10 in Texas.",
+            "Gas prices rose 25 cents in Texas.",
+        ),
+        (
+            "A dozen children were hurt in the crash.",
+            "Two 12-year-old children were hurt in the crash.",
+            "A dozen children were hurt in the crash.",
+        ),
         # a range in another form, its first end with the second's scale or unit
         (
             "It guided revenue of $4.9–5.0 billion.",

@@ -493,7 +493,11 @@ def _same_context(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
     quarters of voters" and "75 percent of registered voters", "The flight takes 2.5 hours."
     and "The flight takes 150 minutes."; not "The vaccine was 50% effective." and "Half of the
     participants ...", nor "reached 104 °F in Phoenix" and "40 °C in Dallas and 45 °C in
-    Phoenix"."""
+    Phoenix". Else, :func:`_same_clause`."""
+    return _same_neighbours(claim, q, passage, t) or _same_clause(claim, q, passage, t)
+
+
+def _same_neighbours(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
     after = _terms_after(claim, q.end)
     theirs = _terms_after(passage, t.end)
     if after:
@@ -506,6 +510,34 @@ def _same_context(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
     if _COMPARED.match(passage, t.end):
         return False  # "takes 2.5 hours." and "takes 150 minutes longer than the flight"
     return before[-1] in _terms_before(passage, t.start)[-_CONTEXT_WORDS:]
+
+
+def _same_clause(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
+    """Whether the passage's value is the only number of its clause, which holds two content
+    words of the claim's clause and compares nothing: "Earnings were 87 cents per share." and
+    "GAAP earnings per share were $0.87." (the words in another order)."""
+    if _COMPARED.match(passage, t.end):
+        return False
+    a, b = _clause(passage, t.start, t.end)
+    if _DIGIT.search(passage, a, t.start) or _DIGIT.search(passage, t.end, b):
+        return False  # another value in the clause: which one the words go with is not sure
+    c, d = _clause(claim, q.start, q.end)
+    mine = {w for w in content_terms(claim[c : q.start] + " " + claim[q.end : d]) if w.isalpha()}
+    theirs = set(content_terms(passage[a : t.start] + " " + passage[t.end : b]))
+    return len(mine & theirs) >= _CLAUSE_WORDS
+
+
+_CLAUSE_WORDS = 2
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n")
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause (up to a full stop, a semicolon or a line's end) around ``text[start:end]``."""
+    before = text[max(0, start - 300) : start]
+    stops = list(_CLAUSE_END.finditer(before))
+    a = max(0, start - 300) + stops[-1].end() if stops else max(0, start - 300)
+    stop = _CLAUSE_END.search(text, end, end + 300)
+    return a, stop.start() if stop else min(len(text), end + 300)
 
 
 _UP_TO_NUMBER = re.compile(r"\d|[.;!?](?:\s|$)")
@@ -534,9 +566,9 @@ def _terms_before(text: str, start: int) -> list[str]:
     return content_terms(before[cut.end() :] if cut else before)
 
 
-_GLUED = re.compile(r"\d[/:.-]$|^[/:.-]\d")
-"""A number glued to another by a slash, colon, dot or dash ("01/06/2021", "24/7", "2:30"): a
-part of a date, a ratio or a time, no count."""
+_GLUED = re.compile(r"\d[/:.-]$|^[/:.-]\d|^-[^\W\d_]")
+"""A number glued to another by a slash, colon, dot or dash ("01/06/2021", "24/7", "2:30"), or
+to a word by a dash ("12-year-old"): a part of a date, a ratio, a time or a word, no count."""
 
 
 def _glued(text: str, q: Quantity) -> bool:
