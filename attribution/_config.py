@@ -334,8 +334,9 @@ class ReconcileConfig(_Section, frozen=True):
     gets the suggestion."""
     list_added: bool = True
     """Where the answer ends with a list of sources (``Sources: [1]``, or lines ``[1] Title``),
-    list there the sources the engine cites that it does not (``Sources: [1], [2]``; ``[2]
-    Title``, in the form of the list's last line)."""
+    list there the sources the answer cites once edited that it does not name (added by the
+    engine, or cited but left out: ``Sources: [1], [2]``; ``[2] Title``, in the form of the
+    list's last line)."""
     max_sources_per_claim: int = 3
     """Sources cited at most by one added marker."""
 

@@ -195,14 +195,15 @@ def _link(title: str, url: str | None) -> str:
 
 def listed_sources_edit(
     text: str,
-    added: Sequence[int],
+    cited: Sequence[int],
     describe: Callable[[int], tuple[str, str | None]],
     *,
     claims: Sequence[tuple[int, int]] = (),
     known: Collection[int] | None = None,
 ) -> Edit | None:
-    """The edit that lists the sources the engine cited in ``text`` (``added``) in the list
-    of sources the answer ends with, where it ends with one and does not list them: a line like
+    """The edit that lists the sources ``text`` cites once edited (``cited``: the numbers the
+    engine added and those the answer keeps) in the list of sources the answer ends with, where
+    it ends with one and does not list them: a line like
     its last line (``[2] Title``, ``- [2] [Title](https://...)``, ``[2] Title, https://...``),
     or a number more on a one-line list (``Sources: [1], [2]``). ``describe``: a number's
     title and address; ``claims``: the spans of the answer's claims (lines that hold one are
@@ -211,12 +212,12 @@ def listed_sources_edit(
     such list, it is inside a code block, or nothing is to add."""
     body = text.rstrip()
     lines = body.split("\n")
-    if not added or not lines or len(_FENCE.findall(body)) % 2:
+    if not cited or not lines or len(_FENCE.findall(body)) % 2:
         return None  # nothing to add, or the end of the text is inside a code block
     end = len(body)
 
     def missing_of(listed: Collection[int]) -> list[int]:
-        return sorted(n for n in set(added) if n not in listed)
+        return sorted(n for n in set(cited) if n not in listed)
 
     last = lines[-1].rstrip("\r")
     inline = _INLINE_LIST.fullmatch(last)

@@ -403,9 +403,10 @@ def quantity_values(text: str) -> tuple[Quantity, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _passage_quantities(passage: str) -> tuple[Quantity, ...]:
-    """A passage's quantities, once per passage (it is read against every claim it may back)."""
-    return tuple(quantities(passage))
+def _quantities_once(text: str) -> tuple[Quantity, ...]:
+    """A text's quantities, once per text: a passage is read against every claim it may back,
+    a claim against every passage."""
+    return tuple(quantities(text))
 
 
 @lru_cache(maxsize=8192)
@@ -422,8 +423,8 @@ def as_written_in(claim: str, passage: str) -> str:
     if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
         return claim
     edits = _date_edits(claim, passage)
-    mine = _passage_quantities(claim)  # a claim is read against many passages: once too
-    theirs = _passage_quantities(passage) if mine else ()
+    mine = _quantities_once(claim)
+    theirs = _quantities_once(passage) if mine else ()
     edits += _range_edits(claim, mine, passage, theirs, edits)
     for q in mine:
         if _ends_range(claim, q.start) or claim[q.start : q.end] in passage:
@@ -635,9 +636,7 @@ def _range_edits(
             (
                 t
                 for t in ranges
-                if t.dimension == r.dimension
-                and math.isclose(t.low, r.low, rel_tol=1e-9)
-                and math.isclose(t.high, r.high, rel_tol=1e-9)
+                if t.dimension == r.dimension and _close(t.low, r.low) and _close(t.high, r.high)
             ),
             None,
         )
@@ -651,11 +650,11 @@ def range_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a range the passage gives with one end the same and the other
     not: "$5.1 billion to $5.5 billion" against "between $5.1 billion and $5.3 billion" (a small
     judge reads the two as one, 0.97)."""
-    mine = quantities(claim) if _DIGIT.search(claim) else []
+    mine = _quantities_once(claim)
     claimed = _ranges(claim, mine) if len(mine) > 1 else []
     if not claimed:
         return False
-    given = _ranges(passage, _passage_quantities(passage))
+    given = _ranges(passage, _quantities_once(passage))
     for r in claimed:
         alike = [t for t in given if t.dimension == r.dimension]
         if any(_close(t.low, r.low) and _close(t.high, r.high) for t in alike):
@@ -686,7 +685,8 @@ _DATES = re.compile(
 
 
 def _days(m: re.Match[str]) -> frozenset[tuple[int, int, int]]:
-    """The days (year, month, day) a date match may be: one, or two for ``03/04/2020``."""
+    """The days (year, month, day) a date match is: one, or none for a date either way round
+    (``03/04/2020``) or no date at all (``31/31/2020``)."""
     read: list[tuple[str, int | str, str]]
     if m.group("y1"):
         read = [(m.group("y1"), month_number(m.group("m1")) or 0, m.group("d1"))]
@@ -764,7 +764,7 @@ def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
     """The amounts of money ``text`` states, as (value, currency family): ``€5 billion`` is
     ``("5000000000", "euro")``, ``US$1.2m`` ``("1200000", "dollar")``, ``40 yen`` ``("40",
     "yen")``."""
-    if not any(c.isdigit() for c in text):
+    if _DIGIT.search(text) is None:
         return ()
     found: list[tuple[str, str]] = []
     for m in _AMOUNT.finditer(text):
@@ -794,8 +794,8 @@ def currency_conflict(claim: str, passage: str) -> bool:
     theirs = money_amounts(passage)
     for value, family in mine:
         others = {f for v, f in theirs if v == value}
-        if others and family not in others and _MENTIONS[family].search(passage) is None:
-            return True  # "five dollars a month, or 5 euros": the passage names dollars too
+        if others and _MENTIONS[family].search(passage) is None:
+            return True  # not "five dollars a month, or 5 euros": the passage names dollars
     return False
 
 
@@ -813,5 +813,5 @@ claim's amount in words ("five million dollars") the amounts are not read from."
 
 def clear_quantity_cache() -> None:
     """Forget every text's cached quantities, dates and amounts (as if no text was seen)."""
-    for cached in (as_written_in, _passage_quantities, _passage_dates, money_amounts):
+    for cached in (as_written_in, _quantities_once, _passage_dates, money_amounts):
         cached.cache_clear()

@@ -1,12 +1,12 @@
 """The verbatim rule: a claim written word for word in a passage is supported without a model.
 
 Words are compared case-folded, with punctuation, quotes, dashes and spacing ignored (not a
-currency's or per cent sign), so
-"The tower is 330 m tall." is found in "…the tower is 330 m tall, and…"; so are a claim's
-quantities and dates written as the passage writes them ("The flight takes 2.5 hours." in
-"…the flight takes 150 minutes…": :func:`attribution.text.as_written_in`). Nothing else is
-forgiven: a changed number, a dropped "not" or another word order is not verbatim, and goes to
-the verifier like any other claim.
+currency's or per cent sign, nor a minus sign), so "The tower is 330 m tall." is found in "…the
+tower is 330 m tall, and…"; so are a claim's quantities and dates written as the passage writes
+them ("The flight takes 2.5 hours." in "…the flight takes 150 minutes…":
+:func:`attribution.text.as_written_in`). Nothing else is forgiven: a changed number, a dropped
+"not", another word order, or a number the passage goes on with ("2 hours" of "2 hours 10
+minutes") is not verbatim, and goes to the verifier like any other claim.
 """
 
 from __future__ import annotations
