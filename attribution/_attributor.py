@@ -705,6 +705,7 @@ class Attributor:
             key=key,
             foreign=foreign,
             renumbered=renumbered,
+            source_list=[(s.start, s.end) for s in segments if s.skip_reason == "reference_list"],
         )
 
     def check_claims(
@@ -1007,11 +1008,13 @@ class Attributor:
         key: AnswerKey | None = None,
         foreign: frozenset[tuple[int, int]] = frozenset(),
         renumbered: frozenset[int] = frozenset(),
+        source_list: Sequence[tuple[int, int]] = (),
     ) -> AttributionResult:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
         (``emit``). ``markers`` are read through the answer's ``key`` already; ``foreign``:
         ``(marker start, number)`` of the numbers it says cite a page outside the request;
-        ``renumbered``: the starts of the markers it reads as other numbers than written."""
+        ``renumbered``: the starts of the markers it reads as other numbers than written;
+        ``source_list``: the spans of the answer's list of sources."""
         cfg = self.config
         per_source, pair_support, contradicting, pair_refused = verified
         threshold = self._threshold()
@@ -1065,6 +1068,7 @@ class Attributor:
             foreign=foreign,
             renumbered=renumbered,
             held=held,
+            listed=source_list,
         )
         if key is not None:
             edits += [Edit(a, b, text) for a, b, text in key.edits]

@@ -382,6 +382,59 @@ def test_unknown_numbers_are_dropped_by_default_and_kept_on_request(
     assert {m.number: m.verdict for m in kept.markers} == reported
 
 
+def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
+    attributor: Attributor,
+) -> None:
+    # the label went and its words stayed: "**** Unknown", "Refs: [1] and", "Unknown page"
+    claim = "The Eiffel Tower was completed in 1889 [1]."
+    eiffel = "Eiffel https://example.org/eiffel"
+    for listed, want in (
+        (
+            "## Sources\n\n**[1]** Eiffel Tower\n**[7]** Unknown",
+            "## Sources\n\n**[1]** Eiffel Tower",
+        ),
+        (
+            "Sources:\n- [1] Eiffel Tower\n- [7] Unknown\n- [8] Other",
+            "Sources:\n- [1] Eiffel Tower",
+        ),
+        ("Sources:\n- [7] Unknown\n- [1] Eiffel Tower", "Sources:\n- [1] Eiffel Tower"),
+        ("Sources:\r\n[1] Eiffel Tower\r\n[7] Unknown", "Sources:\r\n[1] Eiffel Tower"),
+        # the list's only entry goes: the source the answer cites takes its place
+        ("## Sources\n\n[7] Unknown page", "## Sources\n\n[1] Eiffel Tower"),
+        ("Refs: [7], [1] and [8]", "Refs: [1]"),
+        (f"Sources: [1] {eiffel}, [7] Other https://other.org/x", f"Sources: [1] {eiffel}"),
+        (f"Sources: [7] Other https://other.org/x, [1] {eiffel}", f"Sources: [1] {eiffel}"),
+        (
+            f"Sources: [7] A https://a.org/x; [1] {eiffel}; [8] B https://b.org/y",
+            f"Sources: [1] {eiffel}",
+        ),
+        # the answer's last line break stays
+        ("Sources:\n[1] Eiffel Tower\n[7] Unknown\n", "Sources:\n[1] Eiffel Tower\n"),
+        ("Sources:\r\n[1] Eiffel Tower\r\n[7] Unknown\r\n", "Sources:\r\n[1] Eiffel Tower\r\n"),
+        # a label with a number that stays is an entry that stays
+        (
+            "Sources:\n- [1][7] Eiffel Tower\n- [2] Everest",
+            "Sources:\n- [1] Eiffel Tower\n- [2] Everest",
+        ),
+    ):
+        result = attributor.attribute(f"{claim}\n\n{listed}", SOURCES)
+        assert result.answer == f"{claim}\n\n{want}", listed
+        assert {m.number for m in result.markers if m.verdict == "unknown_number"} >= {7}
+    # a claim the engine cites gets its entry where the list loses one
+    answer = f"{claim} Mount Everest is 8,849 metres tall.\n\nRefs: [7], [1] and [8]"
+    result = attributor.attribute(answer, SOURCES)
+    assert result.answer.endswith("metres tall [2].\n\nRefs: [1], [2]")
+    # rewritten in another style, the entries that stay are rewritten with it
+    cited = attributor.with_config(
+        AttributionConfig(reconcile=ReconcileConfig(marker_style="citation"))
+    ).attribute(f"{claim}\n\nSources: [7] Other https://other.org/x, [1] {eiffel}", SOURCES)
+    assert cited.answer.endswith(f"\n\nSources: [citation:1] {eiffel}")
+    # kept when unknown numbers are kept
+    keep = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False)))
+    listed = "## Sources\n\n**[1]** Eiffel Tower\n**[7]** Unknown"
+    assert keep.attribute(f"{claim}\n\n{listed}", SOURCES).answer == f"{claim}\n\n{listed}"
+
+
 def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(
     attributor: Attributor,
 ) -> None:

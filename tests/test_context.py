@@ -50,7 +50,7 @@ def test_no_other_number_stands_next_to_a_passage() -> None:
     )
     bracketed = re.findall(r"\[[^\]]*\]", block)
     assert bracketed == ["[3]"]
-    assert "Wikipedia says so and." in block
+    assert "[3] Wikipedia says so.\n" in block  # the "and" only listed the markers
 
 
 def test_passage_text_cannot_close_the_block() -> None:

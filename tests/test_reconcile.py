@@ -128,9 +128,18 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
         # numbers that are dropped: the new one takes the list's place, after its label
         ("A [1].\n\nSources: [7]", "A [1].\n\nSources: [2] [7]"),
         ("A [1].\n\nSources: [1], [7]", "A [1].\n\nSources: [1], [2], [7]"),
-        ("A [1].\n\nSources: [1] and [7]", None),  # the "and" is not ours to mend
+        # the marker's removal takes " and [7]" with it: "Sources: [1], [2]"
+        ("A [1].\n\nSources: [1] and [7]", "A [1].\n\nSources: [1], [2] and [7]"),
         # a list in words: before its last item
         ("A [1].\n\nSources: [1] and [3]", "A [1].\n\nSources: [1], [2] and [3]"),
+        # a heading, a blank line, one entry
+        ("A [1].\n\n## Sources\n\n[1] One", "A [1].\n\n## Sources\n\n[1] One\n[2] Two"),
+        ("A [1].\n\nIt flies.\n\n[1] One", None),  # one line after prose: no list
+        # headings and one-line lists in other words and languages
+        ("A [1].\n\nQuellen: [1]", "A [1].\n\nQuellen: [1], [2]"),
+        ("A [1].\n\n参考文献：[1]", "A [1].\n\n参考文献：[1], [2]"),
+        ("A [1].\n\n**Fuentes**\n\n- [1] One", "A [1].\n\n**Fuentes**\n\n- [1] One\n- [2] Two"),
+        ("A [1].\r\n\r\nRefs:\r\n[1] One", "A [1].\r\n\r\nRefs:\r\n[1] One\r\n[2] Two"),
         # link definitions, an indented code block, an unclosed fence: no list to add to
         ("A [1].\n\n[1]: https://a.org\n[3]: https://c.org", None),
         ("A [1].\n\nOut:\n\n    [1] One\n    [3] Three", None),

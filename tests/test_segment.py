@@ -846,6 +846,13 @@ def test_blockquotes_keep_exact_offsets() -> None:
         "**References**\n\n1. [NASA](https://www.nasa.gov/webb)\n2. ESA, *Webb*, 2022.",
         "## Sources\n- [1] NASA - https://www.nasa.gov/webb\n- [2] ESA",
         "[1] https://www.nasa.gov/webb\n\n[2]: https://www.esa.int/Webb",
+        # other headings: a short word, other languages, one entry under them
+        "Refs:\n**[1]** NASA",
+        "Refs.\n[1] NASA\n[2] ESA",
+        "**Quellen**\n\n[1] NASA\n[2] ESA",
+        "Fuentes:\n- [1] NASA",
+        "## Références\n\n[1] NASA",
+        "参考文献：\n[1] NASA",
     ],
 )
 def test_trailing_reference_list(tail: str) -> None:

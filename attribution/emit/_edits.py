@@ -8,6 +8,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, NamedTuple
 
+from attribution.segment import SOURCES_WORDS, key_line_labels
 from attribution.text import (
     UNNUMBERED,
     Marker,
@@ -160,20 +161,15 @@ _ENTRY_LINE = re.compile(
 ``**[3]** Title, https://...``; not a link definition (``[1]: https://...``), nor a line of an
 indented code block."""
 _INLINE_LIST = re.compile(
-    r"[ \t]*(?:\*\*|__)?(?:sources?|references?|citations?|refs?)(?:\*\*|__)?[ \t]*:?"
+    rf"[ \t]*(?:\*\*|__)?{SOURCES_WORDS}(?:\*\*|__)?[ \t]*[:：]?"
     r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:,|;|and|&)?[ \t]*\[\d{1,6}\])*)"
     r"[ \t]*\.?[ \t]*",
     re.IGNORECASE,
 )
 """A one-line list of sources under an answer: ``Sources: [1], [3]``, ``**Refs:** [1] [2]``."""
-_LIST_HEADING = re.compile(
-    r"[\W_]*(?:sources?|references?|citations?|refs?|bibliography|links?|further reading|works"
-    r" cited)[\W_]*",
-    re.IGNORECASE,
-)
+_LIST_HEADING = re.compile(rf"[\W_]*(?:{SOURCES_WORDS}|links?)[\W_]*", re.IGNORECASE)
 """The line that heads a list of sources (``Sources:``, ``**References**``, ``## Sources``)."""
 _LISTED = re.compile(r"\[(\d{1,6})\]")
-_COMMA_SEPARATED = re.compile(r"[ \t]*[,;]?[ \t]*")
 _AND = re.compile(r"\band\b|&", re.IGNORECASE)
 _TITLE_THEN_URL = re.compile(
     r"(?P<title>.*?\S)(?P<between>[ \t]*[,;|—–-]?[ \t]*)(?P<open>[(<]?)https?://[^\s)>]+"
@@ -228,8 +224,6 @@ def listed_sources_edit(
         if not missing:
             return None
         gaps = [inline["list"][a.end() : b.start()] for a, b in itertools.pairwise(numbers)]
-        if len(stays) < len(numbers) and not all(_COMMA_SEPARATED.fullmatch(g) for g in gaps):
-            return None  # "[1] and [7]" with [7] dropped: the "and" is not ours to mend
         line_start = end - len(last)
         listed = line_start + inline.start("list")
         if not stays:  # "Sources: [7]", [7] dropped: "Sources: [2]", before the blank it takes
@@ -247,7 +241,8 @@ def listed_sources_edit(
         if m is None:
             break
         entries.append(m)
-    heading = lines[-len(entries) - 1] if len(entries) < len(lines) else ""
+    above = [line for line in lines[: len(lines) - len(entries)] if line.strip()]
+    heading = above[-1] if above else ""  # a blank line may come between: "## Sources\n\n[1] A"
     if not entries or (len(entries) < 2 and not _LIST_HEADING.fullmatch(heading.strip())):
         return None  # a line of prose that opens with a marker is no list
     first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
@@ -270,8 +265,10 @@ def listed_sources_edit(
         else:
             said = title
         new.append(f"{model['lead']}[{n}]{model['close']}{model['sep'] or ' '}{said}")
-    crlf = any(line.endswith("\r") for line in lines[-len(entries) : -1]) or (
-        len(entries) == 1 and text[end : end + 2] == "\r\n"
+    crlf = (
+        any(line.endswith("\r") for line in lines[-len(entries) : -1])
+        or text[end : end + 2] == "\r\n"
+        or text[first - 2 : first] == "\r\n"  # the break before the list's first entry
     )
     newline = "\r\n" if crlf else "\n"
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
@@ -290,12 +287,15 @@ def marker_edits(
     foreign: Collection[tuple[int, int]] = (),
     renumbered: Collection[int] = (),
     held: Collection[int] = (),
+    listed: Sequence[tuple[int, int]] = (),
 ) -> list[Edit]:
     """Edits that rewrite markers in ``style`` and drop unknown numbers when asked (and the
     ``foreign`` ones, ``(marker start, number)``: numbers the answer's own key says cite a page
     outside the request). A marker in ``renumbered`` (by start: read through the answer's key
     as other numbers than it says) is written again in its own style. A marker in ``held`` (by
-    start) gets no edit: the caller edits it (:func:`held_markers`)."""
+    start) gets no edit: the caller edits it (:func:`held_markers`). In the answer's list of
+    sources (``listed``: its spans), an entry whose label goes goes whole (:func:`_gone_entries`):
+    ``[7] A page`` would otherwise stay as ``A page``, ``**[7]** A page`` as ``**** A page``."""
     kept = [
         kept_numbers(m, known=known, drop_unknown=drop_unknown, foreign=foreign) for m in markers
     ]
@@ -304,14 +304,16 @@ def marker_edits(
         not n and m.style not in UNNUMBERED and m.start not in held
         for m, n in zip(markers, kept, strict=True)
     ]
-    edits = [
+    entries, labels = _gone_entries(text, markers, goes, listed, held)
+    goes = [g and m.start not in labels for m, g in zip(markers, goes, strict=True)]
+    edits = entries + [
         Edit(a, b, new)
         for a, b, new in removal_edits(
             text, [(m.start, m.end, g) for m, g in zip(markers, goes, strict=True)]
         )
     ]
     for m, numbers, gone in zip(markers, kept, goes, strict=True):
-        if gone or m.start in held:
+        if gone or m.start in held or m.start in labels:
             continue
         if m.style in UNNUMBERED:
             # a link or a name stays as written, but for the number a link shows
@@ -327,6 +329,94 @@ def marker_edits(
             if new != m.text:
                 edits.append(Edit(m.start, m.end, new))
     return edits
+
+
+_LABEL_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,6}[.)])[ \t]+)?(?:\*\*|__|\*|_)?")
+"""What may come before an entry's label on its line: a quote's mark, a bullet, emphasis."""
+
+
+def _gone_entries(
+    text: str,
+    markers: Sequence[Marker],
+    goes: Sequence[bool],
+    listed: Sequence[tuple[int, int]],
+    held: Collection[int],
+) -> tuple[list[Edit], frozenset[int]]:
+    """The edits that take out the entries of the answer's list of sources (the spans
+    ``listed``) whose labels go (every number of them dropped), and the starts of those labels.
+    A line that opens with such a label goes with its line break (``[7] A page``, ``- **[7]**
+    A page``); on a key written on one line (``Sources: [1] A https://a, [7] B https://b``)
+    the entry goes with the separator before it, the whole line where none stays. A label
+    written with a number that stays (``[1][7] A page``) is no entry that goes, nor one that
+    holds a marker the caller edits (``held``). The markers inside what goes go with it."""
+    if not listed or not any(goes):
+        return [], frozenset()
+    spans = sorted(listed)
+    by_start = {m.start: (m, g) for m, g in zip(markers, goes, strict=True)}
+    found: list[Edit] = []
+    done: set[int] = set()  # the lines already read
+    for m, gone in zip(markers, goes, strict=True):
+        k = bisect_left(spans, (m.start + 1, -1)) - 1
+        if not gone or k < 0 or not spans[k][0] <= m.start < spans[k][1]:
+            continue
+        line_start = text.rfind("\n", 0, m.start) + 1
+        if line_start in done:
+            continue
+        done.add(line_start)
+        line_end = text.find("\n", m.start)
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[line_start:line_end].rstrip("\r")
+        # the line and its break: the break before it where it is the text's last line
+        whole = Edit(line_start, min(line_end + 1, len(text)), "")
+        items = key_line_labels(line)
+        if items:  # a key on one line: each entry whose label goes
+            offsets = [line_start + item.start() for item in items]
+            going = [by_start.get(a, (None, False))[1] for a in offsets]
+            if all(going):
+                found.append(whole)
+                continue
+            ends = [*offsets[1:], line_start + len(line)]
+            last = len(items)  # the trailing entries that go: from the last one that stays
+            while going[last - 1]:
+                last -= 1
+            for i in range(last):
+                if going[i]:
+                    found.append(Edit(offsets[i], ends[i], ""))
+            if last < len(items):
+                kept_end = len(text[: ends[last - 1]].rstrip(_ENTRY_GAP))
+                found.append(Edit(kept_end, ends[-1], ""))
+            continue
+        if _LABEL_LEAD.fullmatch(text, line_start, m.start) is None:
+            continue  # not the line's label: the marker goes alone
+        run = [m]  # the label's markers: "[7][8] A page"
+        at = m.end
+        while at in by_start:
+            run.append(by_start[at][0])
+            at = run[-1].end
+        if all(by_start[r.start][1] for r in run) and text[at:line_end].strip(" \t*_.:)-–—\r"):
+            found.append(whole)
+    # the markers inside what goes go with it (none the caller edits itself)
+    merged: list[Edit] = []
+    labels: set[int] = set()
+    starts = sorted(by_start)
+    for edit in sorted(found):
+        inside = starts[bisect_left(starts, edit.start) : bisect_left(starts, edit.end)]
+        if any(a in held for a in inside):
+            continue
+        labels.update(inside)
+        if merged and merged[-1].end >= edit.start:  # lines one after another
+            previous = merged.pop()
+            edit = Edit(previous.start, max(previous.end, edit.end), "")
+        merged.append(edit)
+    last = merged[-1].start if merged and merged[-1].end == len(text) else 0
+    if text[last - 1 : last] == "\n" and not text.endswith("\n"):
+        # the text's last lines go with the break before them (where they end without one)
+        merged[-1] = Edit(last - (2 if text[last - 2 : last] == "\r\n" else 1), len(text), "")
+    return merged, frozenset(labels)
+
+
+_ENTRY_GAP = " \t,;|·•"
+"""What may separate the entries of a key written on one line."""
 
 
 def answer_placement(text: str, markers: Sequence[Marker]) -> Placement:

@@ -9,12 +9,13 @@ then the claim rules (:mod:`._rules`). Offsets are code points into the answer, 
 
 from __future__ import annotations
 
-from attribution.segment._blocks import ENTRY_LABEL, BlockKind, key_line_labels
+from attribution.segment._blocks import ENTRY_LABEL, SOURCES_WORDS, BlockKind, key_line_labels
 from attribution.segment._segmenter import Segment, Segmentation, Segmenter
 from attribution.segment._stream import SegmentStream
 
 __all__ = [
     "ENTRY_LABEL",
+    "SOURCES_WORDS",
     "BlockKind",
     "Segment",
     "SegmentStream",

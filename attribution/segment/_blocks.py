@@ -38,9 +38,15 @@ _CHECKBOX = re.compile(r"\[[ xX]\](?:[ \t]+|$)")
 _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _PIPE = re.compile(r"(?<!\\)\|")
 _DEFINITION = re.compile(r"\[\^[^\]\n]+\]:|\[[^\]\n]+\]:[ \t]+\S+[ \t]*(?:[\"'(].*)?$")
+SOURCES_WORDS = (
+    r"(?:sources?|r[eé]f[eé]rences?|citations?|refs?\.?|bibliography|works[ \t]+cited"
+    r"|further[ \t]+reading|quellen(?:angaben)?|literatur|fuentes|referencias|fonti|bronnen"
+    r"|参考文献|参考资料|参考資料|来源|出典|出处)"
+)
+"""The words that head a list of sources, in English and a few other languages (matched
+ignoring case): ``Sources``, ``Refs.``, ``Quellen``, ``Fuentes``, ``Références``, ``参考文献``."""
 _SOURCES_HEADING = re.compile(
-    r"(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?|bibliography|works[ \t]+cited"
-    r"|further[ \t]+reading)[ \t]*[*_]*[ \t]*:?[ \t]*[*_]*[ \t]*",
+    rf"(?:#{{1,6}}[ \t]+)?[*_]*[ \t]*{SOURCES_WORDS}[ \t]*[*_]*[ \t]*[:：]?[ \t]*[*_]*[ \t]*",
     re.IGNORECASE,
 )
 _BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")

@@ -545,6 +545,9 @@ def removal_spans(
         object_list[pos] = (pos > 0 and joined[pos - 1] and object_list[pos - 1]) or bool(
             _OBJECT_OF.search(text, max(0, start - 40), start)
         )
+    # the markers from pos on end their clause, the line or the text ("tall [1] and [8].":
+    # nothing but markers follows the "and", which so lists them, not two clauses)
+    list_ends = [False] * len(order)
     for pos in range(len(order) - 1, -1, -1):
         end = markers[order[pos]][1]
         if pos + 1 < len(order) and not joined[pos]:
@@ -553,7 +556,8 @@ def removal_spans(
             plain_and = _PLAIN_AND.fullmatch(text, end, markers[following][0]) is not None
             joined[pos] = (
                 (
-                    (prose[following] and ends_clause[pos + 1])
+                    (list_ends[pos + 1] and not prose[order[pos]])
+                    or (prose[following] and ends_clause[pos + 1])
                     or (reports[pos + 1] and after_sources[pos] and plain_and)
                     or (prose[following] and object_list[pos] and plain_and)
                 )
@@ -562,6 +566,9 @@ def removal_spans(
             )
         reports[pos] = _REPORT_PLURAL.match(text, end) is not None or (
             joined[pos] and reports[pos + 1]
+        )
+        list_ends[pos] = _LIST_END.match(text, end) is not None or (
+            joined[pos] and list_ends[pos + 1]
         )
         ends_clause[pos] = (
             _LIST_END.match(text, end) is not None
@@ -891,8 +898,14 @@ def removal_span(text: str, start: int, end: int) -> tuple[int, int]:
 
     ``claim [9].`` → ``claim.``; ``so[12] and`` → ``so and``; ``[9] Claim`` at a line start →
     ``Claim``; ``claim [9][1]`` → ``claim [1]`` (the blank stays for the marker after it; a run
-    of markers that all go, and a list of markers: :func:`removal_spans`).
+    of markers that all go, and a list of markers: :func:`removal_spans`). Emphasis around the
+    marker alone goes with it (``**[7]** Title`` → ``Title``, not ``**** Title``).
     """
+    for k in (2, 1):
+        mark = text[start - k : start] if start >= k else ""
+        if mark in ("**", "__", "*", "_") and text[end : end + k] == mark:
+            start, end = start - k, end + k
+            break
     left = start
     while left > 0 and text[left - 1] in " \t":
         left -= 1
