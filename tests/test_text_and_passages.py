@@ -634,6 +634,148 @@ def test_a_range_with_one_end_changed_is_a_conflict(
     assert range_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        ("Lows reached 5 °C.", "Lows reached -5 °C on Monday.", True),
+        ("Lows reached -5 °C.", "Lows reached 5 °C.", True),
+        ("Lows reached 23 °F.", "Lows reached −23 °F.", True),
+        ("Lows reached 5 °C.", "Lows reached minus 5 degrees Celsius.", True),
+        # the claim's temperature given too (in any unit), zero, another value, no sign
+        ("Lows reached 5 °C.", "Lows were -5 °C on Monday and 5 °C on Tuesday.", False),
+        ("Lows reached 5 °C.", "Lows reached -5 °C, or 41 °F by day.", False),
+        ("Lows reached 0 °C.", "Lows reached -0 °C.", False),
+        ("Lows reached 5 °C.", "Lows reached -6 °C.", False),
+        ("Lows reached 5 °C.", "Lows reached 5 °C.", False),
+        ("It fell by 5 °C.", "It fell by 5 °C to -5 °C.", False),
+    ],
+)
+def test_a_temperature_with_the_other_sign_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    from attribution.text import sign_conflict
+
+    assert sign_conflict(claim, passage) is conflict
+
+
+def test_a_minus_in_words_makes_a_temperature_negative() -> None:
+    from attribution.text import quantities
+
+    (cold,) = quantities("It was minus 5 degrees Celsius.")
+    assert (cold.dimension, cold.value) == ("temperature", "268.15")
+    # a subtraction is no sign
+    assert quantities("It is 5 minus 3 °C.")[-1].value == "276.15"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("In Q4 FY2025, revenue rose.", [("Q4 FY2025", "quarter", 4, 2025, "Q4")]),
+        (
+            "In the fourth quarter of fiscal 2025 it rose.",
+            [("fourth quarter of fiscal 2025", "quarter", 4, 2025, "fourth quarter")],
+        ),
+        (
+            "Third-quarter 2024 revenue",
+            [("Third-quarter 2024", "quarter", 3, 2024, "Third-quarter")],
+        ),
+        ("the 2024 third quarter", [("2024 third quarter", "quarter", 3, 2024, "third quarter")]),
+        (
+            "3Q24 and Q3'24 and Q3 of 2024",
+            [
+                ("3Q24", "quarter", 3, 2024, "3Q"),
+                ("Q3'24", "quarter", 3, 2024, "Q3"),
+                ("Q3 of 2024", "quarter", 3, 2024, "Q3"),
+            ],
+        ),
+        ("H1 2024 sales", [("H1 2024", "half", 1, 2024, "H1")]),
+        ("in the second half, Spain scored", [("second half", "half", 2, None, "second half")]),
+        (
+            "FY24 and fiscal year 2024",
+            [
+                ("FY24", "year", 0, 2024, "FY24"),
+                ("fiscal year 2024", "year", 0, 2024, "fiscal year 2024"),
+            ],
+        ),
+        # no period: a share, a round of a contest, a code in lower case, a heading tag
+        (
+            "a quarter of the votes; the first quarter-final; q3; <h1>; first quarter of a mile",
+            [],
+        ),
+    ],
+)
+def test_reporting_periods_are_read_in_their_forms(
+    text: str, read: list[tuple[str, str, int, int | None, str]]
+) -> None:
+    from attribution.text import periods
+
+    assert [
+        (text[p.start : p.end], p.kind, p.number, p.year, text[p.bare_start : p.bare_end])
+        for p in periods(text)
+    ] == read
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "as_written", "conflict"),
+    [
+        (
+            "In Q4 FY2025, revenue was $5.2 billion.",
+            "In the fourth quarter of fiscal 2025, revenue was $5.2 billion.",
+            "In fourth quarter of fiscal 2025, revenue was $5.2 billion.",
+            False,
+        ),
+        (
+            "Q3 2024 revenue was $5.2 billion.",
+            "In the third quarter of 2024, revenue was $5.2 billion.",
+            "Third quarter of 2024 revenue was $5.2 billion.",
+            False,
+        ),
+        (  # a claim without a year reads the passage's quarter without its year
+            "Q4 revenue was $5.2 billion.",
+            "Fourth-quarter 2025 revenue was $5.2 billion.",
+            "Fourth-quarter revenue was $5.2 billion.",
+            False,
+        ),
+        (
+            "Revenue in FY24 was $20 billion.",
+            "Revenue for fiscal year 2024 was $20 billion.",
+            "Revenue in fiscal year 2024 was $20 billion.",
+            False,
+        ),
+        # another quarter, half or fiscal year only: a conflict
+        (
+            "In Q2 2024, revenue was $5.2 billion.",
+            "Third-quarter 2024 revenue was $5.2 billion.",
+            None,
+            True,
+        ),
+        ("H2 2024 sales rose 8%.", "Sales in the first half of 2024 rose 8%.", None, True),
+        (
+            "Revenue in FY23 was $20 billion.",
+            "Revenue for fiscal year 2024 was $20 billion.",
+            None,
+            True,
+        ),
+        # the claim's period named too, or another year's, or no period of its kind: none
+        (
+            "Q4 revenue was $5.2 billion.",
+            "Fourth-quarter revenue was $5.2 billion, against $4.9 billion in the third quarter.",
+            "Fourth-quarter revenue was $5.2 billion.",
+            False,
+        ),
+        ("Q3 2024 revenue rose.", "Q2 2023 revenue rose.", None, False),
+        ("Q3 revenue rose.", "Revenue rose in fiscal 2024.", None, False),
+    ],
+)
+def test_a_reporting_period_in_another_form_is_the_same_period(
+    claim: str, passage: str, as_written: str | None, conflict: bool
+) -> None:
+    from attribution.text import as_written_in, period_conflict
+
+    assert as_written_in(claim, passage) == (as_written or claim)
+    assert period_conflict(claim, passage) is conflict
+
+
 def test_amounts_of_money_give_their_value_and_currency() -> None:
     from attribution.text import money_amounts
 

@@ -2,6 +2,8 @@
 
 - ``_regions``: code, URLs, link destinations and definitions (where prose rules do not apply).
 - ``_markers``: find, format, normalise and renumber citation markers, with exact offsets.
+- ``_periods``: quarters, halves and fiscal years in their forms (``Q4 FY25``, ``fourth
+  quarter of fiscal 2025``).
 - ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
 - ``_quantities``: a number written with a scale or another metric unit, compared by value.
 """
@@ -28,6 +30,7 @@ from attribution.text._markers import (
     rewrite_marker,
     written_style,
 )
+from attribution.text._periods import Period, period_conflict, period_edits, periods
 from attribution.text._quantities import (
     Quantity,
     as_written_in,
@@ -38,6 +41,7 @@ from attribution.text._quantities import (
     quantity_values,
     range_conflict,
     same_quantity,
+    sign_conflict,
 )
 from attribution.text._regions import (
     LOCATOR,
@@ -88,6 +92,7 @@ __all__ = [
     "MarkerKind",
     "MarkerStyle",
     "NormalizedText",
+    "Period",
     "ProtectedRegions",
     "Quantity",
     "SpanSet",
@@ -121,6 +126,9 @@ __all__ = [
     "number_terms",
     "object_phrase",
     "opens_report",
+    "period_conflict",
+    "period_edits",
+    "periods",
     "protected_spans",
     "quantities",
     "quantity_values",
@@ -132,6 +140,7 @@ __all__ = [
     "rewrite_marker",
     "same_quantity",
     "shared_comma",
+    "sign_conflict",
     "source_sentence_spans",
     "starts_sentence",
     "stem",

@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 from typing import NamedTuple
 
+from attribution.text._periods import period_edits
 from attribution.text._terms import (
     canonical_number,
     content_terms,
@@ -191,6 +192,8 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
         return start, None
     if start > 0 and text[start - 1] in "-−–" and (start == 1 or text[start - 2] in " \t\n(["):
         start, number = start - 1, -number  # not "10°–15°C"
+    elif (minus := _MINUS_WORD.search(text, max(0, start - 8), start)) is not None:
+        start, number = minus.start(), -number  # "minus 5 degrees Celsius"
     with localcontext() as context:
         context.prec = 80  # a long number a text writes ("10000000000000000000000 °C")
         try:
@@ -202,6 +205,8 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
     return start, canonical_number(format(kelvins, "f"))
 
 
+_MINUS_WORD = re.compile(r"(?<!\d )\bminus[ ]+$", re.IGNORECASE)
+"""A minus in words before a temperature (not a subtraction: "5 minus 3 °C")."""
 _BELOW_ZERO = re.compile(r"[ ]+below[ ]+zero\b", re.IGNORECASE)
 _CHANGE_AFTER = re.compile(
     r"[ ]+(?:above|below|warmer|cooler|colder|hotter|higher|lower|more|less|over|under)\b",
@@ -415,14 +420,25 @@ def as_written_in(claim: str, passage: str) -> str:
     writes it: "It had 1.2 million users." against "... 1,200,000 users ..." reads "It had
     1,200,000 users."; "It is 1.82 km long." against "... 1,820 metres ..." reads "It is 1,820
     metres long."; "It took 2.5 hours." against "... 150 minutes ..." reads "It took 150
-    minutes."; a full date likewise ("on 21/01/1793" against "on 21 January 1793"). Only a
+    minutes."; a full date likewise ("on 21/01/1793" against "on 21 January 1793"), and a
+    quarter, half or fiscal year ("Q4 FY2025" against "the fourth quarter of fiscal 2025":
+    :func:`attribution.text.period_edits`). Only a
     scaled number, a measure, a share, a dozen or a date, on either side, is rewritten, and
     only to the same quantity (:func:`same_quantity`) or day; everything else is left as it is
     (the claim itself when nothing changes). Cached: the verbatim rule and the judge read the
     same pair."""
+    edits = [
+        (start, end, _cased(claim, start, written))
+        for start, end, written in period_edits(claim, passage)
+    ]
     if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
-        return claim
-    edits = _date_edits(claim, passage)
+        return _edited(claim, edits)
+    taken = list(edits)  # no date is read inside a period ("Q3 2024")
+    edits += [
+        e
+        for e in _date_edits(claim, passage)
+        if not any(e[0] < b and a < e[1] for a, b, _ in taken)
+    ]
     mine = _quantities_once(claim)
     theirs = _quantities_once(passage) if mine else ()
     edits += _range_edits(claim, mine, passage, theirs, edits)
@@ -461,12 +477,25 @@ def as_written_in(claim: str, passage: str) -> str:
         start = q.start - 1 if match.system == "cent" else q.start  # "$0.25": the sign goes too
         if q.system == "cent":
             written = "$" + written  # "25 cents" as "$0.25"
-        if written[:1].isalpha():  # "Two-thirds of" at the passage's start, inside the claim
-            before = claim[:start].rstrip()
-            opens = not before.strip(_OPENERS) or before.endswith((".", "!", "?", ":"))
-            written = (str.upper if opens else str.lower)(written[0]) + written[1:]
+        written = _cased(claim, start, written)  # "Two-thirds of" inside the claim
         if written != claim[start : q.end]:
             edits.append((start, q.end, written))
+    return _edited(claim, edits)
+
+
+def _cased(claim: str, start: int, written: str) -> str:
+    """A passage's words for a claim's value at ``start``: with a capital where they open the
+    claim's sentence, else without ("Third-quarter 2024" inside "In Q3 2024, ...")."""
+    first = written.split(" ", 1)[0]
+    if not written[:1].isalpha() or (len(first) > 1 and first.isupper()):  # "$5", "FY2025", "Q4"
+        return written
+    before = claim[:start].rstrip()
+    opens = not before.strip(_OPENERS) or before.endswith((".", "!", "?", ":"))
+    return (str.upper if opens else str.lower)(written[0]) + written[1:]
+
+
+def _edited(claim: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """``claim`` with the disjoint ``edits`` (start, end, replacement) made."""
     if not edits:
         return claim
     pieces: list[str] = []
@@ -662,6 +691,30 @@ def range_conflict(claim: str, passage: str) -> bool:
         if any(_close(t.low, r.low) != _close(t.high, r.high) for t in alike):
             return True
     return False
+
+
+def sign_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a temperature the passage gives with the other sign only:
+    "Lows reached 5 °C." against "Lows reached -5 °C." (a small judge reads a minus sign past).
+    A passage that also gives the claim's temperature, in any unit, is no conflict."""
+    mine = [q for q in _quantities_once(claim) if q.dimension == "temperature"]
+    if not mine:
+        return False
+    theirs = [t for t in _quantities_once(passage) if t.dimension == "temperature"]
+    for q in mine:
+        degrees = _degrees(q)
+        if degrees == 0 or any(same_quantity(q, t) for t in theirs):
+            continue
+        if any(t.system == q.system and math.isclose(_degrees(t), -degrees) for t in theirs):
+            return True
+    return False
+
+
+def _degrees(q: Quantity) -> float:
+    """A temperature in the degrees of its own scale (Celsius or Fahrenheit), rounded to the
+    places a text writes."""
+    celsius = float(q.value) - float(_ZERO_CELSIUS)
+    return round(celsius * 9 / 5 + 32 if q.system == "imperial" else celsius, 3)
 
 
 def _close(a: float, b: float) -> bool:
