@@ -205,6 +205,15 @@ def test_example_answer() -> None:
             ],
         ),
         ("He scored 10. March was a good month.", ["He scored 10.", "March was a good month."]),
+        # ... nor a day before its month's name, in emphasis or after any word (the answer came
+        # back "am **13 [1]. August 1961**"); "May" is an English word, "Augenblicke" no month
+        (
+            "Die Mauer stand ab dem **13. August 1961**. Am Abend des 9. November fiel sie.",
+            ["Die Mauer stand ab dem **13. August 1961**.", "Am Abend des 9. November fiel sie."],
+        ),
+        ("Det skjedde 17. mai 1814. Det var fint.", ["Det skjedde 17. mai 1814.", "Det var fint."]),
+        ("The total was 12. May I add more?", ["The total was 12.", "May I add more?"]),
+        ("Es waren 13. Augenblicke später kam er.", ["Es waren 13.", "Augenblicke später kam er."]),
         # a scale written short goes on into its currency ("16,4 Mrd. €"), else it may end one
         (
             "Der Bund gibt 16,4 Mrd. € aus. Es kostet 3,2 Mio. Euro. Es sind 16 Mrd. Das reicht.",

@@ -46,6 +46,12 @@ def _sentences(text: str) -> list[str]:
         ("Para one\n\nPara two", ["Para one", "Para two"]),
         ("Items:\n- first\n- second", ["Items:", "- first", "- second"]),
         ("中文句子。第二句。", ["中文句子。", "第二句。"]),
+        # a day before its month's name ends no sentence; "May" is an English word
+        (
+            "Sie wurde ab dem 13. August 1961 errichtet. Am 9. Nov. 1989 fiel sie.",
+            ["Sie wurde ab dem 13. August 1961 errichtet.", "Am 9. Nov. 1989 fiel sie."],
+        ),
+        ("The total was 12. May I add more?", ["The total was 12.", "May I add more?"]),
         ("  ", []),
     ],
 )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from attribution._errors import MissingDependencyError
 from attribution.segment._spans import strip_span
-from attribution.text import STOPWORDS
+from attribution.text import STOPWORDS, day_before_month
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -82,10 +82,17 @@ on with the same sentence ("Who Framed Roger Rabbit?" was released)."""
 
 
 def ends_with_short_scale(text: str) -> bool:
-    """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``): whether
-    a sentence ends there is decided by the whole word after it, which a stream may not have."""
+    """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``), or with a
+    day written with a dot (``am 13.``): whether a sentence ends there is decided by the whole
+    word after it (``Euro``, ``August``), which a stream may not have."""
     end = len(text.rstrip())
-    return _SHORT_SCALE.search(text, max(0, end - 40), end) is not None
+    return (
+        _SHORT_SCALE.search(text, max(0, end - 40), end) is not None
+        or _DAY_END.search(text, max(0, end - 4), end) is not None
+    )
+
+
+_DAY_END = re.compile(r"(?<![\d.,])(?:[1-9]|[012]\d|3[01])\.$")
 
 
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
@@ -211,8 +218,8 @@ def _continues(text: str, before: int, after: int) -> bool:
     # an ordinal after "am", "vom", "le"...: decided by what comes before the dot alone, so a
     # stream cut right after it decides as the whole answer does ("He scored 10. March was
     # good" still ends a sentence)
-    if _DATE_LEAD.search(head):
-        return True
+    if _DATE_LEAD.search(head) or day_before_month(text, before, after):
+        return True  # "am **13. August", "des 9. November": the month's name follows
     if head.endswith((",", ";")):
         return True  # "According to Which?, the Seal": no sentence ends at a comma
     if _NAME_MARK.search(head) and _LOWER_WORD.match(text, after):

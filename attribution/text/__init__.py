@@ -69,6 +69,7 @@ from attribution.text._regions import (
 from attribution.text._terms import (
     STOPWORDS,
     content_terms,
+    day_before_month,
     entity_terms,
     in_range,
     may_begin_number,
@@ -101,6 +102,7 @@ __all__ = [
     "clear_quantity_cache",
     "content_terms",
     "currency_conflict",
+    "day_before_month",
     "entity_terms",
     "fenced_code",
     "find_markers",

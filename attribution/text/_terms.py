@@ -17,6 +17,7 @@ from typing import NamedTuple
 __all__ = [
     "STOPWORDS",
     "content_terms",
+    "day_before_month",
     "entity_terms",
     "negated",
     "number_terms",
@@ -335,6 +336,25 @@ STOPWORDS = frozenset(
 )
 
 
+_DAY_DOT = re.compile(r"(?<![\d.,])(?:[1-9]|[012]\d|3[01])\.$")
+"""A day of the month written with a dot, as German and the Nordic languages write it."""
+_MONTH_AFTER = re.compile(
+    r"(?:Januar|Jänner|Februar|März|Maerz|April|Mai|Juni|Juli|August|September|Oktober"
+    r"|November|Dezember|januar|februar|mars|april|mai|juni|juli|august|september|oktober"
+    r"|november|desember|december|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sept?|Okt|Nov|Dez)"
+    r"(?=[.,;:]?\s|[.,;:]?$)"
+)
+"""A month's name in those languages, whole (not "May", an English word; not "Augenblick")."""
+
+
+def day_before_month(text: str, before: int, after: int) -> bool:
+    """Whether the full stop that ends ``text[:before]`` writes a day and ``text[after:]``
+    opens with the month's name: "am 13. August 1961", "des 9. November", "den 1. mai", where
+    no sentence ends (a name that has not ended yet is no month: a stream waits for it)."""
+    head = text[max(0, before - 8) : before].rstrip()
+    return _DAY_DOT.search(head) is not None and _MONTH_AFTER.match(text, after) is not None
+
+
 def _ends_with_abbreviation(text: str, end: int) -> bool:
     """True when the '.' before ``end`` closes an abbreviation or an initial, not a sentence."""
     stop = text.rfind(".", 0, end)
@@ -354,7 +374,8 @@ def source_sentence_spans(text: str) -> list[tuple[int, int]]:
 
     Splits after ``.!?`` (and ``。！？``) followed by a capital or digit, at blank lines, at line
     breaks after end punctuation, and before list items, headings and table rows; never after
-    an abbreviation (``Dr.``, ``e.g.``, ``U.S.``) or an initial, nor inside a decimal.
+    an abbreviation (``Dr.``, ``e.g.``, ``U.S.``) or an initial, nor inside a decimal, nor
+    between a day and its month (``am 13. August``).
     """
     spans: list[tuple[int, int]] = []
     start = 0
@@ -366,7 +387,10 @@ def source_sentence_spans(text: str) -> list[tuple[int, int]]:
         if (
             tail is not None
             and text[m.start() - 1] == "."
-            and _ends_with_abbreviation(text, m.start())
+            and (
+                _ends_with_abbreviation(text, m.start())
+                or day_before_month(text, m.start(), m.end())
+            )
         ):
             continue
         spans.append((start, cut))
