@@ -411,6 +411,8 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
         # the answer's last line break stays
         ("Sources:\n[1] Eiffel Tower\n[7] Unknown\n", "Sources:\n[1] Eiffel Tower\n"),
         ("Sources:\r\n[1] Eiffel Tower\r\n[7] Unknown\r\n", "Sources:\r\n[1] Eiffel Tower\r\n"),
+        # a key of titles alone
+        ("Sources: [1] Eiffel Tower, [7] Unknown page", "Sources: [1] Eiffel Tower"),
         # a label with a number that stays is an entry that stays
         (
             "Sources:\n- [1][7] Eiffel Tower\n- [2] Everest",
@@ -433,6 +435,19 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
     keep = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(drop_unknown=False)))
     listed = "## Sources\n\n**[1]** Eiffel Tower\n**[7]** Unknown"
     assert keep.attribute(f"{claim}\n\n{listed}", SOURCES).answer == f"{claim}\n\n{listed}"
+
+
+def test_a_key_of_titles_alone_renumbers_the_answer(attributor: Attributor) -> None:
+    answer = (
+        "Everest is 8,849 metres tall [1]. The Eiffel Tower was completed in 1889 [2].\n\n"
+        "Sources: [1] Mount Everest, [2] Eiffel Tower"
+    )
+    result = attributor.attribute(answer, SOURCES)
+    assert result.answer == (
+        "Everest is 8,849 metres tall [2]. The Eiffel Tower was completed in 1889 [1].\n\n"
+        "Sources: [2] Mount Everest, [1] Eiffel Tower"
+    )
+    assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
 
 
 def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(

@@ -585,6 +585,22 @@ def test_a_key_on_one_line_is_a_reference_list() -> None:
         assert "reference_list" not in [s.skip_reason for s in _segments(answer)], answer
 
 
+def test_a_key_of_titles_alone_that_ends_the_answer_is_a_reference_list() -> None:
+    # it was a claim, unsupported, and its markers counted as unsupported (a new user's trial)
+    key = "**Sources:** [1] NASA Apollo 11 Mission Overview, [2] Smithsonian Air and Space Museum"
+    for answer in (f"It launched [1]. It landed [2].\n\n{key}", f"It launched [1].\n\n{key}\n"):
+        assert _segments(answer)[-1].skip_reason == "reference_list", answer
+    # not in the middle of the answer, not after a line of prose, not prose with labels
+    for answer in (
+        f"It launched [1].\n\n{key}\n\nIt landed [2].",
+        f"It launched [1].\n{key}",
+        "It launched [1].\n\nSources: [1] Reuters says it flew. It is fast, [2] AP",
+        "It launched [1].\n\nSources: [1] and [2] agree that it flew.",
+        "It launched [1].\n\nSources: [1] " + "Long title " * 20,
+    ):
+        assert "reference_list" not in [s.skip_reason for s in _segments(answer)], answer
+
+
 def test_a_bold_line_labels_the_text_under_it() -> None:
     # "**Profit**" on the line above a sentence was read as its first word
     answer = "**Profit**\nNet income fell 23% to $15.0bn.\n\n> **Warning**\n> It deletes data.\n"

@@ -214,7 +214,7 @@ def _entries(answer: str, segments: Sequence[Segment]) -> tuple[list[_Entry], Sp
             continue
         if start + len(body.rstrip()) - 1 not in listed:  # its last character: after "- "
             continue
-        if found := key_line_labels(body)[: MAX_ENTRIES - len(entries)]:
+        if found := key_line_labels(body, addressed=False)[: MAX_ENTRIES - len(entries)]:
             for m, after in zip(found, [*found[1:], None], strict=True):
                 rest = body[m.end() : after.start() if after else len(body)]
                 number = int(m["a"] or m["c"] or m["w"] or m["d"])

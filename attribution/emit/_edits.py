@@ -368,7 +368,7 @@ def _gone_entries(
         line = text[line_start:line_end].rstrip("\r")
         # the line and its break: the break before it where it is the text's last line
         whole = Edit(line_start, min(line_end + 1, len(text)), "")
-        items = key_line_labels(line)
+        items = key_line_labels(line, addressed=False)  # inside the list: titles alone too
         if items:  # a key on one line: each entry whose label goes
             offsets = [line_start + item.start() for item in items]
             going = [by_start.get(a, (None, False))[1] for a in offsets]

@@ -182,14 +182,16 @@ def _is_delimiter_row(text: str, line: _Line) -> bool:
     )
 
 
-def key_line_labels(line: str) -> list[re.Match[str]]:
+def key_line_labels(line: str, *, addressed: bool = True) -> list[re.Match[str]]:
     """The labels of a key written on one line (``Sources: [1] Title, https://... [2] ...``;
     each match's ``a``, ``c`` or ``w`` group is the number), or none where the line is no such
     key: it names no address, or an entry starts like no title or address (a sentence such as
     "Sources: [1] and [2] agree that ..." or a label inside a title, "Overview [2023], ...").
-    A label inside an address is none."""
+    A label inside an address is none. ``addressed=False``: a key of titles alone is one too
+    (``Sources: [1] NASA Apollo 11 Overview, [2] Smithsonian``), where each entry is short and
+    ends no sentence inside it (read so where it is the answer's last paragraph)."""
     head = _SOURCES_LINE.match(line)
-    if head is None or not _LINKISH.search(line, head.end()):
+    if head is None or (addressed and not _LINKISH.search(line, head.end())):
         return []
     addresses = SpanSet(
         [(m.start(), url_end(line, m.start(), m.end())) for m in URL.finditer(line, head.end())]
@@ -201,7 +203,17 @@ def key_line_labels(line: str) -> list[re.Match[str]]:
     for m, end in zip(labels, ends, strict=True):
         if not line[m.end() : end].strip() or not _ENTRY_START.match(line, m.end()):
             return []
+        if not addressed and (
+            end - m.end() > _TITLE_ENTRY_CHARS or _SENTENCE_INSIDE.search(line, m.end(), end)
+        ):
+            return []  # "Sources: [1] Reuters says it runs. It is fast, [2] ...": prose
     return labels
+
+
+_TITLE_ENTRY_CHARS = 150
+"""The longest entry of a key of titles alone."""
+_SENTENCE_INSIDE = re.compile(r"[.!?][\"'”’)]*[ \t]+[A-Z]")
+"""A sentence that ends inside an entry: no title does that."""
 
 
 _BETWEEN_ADDRESSES = re.compile(r"(?:[\s,;|·•]|and\b|&)*")
@@ -256,6 +268,9 @@ def _reference_start(
             return i if i < last else strict
         if line.indent < 4 and growing and is_key_line(body):
             return i  # "Sources: [1] https://... [2] ...", and only entries after it
+        alone = i == last and (i == 0 or lines[i - 1].blank)  # the answer's last paragraph
+        if alone and line.indent < 4 and key_line_labels(body, addressed=False):
+            return i  # "Sources: [1] A title, [2] Another title"
         if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
             break  # an indented code block's first line, not a reference entry
         is_entry = _REF_ENTRY.match(body) is not None
