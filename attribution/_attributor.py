@@ -1228,9 +1228,14 @@ class Attributor:
             )
             if definitions is not None:
                 edits.append(definitions)  # last: after a marker added at the text's end
-        elif style == "bracket" and cfg.reconcile.list_added and key is None:
+        elif (
+            (style == "bracket" or (target is not None and _dominant_style(markers) == "bracket"))
+            and cfg.reconcile.list_added
+            and key is None
+        ):
             # "Sources: [1]" under an answer the engine cited [2] in lists [2] too (not where
-            # the answer's own key renumbers its list: its labels are not the numbers yet)
+            # the answer's own key renumbers its list: its labels are not the numbers yet), in
+            # the style its markers are rewritten in ("[citation:1], [citation:2]")
             listed = listed_sources_edit(
                 answer,
                 [  # what the answer cites once edited: the numbers added and those it keeps
@@ -1241,6 +1246,7 @@ class Attributor:
                 lambda n: _title_and_address(sources, numbering, n),
                 claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],
                 known=numbering.known if cfg.reconcile.drop_unknown else None,
+                style=style,
             )
             if listed is not None:
                 edits.append(listed)

@@ -71,7 +71,10 @@ class MarkerCheck(WireStruct, frozen=True):
     claim_index: int | None = None
     """The claim the marker is attached to."""
     score: float | None = None
-    """Support score of the cited source for the claim."""
+    """Support score of the cited source for the claim: of its best passage, or, where it
+    supports the claim together with another source (or two of its passages joined), of the
+    pair, the score the claim's verdict rests on (a supported marker never shows a score below
+    the threshold)."""
     source_id: str | None = None
     """The cited source."""
     suggested: int | None = None

@@ -450,6 +450,39 @@ def test_a_key_of_titles_alone_renumbers_the_answer(attributor: Attributor) -> N
     assert [(m.number, m.verdict) for m in result.markers] == [(2, "supported"), (1, "supported")]
 
 
+def test_a_marker_supported_with_another_source_shows_the_score_its_verdict_rests_on(
+    attributor: Attributor,
+) -> None:
+    # a new user's trial: both markers "supported" with scores of 0.004 and 0.008 (each
+    # source's own), while the claim rested on the two joined (0.96)
+    rust = CitationSource(
+        id="rust",
+        type="web",
+        full_content=(
+            "Rust is a general-purpose programming language emphasizing performance and memory "
+            "safety. Rust 1.0, the first stable release, was published on May 15, 2015."
+        ),
+    )
+    go = CitationSource(
+        id="go",
+        type="web",
+        full_content=(
+            "Go was designed at Google in 2007 by Robert Griesemer, Rob Pike and Ken Thompson. "
+            "It was publicly announced in November 2009."
+        ),
+    )
+    answer = (
+        "Rust 1.0 came out on May 15, 2015 [1], while Go was first announced publicly in "
+        "November 2009 [2]."
+    )
+    result = attributor.attribute(answer, [rust, go])
+    (claim,) = result.claims
+    assert claim.verdict == "supported"
+    for check in result.markers:
+        assert check.verdict == "supported"
+        assert check.score is not None and check.score >= claim.threshold
+
+
 def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(
     attributor: Attributor,
 ) -> None:
@@ -1221,6 +1254,23 @@ def test_the_answer_s_list_of_sources_lists_what_the_answer_cites(
         [eiffel, facts],
     )
     assert keyed.answer.endswith("Sources:\n[1] Eiffel Tower, https://example.org/eiffel")
+    # in the style the markers are rewritten in (the list was left "[citation:1]" alone)
+    for style, one, two in (
+        ("citation", "[citation:1]", "[citation:2]"),
+        ("cjk", "【1】", "【2】"),
+    ):
+        restyled = attributor.with_config(
+            AttributionConfig(reconcile=ReconcileConfig(marker_style=style))
+        )
+        for tail, listed in (
+            ("\n\nSources: [1]", f"\n\nSources: {one}, {two}"),
+            (
+                "\n\nSources:\n- [1] Eiffel Tower",
+                f"\n\nSources:\n- {one} Eiffel Tower\n- {two} Tower facts",
+            ),
+        ):
+            got = restyled.attribute(text + tail, [eiffel, facts]).answer
+            assert got.endswith(listed), (style, got)
     # and off
     leave = attributor.with_config(AttributionConfig(reconcile=ReconcileConfig(list_added=False)))
     assert leave.attribute(text + "\n\nSources: [1]", [eiffel, facts]).answer.endswith(

@@ -148,12 +148,13 @@ def check_marker(
     if source is None or source in numbering.textless:
         return msgspec.structs.replace(check, verdict="unverifiable")
     own = per_source.get(source)
-    check = msgspec.structs.replace(
-        check,
-        score=round(own.score if own else 0.0, 6),
-        source_id=numbering.source_ids[source],
-    )
     supporting = decision.supporting
+    score = own.score if own else 0.0
+    if source in supporting:  # one of a pair that supports the claim together: the pair's
+        score = max(score, decision.score)
+    check = msgspec.structs.replace(
+        check, score=round(score, 6), source_id=numbering.source_ids[source]
+    )
     if (own is not None and own.score >= threshold) or source in supporting:
         return msgspec.structs.replace(check, verdict="supported")
     other = next((s for s in supporting if s != source), None)

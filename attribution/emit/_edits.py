@@ -196,6 +196,7 @@ def listed_sources_edit(
     *,
     claims: Sequence[tuple[int, int]] = (),
     known: Collection[int] | None = None,
+    style: MarkerStyle = "bracket",
 ) -> Edit | None:
     """The edit that lists the sources ``text`` cites once edited (``cited``: the numbers the
     engine added and those the answer keeps) in the list of sources the answer ends with, where
@@ -204,8 +205,13 @@ def listed_sources_edit(
     or a number more on a one-line list (``Sources: [1], [2]``). ``describe``: a number's
     title and address; ``claims``: the spans of the answer's claims (lines that hold one are
     prose, no list); ``known``: the numbers that stay in the answer (a one-line list whose
-    other numbers are dropped with ``and`` between them is left alone). None when there is no
-    such list, it is inside a code block, or nothing is to add."""
+    other numbers are dropped); ``style``: the style the answer's markers are written in once
+    edited (``[citation:2]`` where the list's ``[1]`` becomes ``[citation:1]``). None when
+    there is no such list, it is inside a code block, or nothing is to add."""
+
+    def written(n: int) -> str:
+        return format_marker((n,), style)
+
     body = text.rstrip()
     lines = body.split("\n")
     if not cited or not lines or len(_FENCE.findall(body)) % 2:
@@ -228,13 +234,13 @@ def listed_sources_edit(
         listed = line_start + inline.start("list")
         if not stays:  # "Sources: [7]", [7] dropped: "Sources: [2]", before the blank it takes
             at = len(text[:listed].rstrip(" \t"))
-            return Edit(at, at, " " + ", ".join(f"[{n}]" for n in missing))
+            return Edit(at, at, " " + ", ".join(written(n) for n in missing))
         if len(stays) == len(numbers) and _AND.search(gaps[-1] if gaps else ""):
             at = listed + numbers[-2].end()  # "[1] and [4]": "[1], [2] and [4]"
-            return Edit(at, at, "".join(f", [{n}]" for n in missing))
+            return Edit(at, at, "".join(f", {written(n)}" for n in missing))
         between = gaps[0] if gaps and len(stays) == len(numbers) else ", "
         at = listed + stays[-1].end()
-        return Edit(at, at, "".join(f"{between}[{n}]" for n in missing))
+        return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
     entries = []
     for line in reversed(lines):
         m = _ENTRY_LINE.fullmatch(line.rstrip("\r"))
@@ -264,7 +270,7 @@ def listed_sources_edit(
             said = f"{title}{t['between'] or ' '}{t['open']}{url}{t['close']}"
         else:
             said = title
-        new.append(f"{model['lead']}[{n}]{model['close']}{model['sep'] or ' '}{said}")
+        new.append(f"{model['lead']}{written(n)}{model['close']}{model['sep'] or ' '}{said}")
     crlf = (
         any(line.endswith("\r") for line in lines[-len(entries) : -1])
         or text[end : end + 2] == "\r\n"
