@@ -26,8 +26,10 @@ from attribution.decide import (
     OUT_OF_REACH,
     AnswerKey,
     CheckedClaim,
+    ClaimDecision,
     ClaimOutcome,
     KeyedSource,
+    MarkerPart,
     Numbering,
     Support,
     Thresholds,
@@ -36,6 +38,8 @@ from attribution.decide import (
     check_marker,
     claims_to_check,
     decide_claim,
+    marker_parts,
+    parts_decision,
     read_links,
     support_rank,
     unchecked_unknown,
@@ -165,6 +169,15 @@ class Verified(NamedTuple):
     pair_refused: list[bool]
     """Whether the model read the best two passages joined and the judge's gate did not count
     them (``VerifyConfig.joined_needs_judge``): a model pass decided, though ``pair`` is None."""
+
+
+class _PartVerified(NamedTuple):
+    """What the verify stage found for one part of a claim (:class:`Verified`'s columns)."""
+
+    per_source: dict[int, Support]
+    pair: Support | None
+    contradicting: Support | None
+    pair_refused: bool
 
 
 SourcesOrToolOutputs = Sequence[CitationSource] | Sequence[ToolOutput] | Sequence[Mapping[str, Any]]
@@ -681,23 +694,37 @@ class Attributor:
         numbering = prepared.numbering
         by_number = {n: i for i, n in enumerate(numbering.numbers)}
         claims = claims_to_check(answer, segments, by_number, foreign=foreign)
+        # a claim cited clause by clause is read by its parts too ("X in 2015 [2], while Y in
+        # 2009 [3]."): each part with the markers that close it
+        parts = (
+            marker_parts(answer, claims, by_number, foreign=foreign)
+            if self.config.reconcile.marker_parts
+            else []
+        )
+        checked = [*claims, *(p.claim for p in parts)]
         passages = prepared.passages
         match = self.matcher.match(
-            [c.segment.read_as for c in claims],
+            [c.segment.read_as for c in checked],
             passages,
-            cited={i: c.cited_sources for i, c in enumerate(claims) if c.cited_sources},
+            cited={i: c.cited_sources for i, c in enumerate(checked) if c.cited_sources},
             lexical=prepared.lexical,
         )
         lap("match")
 
-        verified = self._verify(claims, match, passages)
+        verified = self._verify(checked, match, passages)
         lap("verify")
+        n = len(claims)
         return self._decide_and_emit(
             answer,
             markers,
             claims,
-            verified,
-            match.no_relevant_source,
+            Verified(
+                verified.per_source[:n],
+                verified.pair[:n],
+                verified.contradicting[:n],
+                verified.pair_refused[:n],
+            ),
+            match.no_relevant_source[:n],
             match.lexical,
             passages,
             prepared.sources,
@@ -706,6 +733,19 @@ class Attributor:
             foreign=foreign,
             renumbered=renumbered,
             source_list=[(s.start, s.end) for s in segments if s.skip_reason == "reference_list"],
+            parts=[
+                (
+                    part,
+                    _PartVerified(
+                        verified.per_source[n + k],
+                        verified.pair[n + k],
+                        verified.contradicting[n + k],
+                        verified.pair_refused[n + k],
+                    ),
+                    match.no_relevant_source[n + k],
+                )
+                for k, part in enumerate(parts)
+            ],
         )
 
     def check_claims(
@@ -1009,12 +1049,15 @@ class Attributor:
         foreign: frozenset[tuple[int, int]] = frozenset(),
         renumbered: frozenset[int] = frozenset(),
         source_list: Sequence[tuple[int, int]] = (),
+        parts: Sequence[tuple[MarkerPart, _PartVerified, bool]] = (),
     ) -> AttributionResult:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
         (``emit``). ``markers`` are read through the answer's ``key`` already; ``foreign``:
         ``(marker start, number)`` of the numbers it says cite a page outside the request;
         ``renumbered``: the starts of the markers it reads as other numbers than written;
-        ``source_list``: the spans of the answer's list of sources."""
+        ``source_list``: the spans of the answer's list of sources; ``parts``: the parts of
+        claims cited clause by clause (:func:`attribution.decide.marker_parts`), each with
+        what the verify stage found for it and whether the matcher found no relevant source."""
         cfg = self.config
         per_source, pair_support, contradicting, pair_refused = verified
         threshold = self._threshold()
@@ -1034,6 +1077,26 @@ class Attributor:
                 pair_refused=pair_refused[i],
             )
             for i in range(len(claims))
+        ]
+        # a claim cited clause by clause: each marker is judged by its part, and the claim is
+        # supported where every part is
+        part_of: dict[int, tuple[dict[int, Support], ClaimDecision]] = {}  # marker start ->
+        decided_parts: dict[int, list[ClaimDecision]] = {}
+        for part, found, no_relevant in parts:
+            part_decision = decide_claim(
+                found.per_source,
+                found.pair,
+                thresholds,
+                no_relevant_source=no_relevant,
+                contradicting=found.contradicting,
+                pair_refused=found.pair_refused,
+            )
+            decided_parts.setdefault(part.claim_index, []).append(part_decision)
+            for m in part.claim.segment.markers:
+                part_of[m.start] = (found.per_source, part_decision)
+        decisions = [
+            parts_decision(decision, decided_parts.get(i, ()))
+            for i, decision in enumerate(decisions)
         ]
         filled = [
             cfg.reconcile.fill_missing
@@ -1110,13 +1173,14 @@ class Attributor:
             decision = decisions[i]
             cited_ok: list[int] = []
             for m in (*claim.segment.markers, *claim.lent_markers):
+                own, judged = part_of.get(m.start, (per_source[i], decision))
                 for n in m.numbers:
                     check = check_marker(
                         m,
                         n,
                         claim_index=i,
-                        per_source=per_source[i],
-                        decision=decision,
+                        per_source=own,
+                        decision=judged,
                         threshold=threshold,
                         numbering=numbering,
                         foreign=(m.start, n) in foreign,

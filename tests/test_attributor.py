@@ -480,7 +480,58 @@ def test_a_marker_supported_with_another_source_shows_the_score_its_verdict_rest
     assert claim.verdict == "supported"
     for check in result.markers:
         assert check.verdict == "supported"
-        assert check.score is not None and check.score >= claim.threshold
+        assert check.score is not None
+        assert check.score >= claim.threshold
+
+
+def test_a_claim_cited_clause_by_clause_has_each_marker_judged_by_its_clause(
+    attributor: Attributor,
+) -> None:
+    # two new users' trials: a sentence of two facts, each cited, was judged whole: a correct
+    # marker came back "wrong_source" (and was "mended" to a wrong one), or the claim
+    # unsupported (0.01) though each clause alone is supported
+    curie = (
+        "Marie Curie won the Nobel Prize in Physics in 1903 {} and the Nobel Prize in "
+        "Chemistry in 1911 {}."
+    )
+    right = attributor.attribute(curie.format("[4]", "[5]"), SOURCES)
+    assert [(m.number, m.verdict) for m in right.markers] == [(4, "supported"), (5, "supported")]
+    swapped = attributor.attribute(curie.format("[5]", "[4]"), SOURCES)
+    assert [(m.number, m.verdict, m.suggested) for m in swapped.markers] == [
+        (5, "wrong_source", 4),
+        (4, "wrong_source", 5),
+    ]
+    mixed = attributor.attribute(
+        "The Eiffel Tower was completed in 1889 [1] and Mount Everest is 8,849 metres tall [3].",
+        SOURCES,
+    )
+    assert [(m.number, m.verdict, m.suggested) for m in mixed.markers] == [
+        (1, "supported", None),
+        (3, "wrong_source", 2),
+    ]
+    chamonix = CitationSource(
+        id="chamonix",
+        type="web",
+        full_content=(
+            "Chamonix hosted the first Winter Olympic Games in 1924. The Mont Blanc Tunnel, "
+            "11.6 kilometres long, has linked Chamonix to Courmayeur since 1965."
+        ),
+    )
+    answer = (
+        "Chamonix hosted the first Winter Olympics in 1924 [1], and the 11.6 km Mont Blanc "
+        "Tunnel has linked the town to Courmayeur since {} [1]."
+    )
+    true = attributor.attribute(answer.format(1965), [chamonix])
+    assert true.claims[0].verdict == "supported"
+    assert [m.verdict for m in true.markers] == ["supported", "supported"]
+    false = attributor.attribute(answer.format(1975), [chamonix])
+    assert false.claims[0].verdict != "supported"
+    assert [m.verdict for m in false.markers] == ["supported", "unsupported"]
+    # off: every marker judged by the whole claim
+    whole = attributor.with_config(
+        AttributionConfig(reconcile=ReconcileConfig(marker_parts=False))
+    ).attribute(curie.format("[5]", "[4]"), SOURCES)
+    assert [m.verdict for m in whole.markers] != ["wrong_source", "wrong_source"]
 
 
 def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(

@@ -121,3 +121,62 @@ def test_check_marker(
     assert check.verdict == verdict
     assert check.suggested == suggested
     assert (check.start, check.end) == (marker.start, marker.end)
+
+
+def _parts(answer: str, by_number: dict[int, int]) -> list[tuple[str, str, tuple[int, ...]]]:
+    from attribution.decide import claims_to_check, marker_parts
+    from attribution.segment import Segmenter
+
+    claims = claims_to_check(answer, Segmenter().segment(answer), by_number)
+    return [
+        (p.claim.segment.text, p.claim.segment.read_as, p.claim.cited_numbers)
+        for p in marker_parts(answer, claims, by_number)
+    ]
+
+
+def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
+    answer = "Rust 1.0 came out on May 15, 2015 [2], while Go was announced in November 2009 [3]."
+    assert _parts(answer, {2: 1, 3: 2}) == [
+        ("Rust 1.0 came out on May 15, 2015 [2]", "Rust 1.0 came out on May 15, 2015.", (2,)),
+        (
+            ", while Go was announced in November 2009 [3].",
+            "Go was announced in November 2009.",
+            (3,),
+        ),
+    ]
+    # a group of markers closes one part; emphasis goes from what the judge reads
+    answer = "It opened in **1889** [1][2] and it is 330 metres tall today [3]."
+    assert [read for _, read, _ in _parts(answer, {1: 0, 2: 1, 3: 2})] == [
+        "It opened in 1889.",
+        "It is 330 metres tall today.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "It opened in 1889 and it is 330 metres tall [1].",  # one group
+        "It opened in 1889 [1] and [2].",  # markers listed
+        "It opened in 1889 [1], and it is tall [2].",  # a part of three words
+        "It opened in 1889 [1], and it is 330 metres tall.",  # the last part cites nothing
+        "It opened in 1889 [1], which it did [2] with style and grace, as noted.",
+    ],
+)
+def test_a_claim_not_cited_clause_by_clause_has_no_parts(answer: str) -> None:
+    assert _parts(answer, {1: 0, 2: 1}) == []
+
+
+def test_a_claim_is_supported_where_each_of_its_parts_is() -> None:
+    from attribution.decide import parts_decision
+
+    whole = ClaimDecision(verdict="unsupported", score=0.01, supporting=())
+    yes = [
+        ClaimDecision(verdict="supported", score=0.9, supporting=(0,)),
+        ClaimDecision(verdict="supported", score=0.7, supporting=(1,)),
+    ]
+    got = parts_decision(whole, yes)
+    assert (got.verdict, got.score, got.supporting) == ("supported", 0.7, (0, 1))
+    no = [yes[0], ClaimDecision(verdict="unsupported", score=0.1, supporting=())]
+    assert parts_decision(whole, no) is whole
+    supported = ClaimDecision(verdict="supported", score=0.8, supporting=(0,))
+    assert parts_decision(supported, no) is supported  # the parts judge the markers only

@@ -17,8 +17,11 @@ from attribution.decide._answer_key import AnswerKey, KeyedSource, answer_key, r
 from attribution.decide._claims import OUT_OF_REACH, best_support, decide_claim, support_rank
 from attribution.decide._markers import (
     CITATION_LABELS,
+    MarkerPart,
     check_marker,
     claims_to_check,
+    marker_parts,
+    parts_decision,
     unchecked_unknown,
 )
 from attribution.decide._types import (
@@ -38,6 +41,7 @@ __all__ = [
     "ClaimDecision",
     "ClaimOutcome",
     "KeyedSource",
+    "MarkerPart",
     "Numbering",
     "Support",
     "Thresholds",
@@ -46,6 +50,8 @@ __all__ = [
     "check_marker",
     "claims_to_check",
     "decide_claim",
+    "marker_parts",
+    "parts_decision",
     "read_links",
     "support_rank",
     "unchecked_unknown",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
@@ -11,7 +12,15 @@ from attribution.decide._types import CheckedClaim, ClaimDecision, Numbering, Su
 from attribution.segment import Segment
 from attribution.text import Marker, content_terms
 
-__all__ = ["CITATION_LABELS", "check_marker", "claims_to_check", "unchecked_unknown"]
+__all__ = [
+    "CITATION_LABELS",
+    "MarkerPart",
+    "check_marker",
+    "claims_to_check",
+    "marker_parts",
+    "parts_decision",
+    "unchecked_unknown",
+]
 
 CITATION_LABELS = frozenset({"source", "see", "ref", "reference", "citation", "cite", "cf", "via"})
 """Words (as :func:`content_terms` gives them) that only introduce citations: "Sources: [1],
@@ -200,3 +209,113 @@ def unchecked_unknown(
         for n in m.numbers
         if n not in known or (m.start, n) in foreign
     ]
+
+
+class MarkerPart(msgspec.Struct, frozen=True):
+    """The part of a claim a marker inside it closes, read as a claim of its own: "Rust 1.0
+    came out in 2015 [2], while Go was announced in 2009 [3]." is "Rust 1.0 came out in 2015"
+    for [2] and "Go was announced in 2009" for [3]."""
+
+    claim_index: int
+    """The claim it is part of."""
+    claim: CheckedClaim
+    """The part: its segment spans it in the answer (its markers those it ends with), its
+    ``read_as`` is its words alone."""
+
+
+_GAP_IN_GROUP = re.compile(r"[\s,;&]*(?:(?:and|or)\b[\s,;&]*)?", re.IGNORECASE)
+"""What may stand between two markers of one group: "[1][2]", "[1], [2]", "[1] and [2]"."""
+_CONNECTIVE = re.compile(
+    r"^(?:[,;:\s]|and\b|but\b|while\b|whereas\b|although\b|though\b|yet\b|plus\b|whilst\b"
+    r"|et\b|mais\b|tandis\s+que\b|alors\s+que\b|und\b|aber\b|während\b|y\b|pero\b|mientras\b)+",
+    re.IGNORECASE,
+)
+"""What opens a part after the first: the words that join it to the one before."""
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_]|[*_](?!\w)")
+_MIN_PART_WORDS = 4
+"""The fewest words a part has: "X [1] and [2]" or "in 2021 [1], and so on [2]" has none."""
+
+
+def marker_parts(
+    text: str,
+    claims: Sequence[CheckedClaim],
+    by_number: Mapping[int, int],
+    *,
+    foreign: Collection[tuple[int, int]] = (),
+) -> list[MarkerPart]:
+    """The parts of the claims whose writer cited them clause by clause: a claim with a group
+    of markers inside it (more words follow it) is cut after each group, each part read with
+    the markers that close it ("Chamonix hosted the first Winter Olympics in 1924 [1], and the
+    tunnel has linked it to Courmayeur since 1965 [1]."). Only where every part has at least
+    :data:`_MIN_PART_WORDS` words and ends with markers (the last one too), and not in a
+    table cell (its row and header are part of what it says)."""
+    out: list[MarkerPart] = []
+    for i, claim in enumerate(claims):
+        segment = claim.segment
+        markers = sorted(segment.markers, key=lambda m: m.start)
+        if len(markers) < 2 or claim.lent_markers or segment.block == "table_cell":
+            continue
+        groups: list[list[Marker]] = []
+        for m in markers:
+            if groups and _GAP_IN_GROUP.fullmatch(text, groups[-1][-1].end, m.start):
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        if len(groups) < 2:
+            continue
+        # the last group must close the claim: nothing but punctuation and blanks after it
+        if text[groups[-1][-1].end : segment.end].strip(" \t\n.!?;:)\"'”’*_"):
+            continue
+        bounds = [segment.start, *(g[-1].end for g in groups[:-1]), segment.end]
+        parts: list[MarkerPart] = []
+        for k, group in enumerate(groups):
+            a, b = bounds[k], bounds[k + 1]
+            words = _part_words(text, a, group[0].start, segment.markers)
+            if len(words.split()) < _MIN_PART_WORDS:
+                break
+            numbers = tuple(
+                dict.fromkeys(n for m in group for n in m.numbers if (m.start, n) not in foreign)
+            )
+            part = msgspec.structs.replace(
+                segment, start=a, end=b, text=text[a:b], clean_text=words, markers=tuple(group)
+            )
+            cited = tuple(dict.fromkeys(by_number[n] for n in numbers if n in by_number))
+            parts.append(MarkerPart(i, CheckedClaim(part, numbers, cited)))
+        else:
+            out += parts
+    return out
+
+
+def _part_words(text: str, start: int, end: int, markers: Sequence[Marker]) -> str:
+    """The words of ``text[start:end]`` without markers, emphasis, and the words that join it
+    to the part before it, as a sentence."""
+    pieces: list[str] = []
+    cursor = start
+    for m in sorted(markers, key=lambda m: m.start):
+        if start <= m.start < end:
+            pieces.append(text[cursor : m.start])
+            cursor = m.end
+    pieces.append(text[cursor:end])
+    words = " ".join(_EMPHASIS.sub("", "".join(pieces)).split())
+    words = _CONNECTIVE.sub("", words).strip(" ,;:")
+    if not words:
+        return ""
+    return words[0].upper() + words[1:] + ("" if words[-1] in ".!?" else ".")
+
+
+def parts_decision(decision: ClaimDecision, parts: Sequence[ClaimDecision]) -> ClaimDecision:
+    """A claim's verdict once its parts are read: supported where each part is supported by
+    what cites it (or another source) though the claim read whole was not (a small judge
+    reads two facts in one sentence worse than each alone), at the least of the parts'
+    scores; else the claim's own."""
+    if not parts or decision.verdict == "supported":
+        return decision
+    if any(p.verdict != "supported" for p in parts):
+        return decision
+    return ClaimDecision(
+        verdict="supported",
+        score=min(p.score for p in parts),
+        supporting=tuple(dict.fromkeys(s for p in parts for s in p.supporting)),
+        contradiction=decision.contradiction,
+        reason="each part supported",
+    )

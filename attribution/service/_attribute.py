@@ -169,6 +169,7 @@ def engine_for(base: Attributor, options: AttributionOptions | None) -> Attribut
             answer_key=options.answer_key,
             list_added=options.list_added,
             fix_wrong_source=options.fix_wrong_source,
+            marker_parts=options.marker_parts,
         ),
     )
     return base.with_config(config)
