@@ -219,6 +219,22 @@ def test_a_quote_of_run_on_text_is_the_run_of_words_that_carries_the_claim(
     assert [text[a:b] for a, b in spans] == quotes
 
 
+def test_a_quote_of_run_on_text_is_never_a_word_or_two() -> None:
+    # a new user's trial: "landed" alone was quoted, the one word of the claim in a sentence
+    # longer than the limit
+    text = (
+        "Apollo 11 launched from Kennedy Space Center on July 16, 1969. Neil Armstrong and "
+        "Buzz Aldrin landed the lunar module Eagle on July 20, 1969, while Michael Collins "
+        "remained in lunar orbit aboard the command module Columbia."
+    )
+    claim = "Apollo 11 was the first crewed Moon landing."
+    source = CitationSource(id="apollo", type="web", full_content=text)
+    passages = make_passages([source], AttributionConfig().match)
+    lexical = LexicalIndex([p.text for p in passages])
+    spans = best_sentences(passages, claim, lexical, 2, max_chars=150)
+    assert all(len(text[a:b].split()) >= 5 for a, b in spans), [text[a:b] for a, b in spans]
+
+
 def test_a_title_is_no_quote_beside_a_sentence() -> None:
     # a new user's trial: "Kobo Clara BW" (the page's title) came second, at the quote's score
     text = (

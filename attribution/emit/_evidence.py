@@ -202,7 +202,8 @@ def _recentred(
     another, at most ``max_chars`` long and overlapping ``piece``, the one of the highest
     coverage of the claim's terms (the shortest, then the earliest, of equals), from the
     capitalised word without content up to three words before it, if any ("The Eiffel Tower
-    ..."). ``at`` is the sentence's offset; ``coverage`` is the claim's."""
+    ..."); the piece itself where that run is shorter than :data:`MIN_QUOTE_WORDS` words.
+    ``at`` is the sentence's offset; ``coverage`` is the claim's."""
     wanted = set(coverage.weight)
     limit = max_chars if max_chars is not None else len(sentence)
     # a run overlapping the piece lies within ``limit`` of it: only those words are read
@@ -256,6 +257,8 @@ def _recentred(
             break
         if word[:1].isupper():
             start = back
+    if last - start + 1 < MIN_QUOTE_WORDS:
+        return piece  # a word or two ("landed") is no quote: the piece reads as text
     run = (at + words[start].start(), at + words[last].end())
     # never a quote that carries less of the claim than the piece it stands for
     piece_text = sentence[piece[0] - at : piece[1] - at]
