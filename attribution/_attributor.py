@@ -171,6 +171,19 @@ class Verified(NamedTuple):
     them (``VerifyConfig.joined_needs_judge``): a model pass decided, though ``pair`` is None."""
 
 
+def _with_parts(
+    whole: Mapping[int, Support], parts: Sequence[Mapping[int, Support]]
+) -> dict[int, Support]:
+    """A claim's best support per source, each source's best of the whole claim and of its
+    parts (the evidence quotes of a claim cited clause by clause come from each part's)."""
+    best = dict(whole)
+    for found in parts:
+        for source, support in found.items():
+            if source not in best or support.score > best[source].score:
+                best[source] = support
+    return best
+
+
 class _PartVerified(NamedTuple):
     """What the verify stage found for one part of a claim (:class:`Verified`'s columns)."""
 
@@ -1080,8 +1093,9 @@ class Attributor:
         ]
         # a claim cited clause by clause: each marker is judged by its part, and the claim is
         # supported where every part is
-        part_of: dict[int, tuple[dict[int, Support], ClaimDecision]] = {}  # marker start ->
+        part_of: dict[int, tuple[dict[int, Support], ClaimDecision]] = {}  # by marker start
         decided_parts: dict[int, list[ClaimDecision]] = {}
+        part_supports: dict[int, list[dict[int, Support]]] = {}
         for part, found, no_relevant in parts:
             part_decision = decide_claim(
                 found.per_source,
@@ -1092,6 +1106,7 @@ class Attributor:
                 pair_refused=found.pair_refused,
             )
             decided_parts.setdefault(part.claim_index, []).append(part_decision)
+            part_supports.setdefault(part.claim_index, []).append(found.per_source)
             for m in part.claim.segment.markers:
                 part_of[m.start] = (found.per_source, part_decision)
         decisions = [
@@ -1229,6 +1244,8 @@ class Attributor:
             )
             quoted = shown or decision.supporting
             supports: Mapping[int, Support] = per_source[i]
+            if i in decided_parts:  # a source may support a part and not the whole claim
+                supports = _with_parts(per_source[i], part_supports[i])
             if not quoted and decision.verdict == "partially_supported":
                 quoted = (best[0],) if (best := best_support(per_source[i])) else ()
             elif not quoted and decision.verdict == "contradicted":

@@ -145,10 +145,10 @@ def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
         ),
     ]
     # a group of markers closes one part; emphasis goes from what the judge reads
-    answer = "It opened in **1889** [1][2] and it is 330 metres tall today [3]."
+    answer = "It opened in **1889** [1][2] and the tower is 330 metres tall today [3]."
     assert [read for _, read, _ in _parts(answer, {1: 0, 2: 1, 3: 2})] == [
         "It opened in 1889.",
-        "It is 330 metres tall today.",
+        "The tower is 330 metres tall today.",
     ]
 
 
@@ -160,6 +160,18 @@ def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
         "It opened in 1889 [1], and it is tall [2].",  # a part of three words
         "It opened in 1889 [1], and it is 330 metres tall.",  # the last part cites nothing
         "It opened in 1889 [1], which it did [2] with style and grace, as noted.",
+        # a part that does not state something alone (after a review: read alone, any source
+        # of the kind supported it, and the claim was called supported)
+        "Marie Curie won the Nobel Prize in Physics in 1903 [1], and later won it in 1921 [2].",
+        "Curie won the Nobel Prize in 1903 [1], and in 1921 she won it again in Oslo [2].",
+        "The tower was designed by Eiffel's company [1], which later built a bridge there [2].",
+        "Aspirin reduces the risk of heart attack [1] but can cause stomach bleeding often [2].",
+        "As the Harvard team reported in 2019 [1], Zelmax cut deaths by 20 percent [2].",
+        "The iron lattice tower that Eiffel designed [1] is 330 metres tall today [2].",
+        # a sentence the segmenter reads for the judge: brackets, struck text, links, quotes
+        "The tower was completed in 1889 (see [1]), and the bridge opened in 1937 (see [2]).",
+        "The tower was done in ~~1899~~ 1889 [1], while the bridge opened in 1937 [2].",
+        "The [tower](https://a.ex/t) was done in 1889 [1], while the bridge opened in 1937 [2].",
     ],
 )
 def test_a_claim_not_cited_clause_by_clause_has_no_parts(answer: str) -> None:
@@ -180,3 +192,8 @@ def test_a_claim_is_supported_where_each_of_its_parts_is() -> None:
     assert parts_decision(whole, no) is whole
     supported = ClaimDecision(verdict="supported", score=0.8, supporting=(0,))
     assert parts_decision(supported, no) is supported  # the parts judge the markers only
+    # a passage that contradicts the whole claim is not outvoted by its parts
+    contradicted = ClaimDecision(
+        verdict="contradicted", score=0.4, supporting=(), contradiction=0.6, contradicting=(1,)
+    )
+    assert parts_decision(contradicted, yes) is contradicted

@@ -225,13 +225,35 @@ class MarkerPart(msgspec.Struct, frozen=True):
 
 _GAP_IN_GROUP = re.compile(r"[\s,;&]*(?:(?:and|or)\b[\s,;&]*)?", re.IGNORECASE)
 """What may stand between two markers of one group: "[1][2]", "[1], [2]", "[1] and [2]"."""
-_CONNECTIVE = re.compile(
-    r"^(?:[,;:\s]|and\b|but\b|while\b|whereas\b|although\b|though\b|yet\b|plus\b|whilst\b"
-    r"|et\b|mais\b|tandis\s+que\b|alors\s+que\b|und\b|aber\b|während\b|y\b|pero\b|mientras\b)+",
+_JOIN = re.compile(
+    r"[ \t]*(?:[,;][ \t]*(?:(?:and|but|while|whereas|whilst|yet|et|mais|und|aber|y|pero)"
+    r"[ \t]+)?|(?:and|but|while|whereas|whilst|et|und|y)[ \t]+)"
+)
+"""What joins a part to the one before it: a comma or a semicolon, a conjunction, or both
+(in lower case: "Y Combinator" opens no part with "y")."""
+_SUBJECT = re.compile(
+    r"(?:the|a|an|le|la|les|un|une|der|die|das|den|dem|ein|eine|el|los|las|il|lo|gli)[ \t]+\w"
+    r"|l['’]\w|[A-Z0-9]"
+)
+"""How a part after the first opens: with a name or a number, or a determiner and its noun
+("the 11.6 km tunnel has linked ...", "Go was announced ..."); not with a pronoun, a verb
+or an adverb ("and later won ...", "which built ...", "but can cause ...": read alone, any
+source of the kind would support them)."""
+_NOT_SUBJECT = re.compile(
+    r"(?:It|He|She|They|We|You|I|This|That|These|Those|Which|Who|Its|His|Her|Their|There)\b"
+)
+_NOT_A_STATEMENT = re.compile(
+    r"[ \t*_]*(?:as|according|if|when|whenever|unless|although|though|because|since|while"
+    r"|whereas|once|after|before|until|following|per|citing|in[ \t]+a|in[ \t]+the)\b",
     re.IGNORECASE,
 )
-"""What opens a part after the first: the words that join it to the one before."""
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_]|[*_](?!\w)")
+"""How a first part opens that states nothing of its own: a source phrase ("As the Harvard
+team reported in 2019 [1], ..."), a condition or a time clause, a study named ("In a 2019
+study [1], ...")."""
+_NOT_PLAIN = re.compile(r"[()\[\]<>~`\"“”„«»|—]|https?:|www\.")
+"""What the segmenter's reading of a sentence takes care of (brackets, links, struck text,
+quotes, comments): a part cut from such a sentence would read it raw."""
+_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
 _MIN_PART_WORDS = 4
 """The fewest words a part has: "X [1] and [2]" or "in 2021 [1], and so on [2]" has none."""
 
@@ -246,9 +268,13 @@ def marker_parts(
     """The parts of the claims whose writer cited them clause by clause: a claim with a group
     of markers inside it (more words follow it) is cut after each group, each part read with
     the markers that close it ("Chamonix hosted the first Winter Olympics in 1924 [1], and the
-    tunnel has linked it to Courmayeur since 1965 [1]."). Only where every part has at least
-    :data:`_MIN_PART_WORDS` words and ends with markers (the last one too), and not in a
-    table cell (its row and header are part of what it says)."""
+    tunnel has linked it to Courmayeur since 1965 [1]."). Only where each part states
+    something alone: at least :data:`_MIN_PART_WORDS` words; the first not a source phrase or
+    a condition (:data:`_NOT_A_STATEMENT`); each later one joined by a comma, a semicolon or a
+    conjunction and opening with its own subject (:data:`_SUBJECT`); the last closing the
+    sentence with its markers; the sentence plain text (no brackets, links, quotes, struck
+    text: :data:`_NOT_PLAIN`); not a table cell (its row and header are part of what it
+    says). Elsewhere the claim has no parts, and its markers are judged by the whole."""
     out: list[MarkerPart] = []
     for i, claim in enumerate(claims):
         segment = claim.segment
@@ -261,16 +287,34 @@ def marker_parts(
                 groups[-1].append(m)
             else:
                 groups.append([m])
-        if len(groups) < 2:
+        if len(groups) < 2 or _NOT_A_STATEMENT.match(text, segment.start):
             continue
         # the last group must close the claim: nothing but punctuation and blanks after it
-        if text[groups[-1][-1].end : segment.end].strip(" \t\n.!?;:)\"'”’*_"):
+        if text[groups[-1][-1].end : segment.end].strip(" \t\n.!?;:*_"):
+            continue
+        unmarked = "".join(
+            text[a:b]
+            for a, b in zip(
+                [segment.start, *(m.end for m in markers)],
+                [*(m.start for m in markers), segment.end],
+                strict=True,
+            )
+        )
+        if _NOT_PLAIN.search(unmarked):
             continue
         bounds = [segment.start, *(g[-1].end for g in groups[:-1]), segment.end]
         parts: list[MarkerPart] = []
         for k, group in enumerate(groups):
             a, b = bounds[k], bounds[k + 1]
-            words = _part_words(text, a, group[0].start, segment.markers)
+            opens = a
+            if k:
+                join = _JOIN.match(text, a)
+                if join is None:
+                    break
+                opens = join.end()
+                if not _SUBJECT.match(text, opens) or _NOT_SUBJECT.match(text, opens):
+                    break
+            words = _part_words(text, opens, group[0].start, segment.markers)
             if len(words.split()) < _MIN_PART_WORDS:
                 break
             numbers = tuple(
@@ -287,8 +331,7 @@ def marker_parts(
 
 
 def _part_words(text: str, start: int, end: int, markers: Sequence[Marker]) -> str:
-    """The words of ``text[start:end]`` without markers, emphasis, and the words that join it
-    to the part before it, as a sentence."""
+    """The words of ``text[start:end]`` without markers and emphasis, as a sentence."""
     pieces: list[str] = []
     cursor = start
     for m in sorted(markers, key=lambda m: m.start):
@@ -296,8 +339,7 @@ def _part_words(text: str, start: int, end: int, markers: Sequence[Marker]) -> s
             pieces.append(text[cursor : m.start])
             cursor = m.end
     pieces.append(text[cursor:end])
-    words = " ".join(_EMPHASIS.sub("", "".join(pieces)).split())
-    words = _CONNECTIVE.sub("", words).strip(" ,;:")
+    words = " ".join(_EMPHASIS.sub("", "".join(pieces)).split()).strip(" ,;:")
     if not words:
         return ""
     return words[0].upper() + words[1:] + ("" if words[-1] in ".!?" else ".")
@@ -305,17 +347,16 @@ def _part_words(text: str, start: int, end: int, markers: Sequence[Marker]) -> s
 
 def parts_decision(decision: ClaimDecision, parts: Sequence[ClaimDecision]) -> ClaimDecision:
     """A claim's verdict once its parts are read: supported where each part is supported by
-    what cites it (or another source) though the claim read whole was not (a small judge
-    reads two facts in one sentence worse than each alone), at the least of the parts'
-    scores; else the claim's own."""
-    if not parts or decision.verdict == "supported":
-        return decision
+    what cites it (or another source) though the claim read whole was unsupported or partly
+    supported (a small judge reads two facts in one sentence worse than each alone), at the
+    least of the parts' scores; else the claim's own (a contradicted claim stays so)."""
+    if not parts or decision.verdict in ("supported", "contradicted"):
+        return decision  # a passage that contradicts the whole is not outvoted by the parts
     if any(p.verdict != "supported" for p in parts):
         return decision
     return ClaimDecision(
         verdict="supported",
         score=min(p.score for p in parts),
         supporting=tuple(dict.fromkeys(s for p in parts for s in p.supporting)),
-        contradiction=decision.contradiction,
         reason="each part supported",
     )

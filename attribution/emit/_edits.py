@@ -162,7 +162,7 @@ _ENTRY_LINE = re.compile(
 indented code block."""
 _INLINE_LIST = re.compile(
     rf"[ \t]*(?:\*\*|__)?{SOURCES_WORDS}(?:\*\*|__)?[ \t]*[:：]?"
-    r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:,|;|and|&)?[ \t]*\[\d{1,6}\])*)"
+    r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:(?:,|;|and|&)[ \t]*)?\[\d{1,6}\])*)"
     r"[ \t]*\.?[ \t]*",
     re.IGNORECASE,
 )

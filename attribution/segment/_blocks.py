@@ -46,14 +46,13 @@ SOURCES_WORDS = (
 """The words that head a list of sources, in English and a few other languages (matched
 ignoring case): ``Sources``, ``Refs.``, ``Quellen``, ``Fuentes``, ``Références``, ``参考文献``."""
 _SOURCES_HEADING = re.compile(
-    rf"(?:#{{1,6}}[ \t]+)?[*_]*[ \t]*{SOURCES_WORDS}[ \t]*[*_]*[ \t]*[:：]?[ \t]*[*_]*[ \t]*",
-    re.IGNORECASE,
+    rf"(?:#{{1,6}}[ \t])?[ \t*_]*{SOURCES_WORDS}(?:[ \t*_]|[:：])*", re.IGNORECASE
 )
 _BOLD_LINE = re.compile(r"(\*\*|__)(?=\S)[^*_\n]{1,80}(?<=\S)\1[ \t]*:?[ \t]*")
 """A line that is all bold: a label over the text under it, not the first words of it."""
 _SOURCES_LINE = re.compile(
-    r"[ \t>]{0,4}(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:Sources?|SOURCES?|References?|REFERENCES?"
-    r"|Citations?|CITATIONS?)[ \t]*[*_]*[ \t]*:[ \t]*[*_]*[ \t]*"
+    r"[ \t>]{0,4}(?:#{1,6}[ \t])?[ \t*_]*(?:Sources?|SOURCES?|References?|REFERENCES?"
+    r"|Citations?|CITATIONS?)[ \t*_]*:[ \t*_]*"
 )
 """A line that says which sources: its label capitalised ("two\nsources: https://..." is a
 sentence broken over two lines)."""
