@@ -438,6 +438,57 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
         result = attributor.attribute(f"{claim}\n\n{listed}", SOURCES)
         assert result.answer == f"{claim}\n\n{want}", listed
         assert {m.number for m in result.markers if m.verdict == "unknown_number"} >= {7}
+    # after a review: a label with a known number, bold labels on a one-line key (one
+    # crashed: overlapping edits), a line that continues an entry, lists of markers in words
+    for listed, want in (
+        ("Sources:\n[7] [1] Eiffel Tower\n[2] Everest", "Sources:\n[1] Eiffel Tower\n[2] Everest"),
+        ("Sources:\n**[7], [1]** Eiffel Tower", "Sources:\n**[1]** Eiffel Tower"),
+        (
+            f"Sources: [8] A https://a.org/x, **[7]** B https://b.org/y, [1] {eiffel}",
+            f"Sources: [1] {eiffel}",
+        ),
+        (f"Sources: **[7]** B https://b.org/y, [1] {eiffel}", f"Sources: [1] {eiffel}"),
+        (f"Sources: [1] {eiffel}, **[7]** B https://b.org/y", f"Sources: [1] {eiffel}"),
+        (
+            "Sources:\n- [1] Eiffel Tower\n- [7] Unknown page\n  https://unknown.org/x\n- [2] B",
+            "Sources:\n- [1] Eiffel Tower\n- [2] B",
+        ),
+        ("Sources: [1] and [7] [8]", "Sources: [1]"),
+    ):
+        result = attributor.attribute(f"{claim}\n\n{listed}", SOURCES)
+        assert result.answer == f"{claim}\n\n{want}", listed
+    for answer, want in (
+        (
+            "The tower was completed in 1889 [1] and [7] [8].",
+            "The tower was completed in 1889 [1].",
+        ),
+        ("The tower was completed in 1889 [1] and [7]。", "The tower was completed in 1889 [1]。"),
+    ):
+        assert attributor.attribute(answer, SOURCES).answer == want, answer
+    # the list's last line goes and the engine adds one: no blank line, the last break kept,
+    # a hard break not doubled
+    everest = "The Eiffel Tower was completed in 1889 [1]. Mount Everest is 8,849 metres tall."
+    filled = everest.replace("tall.", "tall [2].")
+    for listed, want in (
+        (
+            "Sources:\n[1] Eiffel Tower\n[7] Unknown\n",
+            "Sources:\n[1] Eiffel Tower\n[2] Mount Everest\n",
+        ),
+        (
+            "Sources:\r\n[1] Eiffel Tower\r\n[7] Unknown\r\n",
+            "Sources:\r\n[1] Eiffel Tower\r\n[2] Mount Everest\r\n",
+        ),
+        (
+            "## Sources\n\n[7] Unknown\n\n",
+            "## Sources\n\n[1] Eiffel Tower\n[2] Mount Everest\n\n",
+        ),
+        (
+            "Sources:\n[1] Eiffel Tower\\\n[7] Unknown",
+            "Sources:\n[1] Eiffel Tower\\\n[2] Mount Everest",
+        ),
+    ):
+        result = attributor.attribute(f"{everest}\n\n{listed}", SOURCES)
+        assert result.answer == f"{filled}\n\n{want}", listed
     # a claim the engine cites gets its entry where the list loses one
     answer = f"{claim} Mount Everest is 8,849 metres tall.\n\nRefs: [7], [1] and [8]"
     result = attributor.attribute(answer, SOURCES)

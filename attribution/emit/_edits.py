@@ -161,12 +161,15 @@ _ENTRY_LINE = re.compile(
 ``**[3]** Title, https://...``; not a link definition (``[1]: https://...``), nor a line of an
 indented code block."""
 _INLINE_LIST = re.compile(
-    rf"[ \t]*(?:\*\*|__)?{SOURCES_WORDS}(?:\*\*|__)?[ \t]*[:：]?"
-    r"(?:\*\*|__)?[ \t]*(?P<list>\[\d{1,6}\](?:[ \t]*(?:(?:,|;|and|&)[ \t]*)?\[\d{1,6}\])*)"
-    r"[ \t]*\.?[ \t]*",
+    rf"[ \t]*(?:\*\*|__)?{SOURCES_WORDS}(?:[ \t*_]|[:：])*"
+    r"(?P<list>\[\d{1,6}\](?:[ \t]*(?:(?:,|;|and|&)[ \t]*)?\[\d{1,6}\])*)"
+    r"[ \t]*(?:\.[ \t]*)?",
     re.IGNORECASE,
 )
 """A one-line list of sources under an answer: ``Sources: [1], [3]``, ``**Refs:** [1] [2]``."""
+_LINE_CHARS = 2_000
+"""The longest line read as an entry or a one-line list of sources (the patterns backtrack on
+long runs of blanks: a longer line is prose)."""
 _LIST_HEADING = re.compile(rf"[\W_]*(?:{SOURCES_WORDS}|links?)[\W_]*", re.IGNORECASE)
 """The line that heads a list of sources (``Sources:``, ``**References**``, ``## Sources``)."""
 _LISTED = re.compile(r"\[(\d{1,6})\]")
@@ -222,7 +225,7 @@ def listed_sources_edit(
         return sorted(n for n in set(cited) if n not in listed)
 
     last = lines[-1].rstrip("\r")
-    inline = _INLINE_LIST.fullmatch(last)
+    inline = _INLINE_LIST.fullmatch(last) if len(last) <= _LINE_CHARS else None
     if inline is not None:
         numbers = list(_LISTED.finditer(inline["list"]))
         stays = [m for m in numbers if known is None or int(m[1]) in known]
@@ -243,7 +246,7 @@ def listed_sources_edit(
         return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
     entries = []
     for line in reversed(lines):
-        m = _ENTRY_LINE.fullmatch(line.rstrip("\r"))
+        m = _ENTRY_LINE.fullmatch(line.rstrip("\r")) if len(line) <= _LINE_CHARS else None
         if m is None:
             break
         entries.append(m)
@@ -254,10 +257,23 @@ def listed_sources_edit(
     first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
     if any(a < end and first < b for a, b in claims):
         return None  # "[5] It runs.\n[7] It flies.": claims, no list
-    missing = missing_of({int(m["n"]) for m in entries})
+    # an entry's label may name more than one number ("[7] [1] Title", "[7], [1] Title")
+    missing = missing_of(
+        {int(m["n"]) for m in entries}
+        | {
+            int(n)
+            for m in entries
+            if (more := _MORE_LABELS.match(m["rest"]))
+            for n in _LISTED.findall(more.group())
+        }
+    )
     if not missing:
         return None
     model = entries[0]  # the last line: the new ones follow it
+    # where the list's last lines go (their numbers dropped), the new ones follow the last
+    # that stays: its hard break, not theirs
+    staying = [e for e in entries if known is None or int(e["n"]) in known]
+    last_goes = bool(staying) and staying[0] is not model
     rest = model["rest"]
     new: list[str] = []
     for n in missing:
@@ -279,7 +295,7 @@ def listed_sources_edit(
     newline = "\r\n" if crlf else "\n"
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
-    hard = breaks[0] if breaks and not model["br"] else ""
+    hard = breaks[0] if breaks and not model["br"] and not last_goes else ""
     return Edit(end, end, (hard + newline).join(["", *new]))
 
 
@@ -349,16 +365,20 @@ def _gone_entries(
     held: Collection[int],
 ) -> tuple[list[Edit], frozenset[int]]:
     """The edits that take out the entries of the answer's list of sources (the spans
-    ``listed``) whose labels go (every number of them dropped), and the starts of those labels.
-    A line that opens with such a label goes with its line break (``[7] A page``, ``- **[7]**
-    A page``); on a key written on one line (``Sources: [1] A https://a, [7] B https://b``)
-    the entry goes with the separator before it, the whole line where none stays. A label
-    written with a number that stays (``[1][7] A page``) is no entry that goes, nor one that
-    holds a marker the caller edits (``held``). The markers inside what goes go with it."""
+    ``listed``) whose labels go (every number of them dropped), and the starts of the markers
+    inside what goes. A line that opens with such a label goes with its line break and the
+    lines that continue it (``[7] A page``, ``- **[7]** A page\\n  https://...``); the text's
+    last lines go with the break before them (its own last break stays). On a key written on
+    one line (``Sources: [1] A https://a, [7] B https://b``) an entry goes up to the next one,
+    the entries that end the line from the end of the last one that stays, the whole line
+    where none stays. A label with a number that stays (``[1][7] A page``, ``[7], [1] A
+    page``) is no label that goes, nor one whose line holds a marker the caller edits
+    (``held``)."""
     if not listed or not any(goes):
         return [], frozenset()
     spans = sorted(listed)
     by_start = {m.start: (m, g) for m, g in zip(markers, goes, strict=True)}
+    starts = sorted(by_start)
     found: list[Edit] = []
     done: set[int] = set()  # the lines already read
     for m, gone in zip(markers, goes, strict=True):
@@ -372,39 +392,26 @@ def _gone_entries(
         line_end = text.find("\n", m.start)
         line_end = len(text) if line_end < 0 else line_end
         line = text[line_start:line_end].rstrip("\r")
-        # the line and its break: the break before it where it is the text's last line
-        whole = Edit(line_start, min(line_end + 1, len(text)), "")
         items = key_line_labels(line, addressed=False)  # inside the list: titles alone too
         if items:  # a key on one line: each entry whose label goes
-            offsets = [line_start + item.start() for item in items]
-            going = [by_start.get(a, (None, False))[1] for a in offsets]
-            if all(going):
-                found.append(whole)
-                continue
-            ends = [*offsets[1:], line_start + len(line)]
-            last = len(items)  # the trailing entries that go: from the last one that stays
-            while going[last - 1]:
-                last -= 1
-            for i in range(last):
-                if going[i]:
-                    found.append(Edit(offsets[i], ends[i], ""))
-            if last < len(items):
-                kept_end = len(text[: ends[last - 1]].rstrip(_ENTRY_GAP))
-                found.append(Edit(kept_end, ends[-1], ""))
+            found += _gone_items(text, line_start, line, items, by_start, starts)
             continue
         if _LABEL_LEAD.fullmatch(text, line_start, m.start) is None:
             continue  # not the line's label: the marker goes alone
-        run = [m]  # the label's markers: "[7][8] A page"
+        run = [m]  # the label's markers: "[7][8] A page", "[7], [1] A page", "**[7]/[1]**"
         at = m.end
-        while at in by_start:
-            run.append(by_start[at][0])
+        while (gap := _LABEL_GAP.match(text, at)) is not None and gap.end() in by_start:
+            run.append(by_start[gap.end()][0])
             at = run[-1].end
-        if all(by_start[r.start][1] for r in run) and text[at:line_end].strip(" \t*_.:)-–—\r"):
-            found.append(whole)
+        if not all(by_start[r.start][1] for r in run):
+            continue
+        end = min(line_end + 1, len(text))
+        while (more := _CONTINUED.match(text, end)) is not None and more.start() < spans[-1][1]:
+            end = more.end()  # a line that continues the entry ("  https://...") goes with it
+        found.append(Edit(line_start, end, ""))
     # the markers inside what goes go with it (none the caller edits itself)
     merged: list[Edit] = []
     labels: set[int] = set()
-    starts = sorted(by_start)
     for edit in sorted(found):
         inside = starts[bisect_left(starts, edit.start) : bisect_left(starts, edit.end)]
         if any(a in held for a in inside):
@@ -414,13 +421,65 @@ def _gone_entries(
             previous = merged.pop()
             edit = Edit(previous.start, max(previous.end, edit.end), "")
         merged.append(edit)
-    last = merged[-1].start if merged and merged[-1].end == len(text) else 0
-    if text[last - 1 : last] == "\n" and not text.endswith("\n"):
-        # the text's last lines go with the break before them (where they end without one)
-        merged[-1] = Edit(last - (2 if text[last - 2 : last] == "\r\n" else 1), len(text), "")
+    if (
+        merged
+        and not text[merged[-1].end :].strip()
+        and text[merged[-1].start - 1 : merged[-1].start] == "\n"
+    ):
+        # the text's last lines: the break before them goes, the text's own last one stays
+        # (an entry the engine adds after them follows the line before them)
+        a, b = merged[-1].start, merged[-1].end
+        before = 2 if text[a - 2 : a] == "\r\n" else 1
+        after = 0 if text[b - 1 : b] != "\n" else 2 if text[b - 2 : b] == "\r\n" else 1
+        merged[-1] = Edit(a - before, b - after, "")
     return merged, frozenset(labels)
 
 
+def _gone_items(
+    text: str,
+    line_start: int,
+    line: str,
+    items: Sequence[re.Match[str]],
+    by_start: Mapping[int, tuple[Marker, bool]],
+    starts: Sequence[int],
+) -> list[Edit]:
+    """The edits that take out the entries of a key written on one line whose labels go."""
+    offsets: list[int] = []
+    going: list[bool] = []
+    for item in items:
+        a, b = line_start + item.start(), line_start + item.end()
+        inside = starts[bisect_left(starts, a) : bisect_left(starts, b)]
+        going.append(bool(inside) and all(by_start[x][1] for x in inside))
+        marks = item.group()[-2:]
+        if (
+            marks in ("**", "__")
+            and not item.group().startswith(marks)
+            and text[a - 2 : a] == marks
+        ):
+            a -= 2  # "Sources: **[7]** B": the line's head took the label's first marks
+        offsets.append(a)
+    if not any(going):
+        return []
+    line_end = line_start + len(line)
+    if all(going):
+        return [Edit(line_start, min(line_end + 1, len(text)), "")]
+    ends = [*offsets[1:], line_end]
+    last = len(items)  # the trailing entries that go: from the last one that stays
+    while going[last - 1]:
+        last -= 1
+    edits = [Edit(offsets[i], ends[i], "") for i in range(last) if going[i]]
+    if last < len(items):
+        kept_end = len(text[: ends[last - 1]].rstrip(_ENTRY_GAP))
+        edits.append(Edit(kept_end, line_end, ""))
+    return edits
+
+
+_MORE_LABELS = re.compile(r"(?:[ \t,/;&]*(?:\*\*|__)?\[\d{1,6}\](?:\*\*|__)?)+")
+"""The labels after an entry line's first: "[1]" of "[7] [1] Title"."""
+_LABEL_GAP = re.compile(r"(?:\*\*|__)?[ \t]*[,/;&]?[ \t]*(?:\*\*|__)?")
+"""What may stand between two markers of one entry's label: "[7][8]", "[7], [1]", "[7]/[1]"."""
+_CONTINUED = re.compile(r"[ \t]+(?![-*+][ \t]|\d{1,4}[.)][ \t]|\[)\S[^\n]*(?:\n|$)")
+"""A line that continues the entry above it: indented, no item or label of its own."""
 _ENTRY_GAP = " \t,;|·•"
 """What may separate the entries of a key written on one line."""
 

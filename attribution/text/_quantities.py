@@ -205,17 +205,26 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
     return start, canonical_number(format(kelvins, "f"))
 
 
-_MINUS_WORD = re.compile(r"(?<!\d )\bminus[ ]+$", re.IGNORECASE)
-"""A minus in words before a temperature (not a subtraction: "5 minus 3 °C")."""
+_MINUS_WORD = re.compile(r"(?<!\d )(?<![°CF] )(?<!or )(?<!/)\bminus[ ]+$", re.IGNORECASE)
+"""A minus in words before a temperature (not a subtraction, "5 minus 3 °C", "20 °C minus 2
+°C"; not a tolerance, "plus or minus 0.5 °C", "plus/minus")."""
 _BELOW_ZERO = re.compile(r"[ ]+below[ ]+zero\b", re.IGNORECASE)
 _CHANGE_AFTER = re.compile(
     r"[ ]+(?:above|below|warmer|cooler|colder|hotter|higher|lower|more|less|over|under)\b",
     re.IGNORECASE,
 )
-_CHANGE_BEFORE = re.compile(r"\bby[ ]+[-−–]?$", re.IGNORECASE)
-"""Words that make a temperature a change of one ("warmed by 1 °C", "1.5 °C above
-pre-industrial levels", "5 °F below freezing"): no temperature to convert (a change of 1 °C
-is one of 1.8 °F, not of 33.8 °F)."""
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:by|within|dropp(?:ed|ing)|drops?|f[ae]ll(?:s|ing)?|ros(?:e|es)|rising|climb(?:ed|s)?"
+    r"|(?:in|de)creas(?:ed|es|ing)|warm(?:ed|s|ing)|cool(?:ed|s|ing)|plunged|plummeted|soared"
+    r"|jumped|gained|lost|up|down|swings?|varies|vary)[ ]+(?:by[ ]+)?"
+    r"(?:(?:about|around|nearly|almost|some|roughly|over|more[ ]+than|less[ ]+than)[ ]+)?"
+    r"(?:±[ ]?)?[-−–]?$",
+    re.IGNORECASE,
+)
+"""Words that make a temperature a change of one ("warmed by 1 °C", "dropped 5 °C", "1.5 °C
+above pre-industrial levels", "5 °F below freezing") or a tolerance ("within 0.5 °C"): no
+temperature to convert (a change of 1 °C is one of 1.8 °F, not of 33.8 °F). "Fell to -5 °C"
+is a temperature."""
 
 
 def _spread(written: str, factor: float, dimension: str) -> float:
@@ -365,7 +374,7 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
                 add(m.start(), below.end(), f"-{m.group(1)}", unit)
                 continue
             if _CHANGE_AFTER.match(text, m.end()) or _CHANGE_BEFORE.search(
-                text, max(0, m.start() - 12), m.start()
+                text, max(0, m.start() - 40), m.start()
             ):
                 continue  # "warmed by 1 °C", "1.5 °C above pre-industrial": a change, no degree
         add(m.start(), m.end(), m.group(1), unit)
@@ -422,10 +431,10 @@ def as_written_in(claim: str, passage: str) -> str:
     metres long."; "It took 2.5 hours." against "... 150 minutes ..." reads "It took 150
     minutes."; a full date likewise ("on 21/01/1793" against "on 21 January 1793"), and a
     quarter, half or fiscal year ("Q4 FY2025" against "the fourth quarter of fiscal 2025":
-    :func:`attribution.text.period_edits`). Only a
-    scaled number, a measure, a share, a dozen or a date, on either side, is rewritten, and
-    only to the same quantity (:func:`same_quantity`) or day; everything else is left as it is
-    (the claim itself when nothing changes). Cached: the verbatim rule and the judge read the
+    :func:`attribution.text.period_edits`). Only a scaled number, a measure, a share, a
+    dozen, a date or a reporting period, on either side, is rewritten, and only to the same
+    quantity (:func:`same_quantity`), day or period; everything else is left as it is (the
+    claim itself when nothing changes). Cached: the verbatim rule and the judge read the
     same pair."""
     edits = [
         (start, end, _cased(claim, start, written))

@@ -804,6 +804,7 @@ _ABOUT_SOURCE = re.compile(r"(?:,[ \t]*)?(?:which|who|whose)\b[^()\[\]\n]{0,80}\
 """A clause about the source after its marker, up to the group's end: ``(via [5], which is
 old)``."""
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
+_BLANKS = re.compile(r"[ \t]+")
 """What separates two markers of a list ("Sources: [1], [2]")."""
 _PLACE = (
     r"(?:pp?\.|pages?\b|ch\.|chap\.|chapters?\b|sec\.|sections?\b|§§?|paras?\.|paragraphs?\b"
@@ -820,7 +821,7 @@ _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
 _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
 """A verb of saying that ends a clause: "As [5] and [7] note, ...", "as [5] and [7] report."."""
-_LIST_END = re.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*(?:[,.;:!?)\]]|\r?\n|$)")
+_LIST_END = re.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*(?:[,.;:!?)\]|。！？；，|]|\r?\n|$)")
 """What ends such a list: a clause's or the line's end ("according to [5] and [7]."), not a
 word ("proposed by [5] and [7] later refined it": there the "and" joins two clauses)."""
 _BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[;&]|,?[ \t]*(?:and|or)\b|,)[ \t]*", re.IGNORECASE)
@@ -828,8 +829,9 @@ _BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[;&]|,?[ \t]*(?:and|or)\b|,)[ \t]*"
 
 
 def _joined(text: str, a: int, b: int) -> bool:
-    """Whether ``text[a:b]``, between two markers, separates them as a list's items."""
-    if _SEPARATOR.fullmatch(text, a, b):
+    """Whether ``text[a:b]``, between two markers, separates them as a list's items (a
+    separator, or blanks alone: "[7] [8]")."""
+    if _SEPARATOR.fullmatch(text, a, b) or _BLANKS.fullmatch(text, a, b):
         return True
     if not _BRACKETED_SEPARATOR.fullmatch(text, a, b):
         return False
