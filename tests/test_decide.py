@@ -144,6 +144,12 @@ def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
             (3,),
         ),
     ]
+    # a subject in emphasis (ExpertQA's answers write them so)
+    answer = "**Stoicism** sees it as a cycle of rebirth [1], while **Nietzsche** sees a test [3]."
+    assert [read for _, read, _ in _parts(answer, {1: 0, 3: 2})] == [
+        "Stoicism sees it as a cycle of rebirth.",
+        "Nietzsche sees a test.",
+    ]
     # a group of markers closes one part; emphasis goes from what the judge reads
     answer = "It opened in **1889** [1][2] and the tower is 330 metres tall today [3]."
     assert [read for _, read, _ in _parts(answer, {1: 0, 2: 1, 3: 2})] == [

@@ -312,8 +312,11 @@ def marker_parts(
                 if join is None:
                     break
                 opens = join.end()
-                if not _SUBJECT.match(text, opens) or _NOT_SUBJECT.match(text, opens):
-                    break
+                subject = (
+                    opens + len(text[opens : opens + 4]) - len(text[opens : opens + 4].lstrip("*_"))
+                )
+                if not _SUBJECT.match(text, subject) or _NOT_SUBJECT.match(text, subject):
+                    break  # ("**Nietzsche** sees it ...": the subject in emphasis)
             words = _part_words(text, opens, group[0].start, segment.markers)
             if len(words.split()) < _MIN_PART_WORDS:
                 break
