@@ -1188,7 +1188,12 @@ class Attributor:
             decision = decisions[i]
             cited_ok: list[int] = []
             for m in (*claim.segment.markers, *claim.lent_markers):
-                own, judged = part_of.get(m.start, (per_source[i], decision))
+                # a contradicted claim's markers are judged by it, not by its parts
+                own, judged = (
+                    (per_source[i], decision)
+                    if decision.verdict == "contradicted"
+                    else part_of.get(m.start, (per_source[i], decision))
+                )
                 for n in m.numbers:
                     check = check_marker(
                         m,

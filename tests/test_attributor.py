@@ -454,6 +454,11 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
             "Sources:\n- [1] Eiffel Tower\n- [2] B",
         ),
         ("Sources: [1] and [7] [8]", "Sources: [1]"),
+        # an indented list: the next entry is no continuation of the one that goes
+        (
+            "**Sources:**\n  **[7]** Other https://x.org\n  **[1]** Eiffel Tower https://a.org",
+            "**Sources:**\n  **[1]** Eiffel Tower https://a.org",
+        ),
     ):
         result = attributor.attribute(f"{claim}\n\n{listed}", SOURCES)
         assert result.answer == f"{claim}\n\n{want}", listed

@@ -151,10 +151,10 @@ def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
         "Nietzsche sees a test.",
     ]
     # a group of markers closes one part; emphasis goes from what the judge reads
-    answer = "It opened in **1889** [1][2] and the tower is 330 metres tall today [3]."
+    answer = "It opened in **1889** [1][2] and the Eiffel Tower is 330 metres tall today [3]."
     assert [read for _, read, _ in _parts(answer, {1: 0, 2: 1, 3: 2})] == [
         "It opened in 1889.",
-        "The tower is 330 metres tall today.",
+        "The Eiffel Tower is 330 metres tall today.",
     ]
 
 
@@ -173,6 +173,10 @@ def test_a_claim_cited_clause_by_clause_is_read_by_its_parts() -> None:
         "The tower was designed by Eiffel's company [1], which later built a bridge there [2].",
         "Aspirin reduces the risk of heart attack [1] but can cause stomach bleeding often [2].",
         "As the Harvard team reported in 2019 [1], Zelmax cut deaths by 20 percent [2].",
+        # a later subject that points back, a first part without its subject (a second review)
+        "Python was created by Guido van Rossum [1], and the language was first released [2].",
+        "Einstein was born in 1879 [1], and the same year Edison invented the phonograph [2].",
+        "Born in Ulm in the year 1879 [1], Einstein developed relativity in 1905 [2].",
         "The iron lattice tower that Eiffel designed [1] is 330 metres tall today [2].",
         # a sentence the segmenter reads for the judge: brackets, struck text, links, quotes
         "The tower was completed in 1889 (see [1]), and the bridge opened in 1937 (see [2]).",

@@ -232,24 +232,27 @@ _JOIN = re.compile(
 """What joins a part to the one before it: a comma or a semicolon, a conjunction, or both
 (in lower case: "Y Combinator" opens no part with "y")."""
 _SUBJECT = re.compile(
-    r"(?:the|a|an|le|la|les|un|une|der|die|das|den|dem|ein|eine|el|los|las|il|lo|gli)[ \t]+\w"
-    r"|l['’]\w|[A-Z0-9]"
+    r"(?:(?:the|a|an|le|la|les|un|une|der|die|das|den|dem|ein|eine|el|los|las|il|lo|gli)"
+    r"[ \t]+|l['’])?(?:[*_]{0,2})(?:[A-Z0-9]|[^\W\d_a-z]\w)",
 )
-"""How a part after the first opens: with a name or a number, or a determiner and its noun
-("the 11.6 km tunnel has linked ...", "Go was announced ..."); not with a pronoun, a verb
-or an adverb ("and later won ...", "which built ...", "but can cause ...": read alone, any
-source of the kind would support them)."""
+"""How a part after the first opens: with a name or a number, or a determiner and one ("Go was
+announced ...", "the 11.6 km tunnel has linked ...", "the Nobel Prize in Chemistry ..."); not
+with a pronoun, a verb, an adverb or a common noun that points back ("and later won ...",
+"which built ...", "but can cause ...", "and the language was first released ...", "and the
+same year ...": read alone, any source of the kind supports them)."""
 _NOT_SUBJECT = re.compile(
     r"(?:It|He|She|They|We|You|I|This|That|These|Those|Which|Who|Its|His|Her|Their|There)\b"
 )
 _NOT_A_STATEMENT = re.compile(
     r"[ \t*_]*(?:as|according|if|when|whenever|unless|although|though|because|since|while"
-    r"|whereas|once|after|before|until|following|per|citing|in[ \t]+a|in[ \t]+the)\b",
+    r"|whereas|once|after|before|until|following|per|citing|in[ \t]+a|in[ \t]+the|despite"
+    r"|compared|unlike|like|with|without|during|given|born|[a-z]+ed|[a-z]+ing)\b",
     re.IGNORECASE,
 )
 """How a first part opens that states nothing of its own: a source phrase ("As the Harvard
 team reported in 2019 [1], ..."), a condition or a time clause, a study named ("In a 2019
-study [1], ...")."""
+study [1], ..."), a participle or a comparison without its subject ("Born in Ulm in 1879 [1],
+...", "Compared with the Louvre [1], ...")."""
 _NOT_PLAIN = re.compile(r"[()\[\]<>~`\"“”„«»|—]|https?:|www\.")
 """What the segmenter's reading of a sentence takes care of (brackets, links, struck text,
 quotes, comments): a part cut from such a sentence would read it raw."""

@@ -406,7 +406,12 @@ def _gone_entries(
         if not all(by_start[r.start][1] for r in run):
             continue
         end = min(line_end + 1, len(text))
-        while (more := _CONTINUED.match(text, end)) is not None and more.start() < spans[-1][1]:
+        indent = len(line) - len(line.lstrip(" \t>"))
+        while (
+            (more := _CONTINUED.match(text, end)) is not None
+            and len(more["indent"]) > indent
+            and more.start() < spans[-1][1]
+        ):
             end = more.end()  # a line that continues the entry ("  https://...") goes with it
         found.append(Edit(line_start, end, ""))
     # the markers inside what goes go with it (none the caller edits itself)
@@ -478,8 +483,11 @@ _MORE_LABELS = re.compile(r"(?:[ \t,/;&]*(?:\*\*|__)?\[\d{1,6}\](?:\*\*|__)?)+")
 """The labels after an entry line's first: "[1]" of "[7] [1] Title"."""
 _LABEL_GAP = re.compile(r"(?:\*\*|__)?[ \t]*[,/;&]?[ \t]*(?:\*\*|__)?")
 """What may stand between two markers of one entry's label: "[7][8]", "[7], [1]", "[7]/[1]"."""
-_CONTINUED = re.compile(r"[ \t]+(?![-*+][ \t]|\d{1,4}[.)][ \t]|\[)\S[^\n]*(?:\n|$)")
-"""A line that continues the entry above it: indented, no item or label of its own."""
+_CONTINUED = re.compile(
+    r"(?P<indent>[ \t>]+)(?![-*+•][ \t]|\d{1,4}[.)][ \t]|[*_]{0,2}[\[［【])\S[^\n]*(?:\n|$)"
+)
+"""A line that continues the entry above it (indented deeper than it): no item or label of its
+own ("  https://..." under "- [7] A page"; not "  **[1]** B" under "  **[7]** A")."""
 _ENTRY_GAP = " \t,;|·•"
 """What may separate the entries of a key written on one line."""
 

@@ -30,7 +30,7 @@ from attribution.text._markers import (
     rewrite_marker,
     written_style,
 )
-from attribution.text._periods import Period, period_conflict, period_edits, periods
+from attribution.text._periods import Period, period_edits, periods
 from attribution.text._quantities import (
     Quantity,
     as_written_in,
@@ -128,7 +128,6 @@ __all__ = [
     "number_terms",
     "object_phrase",
     "opens_report",
-    "period_conflict",
     "period_edits",
     "periods",
     "protected_spans",

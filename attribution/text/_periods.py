@@ -9,8 +9,9 @@ period is read in any of its forms (``Q4``, ``4Q``, ``fourth quarter``, ``fourth
 ``4th quarter``; ``H1``, ``first half``; ``FY24``, ``FY 2024``, ``fiscal 2024``, ``fiscal year
 2024``; with a year after it, ``Q3 2024``, ``Q3'24``, ``Q3 of fiscal 2024``, or before it,
 ``2024 third quarter``), so that the judge reads the claim's period in the passage's form
-(:func:`period_edits`) and a claim whose quarter or half the passage gives as another one
-only is a conflict (:func:`period_conflict`).
+(:func:`period_edits`). A rule that capped a claim whose quarter the passage names as
+another one only was measured and not shipped (docs/benchmarks.md): passages name a quarter
+by its months, its end date or "the prior quarter" as often as by its number.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["Period", "period_conflict", "period_edits", "periods"]
+__all__ = ["Period", "period_edits", "periods"]
 
 
 class Period(NamedTuple):
@@ -183,66 +184,3 @@ def period_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
             if form != written:
                 edits.append((p.start, p.end, form))
     return edits
-
-
-_CODES = {"quarter": "Q", "half": "H"}
-
-
-def _named(passage: str, kind: str, number: int) -> bool:
-    """Whether the passage names that quarter or half anywhere, in any form, alone or in a
-    list ("the first and second quarters", "Q1 and Q2", "1H")."""
-    ordinal = [w for w, n in _ORDINALS.items() if n == number]
-    code = _CODES[kind]
-    pattern = (
-        rf"\b(?:{'|'.join(ordinal)})\b[^.;]{{0,40}}?\b{kind}s?\b"
-        rf"|\b{code}{number}(?![0-9])|\b{number}{code}(?![A-Za-z])"
-    )
-    return re.search(pattern, passage, re.IGNORECASE) is not None
-
-
-_OTHER_SPANS = re.compile(
-    r"\b(?:[QH][1-4]|[1-4][QH]|first|second|third|fourth|1st|2nd|3rd|4th)[ \t]*"
-    r"(?:-|–|to|through|thru)[ \t]*(?:[QH]?[1-4][QH]?|first|second|third|fourth|1st|2nd|3rd|4th)\b"
-    r"|\b(?:quarter|three[ \t]+months|six[ \t]+months|half|period)[ \t]+(?:ended|ending)\b"
-    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November"
-    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\.?[ \t]*(?:-|–|to|through)[ \t]*"
-    r"(?:January|February|March|April|May|June|July|August|September|October|November"
-    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b",
-    re.IGNORECASE,
-)
-"""Ways a passage may name a quarter or half without its number: a range of them ("Q2-Q4",
-"second through fourth quarter"), the months ("October-December"), the end of the period
-("the quarter ended June 30")."""
-
-
-def period_conflict(claim: str, passage: str) -> bool:
-    """Whether the claim names a quarter or half of a year that the passage does not name in
-    any form, where the passage names another one of the same year and calendar: "In Q2 2024,
-    revenue was $5.2 billion." against "Third-quarter 2024 revenue was $5.2 billion" (a small
-    judge read them as one, 0.81). Only for a claim's period with its year, where none of the
-    claim's periods of that kind is named in the passage (the claim may name the one it
-    compares with: "up 15% from the first quarter"), and where the passage names no range of
-    them, no months and no period's end (:data:`_OTHER_SPANS`). Fiscal years are left to the
-    judge (it reads "FY23" against "fiscal year 2024" as a contradiction)."""
-    mine = [p for p in periods(claim) if p.kind != "year"]
-    if not any(p.year is not None for p in mine):
-        return False
-    theirs = [t for t in periods(passage) if t.kind != "year"]
-    if not theirs or _OTHER_SPANS.search(passage):
-        return False
-    index = _index(theirs)
-    for kind in {p.kind for p in mine}:
-        alike = {(p.number, p.year, p.fiscal) for p in mine if p.kind == kind}
-        if any(_named(passage, kind, n) for n in {n for n, _, _ in alike}):
-            continue  # the passage names one of the claim's periods of the kind
-        for number, year, fiscal in alike:
-            if year is None:
-                continue
-            if any(
-                t.year == year and t.fiscal == fiscal
-                for (k, n), bucket in index.items()
-                if k == kind and n != number
-                for t in bucket
-            ):
-                return True
-    return False

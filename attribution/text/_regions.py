@@ -218,10 +218,12 @@ _REPORTS = re.compile(
     r"|writes?|wrote|puts? it|adds?)\b"
 )
 """A verb of saying after a marker: ``[5] notes that``, ``as [5] puts it``."""
-_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))?[ \t]*$", re.IGNORECASE)
+_LISTED = re.compile(r"[ \t]*(?:,[ \t]*)?(?:(?:and|or|&)[ \t]*)?$", re.IGNORECASE)
 """What joins a marker to one before it in a list: ``of [5] and [1]``, ``[5], [1]``,
 ``[5][1]``."""
-_SUBJECTS_LISTED = re.compile(r"[ \t]*(?:,|,?[ \t]*(?:and|or|&))[ \t]*", re.IGNORECASE)
+_SUBJECTS_LISTED = re.compile(
+    r"[ \t]*(?:,[ \t]*(?:(?:and|or|&)[ \t]*)?|(?:and|or|&)[ \t]*)", re.IGNORECASE
+)
 """What joins the markers of a list that is a sentence's subject: ``[9] and [1] note that``
 (not a blank alone: ``1889. [1] [9] notes that`` is a citation and a subject)."""
 _SOURCE_NOUN = (
@@ -687,7 +689,9 @@ def removal_edits(
 
 _LEADS_CAPITALISED = re.compile(r"[*_]*[^\W\d_]", re.UNICODE)
 _EMPHASIS_MARKS = re.compile(r"[*_]*")
-_STAYS_LISTED = re.compile(r"[ \t]*(?:[,;&]|,?[ \t]*(?:and|or)\b)?[ \t]*", re.IGNORECASE)
+_STAYS_LISTED = re.compile(
+    r"[ \t]*(?:[;&][ \t]*|,[ \t]*(?:(?:and|or)\b[ \t]*)?|(?:and|or)\b[ \t]*)?", re.IGNORECASE
+)
 """What lists a marker after a run of markers that go (nothing, a blank, a separator)."""
 _CAPITALISED_WORD = re.compile(r"[^\W\d_]+")
 
@@ -804,8 +808,8 @@ _ABOUT_SOURCE = re.compile(r"(?:,[ \t]*)?(?:which|who|whose)\b[^()\[\]\n]{0,80}\
 """A clause about the source after its marker, up to the group's end: ``(via [5], which is
 old)``."""
 _SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
-_BLANKS = re.compile(r"[ \t]+")
 """What separates two markers of a list ("Sources: [1], [2]")."""
+_BLANKS = re.compile(r"[ \t]+")
 _PLACE = (
     r"(?:pp?\.|pages?\b|ch\.|chap\.|chapters?\b|sec\.|sections?\b|§§?|paras?\.|paragraphs?\b"
     r"|figs?\.|figures?\b|tab\.|tables?\b|ll?\.|lines?\b|slides?\b|vol\.|volumes?\b)[ \t]*"
@@ -821,10 +825,12 @@ _PROSE_LIST = re.compile(r"[ \t]*(?:,\s*)?(?:and|or|&)\s+", re.IGNORECASE)
 """What lists a marker after one the sentence uses as a word: "according to [5] and [7]"."""
 _SAYS = re.compile(_REPORTS.pattern + r"[ \t]*(?:[,.;:!?]|that\b|\r?\n|$)")
 """A verb of saying that ends a clause: "As [5] and [7] note, ...", "as [5] and [7] report."."""
-_LIST_END = re.compile(r"[ \t]*(?:\*\*|__|\*|_)?[ \t]*(?:[,.;:!?)\]|。！？；，|]|\r?\n|$)")
+_LIST_END = re.compile(r"[ \t]*(?:(?:\*\*|__|\*|_)[ \t]*)?(?:[,.;:!?)\]|。！？；，|]|\r?\n|$)")
 """What ends such a list: a clause's or the line's end ("according to [5] and [7]."), not a
 word ("proposed by [5] and [7] later refined it": there the "and" joins two clauses)."""
-_BRACKETED_SEPARATOR = re.compile(r"[ \t]*(?:[;&]|,?[ \t]*(?:and|or)\b|,)[ \t]*", re.IGNORECASE)
+_BRACKETED_SEPARATOR = re.compile(
+    r"[ \t]*(?:[;&]|,(?:[ \t]*(?:and|or)\b)?|(?:and|or)\b)[ \t]*", re.IGNORECASE
+)
 """... and inside brackets: "(see [1] and [2])" (outside them, "and" is the prose's)."""
 
 
