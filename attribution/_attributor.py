@@ -1188,12 +1188,13 @@ class Attributor:
             decision = decisions[i]
             cited_ok: list[int] = []
             for m in (*claim.segment.markers, *claim.lent_markers):
-                # a contradicted claim's markers are judged by it, not by its parts
-                own, judged = (
-                    (per_source[i], decision)
-                    if decision.verdict == "contradicted"
-                    else part_of.get(m.start, (per_source[i], decision))
-                )
+                own, judged = part_of.get(m.start, (per_source[i], decision))
+                if decision.verdict == "contradicted" and set(judged.supporting) & set(
+                    decision.contradicting
+                ):
+                    # a part supported by the passage that contradicts the whole claim: the
+                    # marker is judged by the claim
+                    own, judged = per_source[i], decision
                 for n in m.numbers:
                     check = check_marker(
                         m,

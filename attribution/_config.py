@@ -337,11 +337,13 @@ class ReconcileConfig(_Section, frozen=True):
     list there the sources the answer cites once edited that it does not name (added by the
     engine, or cited but left out: ``Sources: [1], [2]``; ``[2] Title``, in the form of the
     list's last line)."""
-    marker_parts: bool = True
+    marker_parts: bool = False
     """Where the answer cites a claim clause by clause ("X in 2015 [2], while Y in 2009
     [3]."), read each marker against the part of the claim it closes, and call the claim
-    supported where each part is (``attribution.decide.marker_parts``). False: every marker is
-    judged against the whole claim."""
+    supported where each part is (``attribution.decide.marker_parts``). Off by default: a part
+    read alone loses what the sentence says around it ("In 2015, A was X [1], and B was Y
+    [2]." reads "B was Y" for [2]), and reviews found false claims called supported so; on,
+    it mends correct markers a sentence read whole calls wrong (docs/benchmarks.md)."""
     max_sources_per_claim: int = 3
     """Sources cited at most by one added marker."""
 

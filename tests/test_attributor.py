@@ -454,6 +454,11 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
             "Sources:\n- [1] Eiffel Tower\n- [2] B",
         ),
         ("Sources: [1] and [7] [8]", "Sources: [1]"),
+        # a continuation indented as far as its entry goes with it (a fourth review)
+        (
+            "Sources:\n  [7] Other\n  https://x.org\n  [1] Eiffel Tower",
+            "Sources:\n  [1] Eiffel Tower",
+        ),
         # an indented list: the next entry is no continuation of the one that goes
         (
             "**Sources:**\n  **[7]** Other https://x.org\n  **[1]** Eiffel Tower https://a.org",
@@ -561,7 +566,12 @@ def test_a_claim_cited_clause_by_clause_has_each_marker_judged_by_its_clause(
 ) -> None:
     # two new users' trials: a sentence of two facts, each cited, was judged whole: a correct
     # marker came back "wrong_source" (and was "mended" to a wrong one), or the claim
-    # unsupported (0.01) though each clause alone is supported
+    # unsupported (0.01) though each clause alone is supported; asked to, the engine reads
+    # each marker by its clause (off by default: see ReconcileConfig.marker_parts)
+    default = attributor
+    attributor = attributor.with_config(
+        AttributionConfig(reconcile=ReconcileConfig(marker_parts=True))
+    )
     curie = (
         "Marie Curie won the Nobel Prize in Physics in 1903 {} and the Nobel Prize in "
         "Chemistry in 1911 {}."
@@ -599,11 +609,18 @@ def test_a_claim_cited_clause_by_clause_has_each_marker_judged_by_its_clause(
     false = attributor.attribute(answer.format(1975), [chamonix])
     assert false.claims[0].verdict != "supported"
     assert [m.verdict for m in false.markers] == ["supported", "unsupported"]
-    # off: every marker judged by the whole claim
-    whole = attributor.with_config(
-        AttributionConfig(reconcile=ReconcileConfig(marker_parts=False))
-    ).attribute(curie.format("[5]", "[4]"), SOURCES)
+    # off (the default): every marker judged by the whole claim
+    whole = default.attribute(curie.format("[5]", "[4]"), SOURCES)
     assert [m.verdict for m in whole.markers] != ["wrong_source", "wrong_source"]
+    # a contradicted claim: a marker whose part the contradicting passage does not support is
+    # judged by its part (a fourth review: "Everest ... [1], while K2 ... [2]" lost [1])
+    everest = "Mount Everest is 8,849 metres tall [1], while K2 is 8,611 metres tall [2]."
+    k2 = CitationSource(
+        id="k2", type="web", full_content="K2 is 8,611 metres tall, the second-highest mountain."
+    )
+    both = attributor.attribute(everest, [SOURCES[1], k2])
+    if both.claims[0].verdict == "contradicted":
+        assert both.markers[0].verdict == "supported"
 
 
 def test_a_supported_claim_citing_only_unknown_numbers_gets_its_source(

@@ -188,6 +188,18 @@ def test_a_claim_not_cited_clause_by_clause_has_no_parts(answer: str) -> None:
     assert _parts(answer, {1: 0, 2: 1}) == []
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # a first word ending in -ed or -ing that is a name or a subject (a fourth review)
+        "Beijing hosted the Summer Olympics in 2008 [1], and London hosted them in 2012 [2].",
+        "Smoking causes most deaths from lung cancer [1], and Radon causes many of the rest [2].",
+    ],
+)
+def test_a_name_that_ends_like_a_participle_opens_a_part(answer: str) -> None:
+    assert len(_parts(answer, {1: 0, 2: 1})) == 2
+
+
 def test_a_claim_is_supported_where_each_of_its_parts_is() -> None:
     from attribution.decide import parts_decision
 

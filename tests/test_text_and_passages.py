@@ -659,11 +659,14 @@ def test_a_range_with_one_end_changed_is_a_conflict(
         ("It is accurate to ±0.5 °C.", "It is accurate to plus or minus 0.5 °C.", False),
         ("Overnight it dropped 5 °C.", "It fell from 0 °C to -5 °C.", False),
         ("Overnight lows reached 5 °C.", "Overnight lows fell to -5 °C.", True),
-        # "of minus 5 °C" is -5 °C (a first version read "f " as Fahrenheit's), "+0.5 °C" a change
+        # "of minus 5 °C" is -5 °C (a first version read "f " as Fahrenheit's)
         ("Lows of -5 °C are expected.", "Lows of minus 5 °C are expected.", False),
+        # "+3 °C" is how European forecasts write a temperature; "for minus 12 °C" is -12 °C
+        ("Overnight lows reached -5 °C.", "Overnight lows reached +5 °C.", True),
+        ("Highs reached 3 °C.", "Highs of +3 °C were recorded.", False),
         (
-            "The anomaly was +0.5 °C.",
-            "It was 0.5 °C above average, against -0.5 °C in 2011.",
+            "Forecasters expect -12 °C tonight.",
+            "The forecast calls for minus 12 °C tonight.",
             False,
         ),
     ],

@@ -232,8 +232,8 @@ _JOIN = re.compile(
 """What joins a part to the one before it: a comma or a semicolon, a conjunction, or both
 (in lower case: "Y Combinator" opens no part with "y")."""
 _SUBJECT = re.compile(
-    r"(?:(?:the|a|an|le|la|les|un|une|der|die|das|den|dem|ein|eine|el|los|las|il|lo|gli)"
-    r"[ \t]+|l['’])?(?:[*_]{0,2})(?:[A-Z0-9]|[^\W\d_a-z]\w)",
+    r"(?:(?:the|a|an|le|la|les|un|une|der|die|das|den|dem|ein|eine|el|los|las|lo|gli)"
+    r"[ \t]+|l['’])?(?:[*_]{0,2})[A-Z0-9À-ÖØ-Þ]",
 )
 """How a part after the first opens: with a name or a number, or a determiner and one ("Go was
 announced ...", "the 11.6 km tunnel has linked ...", "the Nobel Prize in Chemistry ..."); not
@@ -246,13 +246,16 @@ _NOT_SUBJECT = re.compile(
 _NOT_A_STATEMENT = re.compile(
     r"[ \t*_]*(?:as|according|if|when|whenever|unless|although|though|because|since|while"
     r"|whereas|once|after|before|until|following|per|citing|in[ \t]+a|in[ \t]+the|despite"
-    r"|compared|unlike|like|with|without|during|given|born|[a-z]+ed|[a-z]+ing)\b",
+    r"|compared|unlike|like|with|without|during|given|born"
+    r"|[a-z]+(?:ed|ing)[ \t]+(?:in|on|at|by|with|from|for|to|of|as|after|before|during|under"
+    r"|over|the|a|an|\d))\b",
     re.IGNORECASE,
 )
 """How a first part opens that states nothing of its own: a source phrase ("As the Harvard
 team reported in 2019 [1], ..."), a condition or a time clause, a study named ("In a 2019
 study [1], ..."), a participle or a comparison without its subject ("Born in Ulm in 1879 [1],
-...", "Compared with the Louvre [1], ...")."""
+...", "Compared with the Louvre [1], ..."; a participle before a preposition, a determiner or
+a number: "Founded in 1994 [1], ...", not "Beijing hosted ...")."""
 _NOT_PLAIN = re.compile(r"[()\[\]<>~`\"“”„«»|—]|https?:|www\.")
 """What the segmenter's reading of a sentence takes care of (brackets, links, struck text,
 quotes, comments): a part cut from such a sentence would read it raw."""

@@ -406,10 +406,10 @@ def _gone_entries(
         if not all(by_start[r.start][1] for r in run):
             continue
         end = min(line_end + 1, len(text))
-        indent = len(line) - len(line.lstrip(" \t>"))
+        indent = len(line[: len(line) - len(line.lstrip(" \t>"))].expandtabs(4))
         while (
             (more := _CONTINUED.match(text, end)) is not None
-            and len(more["indent"]) > indent
+            and len(more["indent"].expandtabs(4)) >= indent
             and more.start() < spans[-1][1]
         ):
             end = more.end()  # a line that continues the entry ("  https://...") goes with it
@@ -486,8 +486,8 @@ _LABEL_GAP = re.compile(r"(?:\*\*|__)?[ \t]*[,/;&]?[ \t]*(?:\*\*|__)?")
 _CONTINUED = re.compile(
     r"(?P<indent>[ \t>]+)(?![-*+•][ \t]|\d{1,4}[.)][ \t]|[*_]{0,2}[\[［【])\S[^\n]*(?:\n|$)"
 )
-"""A line that continues the entry above it (indented deeper than it): no item or label of its
-own ("  https://..." under "- [7] A page"; not "  **[1]** B" under "  **[7]** A")."""
+"""A line that continues the entry above it (indented, at least as far as it): no item or label
+of its own ("  https://..." under "- [7] A page"; not "  **[1]** B" under "  **[7]** A")."""
 _ENTRY_GAP = " \t,;|·•"
 """What may separate the entries of a key written on one line."""
 

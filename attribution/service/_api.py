@@ -66,8 +66,8 @@ class AttributionOptions(Body, frozen=True):
     """List the sources the engine cites in the answer's own list of sources, where it ends
     with one (the default); false: leave the list as written."""
     marker_parts: bool | None = None
-    """Judge each marker inside a claim cited clause by clause against the part it closes (the
-    default); false: against the whole claim."""
+    """Judge each marker inside a claim cited clause by clause against the part it closes;
+    false (the default): against the whole claim."""
 
 
 ConversationId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONVERSATION_ID_CHARS)]

@@ -205,7 +205,7 @@ def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, s
     return start, canonical_number(format(kelvins, "f"))
 
 
-_MINUS_WORD = re.compile(r"(?<!\d )(?<!°C )(?<!°F )(?<![Oo]r )(?<!/)\b(?:[Mm]inus|MINUS)[ ]+$")
+_MINUS_WORD = re.compile(r"(?<!\d )(?<!°C )(?<!°F )(?<!\b[Oo]r )(?<!/)\b(?:[Mm]inus|MINUS)[ ]+$")
 """A minus in words before a temperature (not a subtraction, "5 minus 3 °C", "20 °C minus 2
 °C"; not a tolerance, "plus or minus 0.5 °C", "plus/minus")."""
 _BELOW_ZERO = re.compile(r"[ ]+below[ ]+zero\b", re.IGNORECASE)
@@ -218,11 +218,11 @@ _CHANGE_BEFORE = re.compile(
     r"|(?:in|de)creas(?:ed|es|ing)|warm(?:ed|s|ing)|cool(?:ed|s|ing)|plunged|plummeted|soared"
     r"|jumped|gained|lost|up|down|swings?|varies|vary)[ ]+(?:by[ ]+)?"
     r"(?:(?:about|around|nearly|almost|some|roughly|over|more[ ]+than|less[ ]+than)[ ]+)?"
-    r"(?:±[ ]?)?[-−–]?$|\+$",
+    r"(?:±[ ]?)?[-−–]?$",
     re.IGNORECASE,
 )
-"""Words that make a temperature a change of one ("warmed by 1 °C", "dropped 5 °C", "+0.5 °C",
-"1.5 °C above pre-industrial levels", "5 °F below freezing") or a tolerance ("within 0.5 °C"): no
+"""Words that make a temperature a change of one ("warmed by 1 °C", "dropped 5 °C", "1.5 °C
+above pre-industrial levels", "5 °F below freezing") or a tolerance ("within 0.5 °C"): no
 temperature to convert (a change of 1 °C is one of 1.8 °F, not of 33.8 °F). "Fell to -5 °C"
 is a temperature."""
 
