@@ -298,15 +298,7 @@ def marker_parts(
         # the last group must close the claim: nothing but punctuation and blanks after it
         if text[groups[-1][-1].end : segment.end].strip(" \t\n.!?;:*_"):
             continue
-        unmarked = "".join(
-            text[a:b]
-            for a, b in zip(
-                [segment.start, *(m.end for m in markers)],
-                [*(m.start for m in markers), segment.end],
-                strict=True,
-            )
-        )
-        if _NOT_PLAIN.search(unmarked):
+        if _NOT_PLAIN.search(_part_words(text, segment.start, segment.end, markers)):
             continue
         bounds = [segment.start, *(g[-1].end for g in groups[:-1]), segment.end]
         parts: list[MarkerPart] = []

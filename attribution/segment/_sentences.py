@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from attribution._errors import MissingDependencyError
 from attribution.segment._spans import strip_span
-from attribution.text import STOPWORDS, day_before_month
+from attribution.text import STOPWORDS, day_before_month, ends_with_day
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -86,13 +86,7 @@ def ends_with_short_scale(text: str) -> bool:
     day written with a dot (``am 13.``): whether a sentence ends there is decided by the whole
     word after it (``Euro``, ``August``), which a stream may not have."""
     end = len(text.rstrip())
-    return (
-        _SHORT_SCALE.search(text, max(0, end - 40), end) is not None
-        or _DAY_END.search(text, max(0, end - 4), end) is not None
-    )
-
-
-_DAY_END = re.compile(r"(?<![\d.,])(?:[1-9]|[012]\d|3[01])\.$")
+    return _SHORT_SCALE.search(text, max(0, end - 40), end) is not None or ends_with_day(text, end)
 
 
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")

@@ -114,8 +114,6 @@ def periods(text: str) -> tuple[Period, ...]:
         else:
             kind, number = m["unit"].lower(), _ORDINALS[m["word"].lower()]
             bare_start = m.start("word")
-            if kind == "half" and number > 2:
-                continue
             if kind == "quarter" and _NOT_PERIOD.match(text, m.end("unit")):
                 continue  # "the first quarter-final", "the first quarter of a mile"
         if kind == "half" and number > 2:

@@ -18,6 +18,7 @@ __all__ = [
     "STOPWORDS",
     "content_terms",
     "day_before_month",
+    "ends_with_day",
     "entity_terms",
     "negated",
     "number_terms",
@@ -347,12 +348,18 @@ _MONTH_AFTER = re.compile(
 """A month's name in those languages, whole (not "May", an English word; not "Augenblick")."""
 
 
+def ends_with_day(text: str, end: int | None = None) -> bool:
+    """Whether ``text[:end]`` (blanks after it aside) ends with a day of the month written with
+    a dot (``am 13.``): a sentence may go on with the month's name."""
+    end = len(text) if end is None else end
+    return _DAY_DOT.search(text[max(0, end - 8) : end].rstrip()) is not None
+
+
 def day_before_month(text: str, before: int, after: int) -> bool:
     """Whether the full stop that ends ``text[:before]`` writes a day and ``text[after:]``
     opens with the month's name: "am 13. August 1961", "des 9. November", "den 1. mai", where
     no sentence ends (a name that has not ended yet is no month: a stream waits for it)."""
-    head = text[max(0, before - 8) : before].rstrip()
-    return _DAY_DOT.search(head) is not None and _MONTH_AFTER.match(text, after) is not None
+    return ends_with_day(text, before) and _MONTH_AFTER.match(text, after) is not None
 
 
 def _ends_with_abbreviation(text: str, end: int) -> bool:
