@@ -347,6 +347,23 @@ def test_numbers_that_disagree_are_not_supported(attributor: Attributor) -> None
     assert result.markers[0].verdict == "unsupported"
 
 
+def test_a_german_number_is_read_as_german_writes_it(attributor: Attributor) -> None:
+    """A dot between thousands and a short scale: "1.500.000 Besucher" was contradicted (0.19)
+    by "1,5 Mio. Besucher", read as 1.5; "1500 Kilometer" was barely supported by "1.500 km"."""
+    page = CitationSource(
+        id="graz",
+        type="web",
+        full_content="Die Alpenroute ist 1.500 km lang und führt durch fünf Länder. "
+        "Sie wurde 1998 eröffnet. Graz zählt jährlich 1,5 Mio. Besucher.",
+    )
+    right = ["Graz hat jährlich 1.500.000 Besucher.", "Die Alpenroute ist 1500 Kilometer lang."]
+    wrong = ["Graz hat jährlich 2.500.000 Besucher.", "Die Alpenroute ist 2500 Kilometer lang."]
+    results = attributor.check_claims(right + wrong, [page])
+    for claim, result in zip(right + wrong, results, strict=True):
+        expected = "supported" if claim in right else "contradicted"
+        assert result.verdict == expected, (claim, result.score)
+
+
 def test_an_address_naming_where_a_claim_came_from_does_not_lower_its_support(
     attributor: Attributor,
 ) -> None:

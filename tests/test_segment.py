@@ -224,6 +224,36 @@ def test_example_answer() -> None:
                 "Das reicht.",
             ],
         ),
+        # German writes its nouns capitalised: a noun after the scale goes on with the sentence,
+        # a word that opens one ends it
+        (
+            "Die Stadt hat 1,5 Mio. Einwohner. Es kostete 3 Mio. Zuletzt stieg der Preis.",
+            ["Die Stadt hat 1,5 Mio. Einwohner.", "Es kostete 3 Mio.", "Zuletzt stieg der Preis."],
+        ),
+        ("Revenue was USD 3.2 bn. Revenue rose.", ["Revenue was USD 3.2 bn.", "Revenue rose."]),
+        # German and French abbreviations inside a sentence
+        (
+            "Die Firma (gegr. 1850) ist u.a. in Berlin tätig. Sie hat rd. 12.000 Mitarbeiter.",
+            ["Die Firma (gegr. 1850) ist u.a. in Berlin tätig.", "Sie hat rd. 12.000 Mitarbeiter."],
+        ),
+        (
+            "Sie liefert u.a. Berlin. Caesar starb 44 v. Chr. in Rom. "
+            "Das war 44 v. Chr. Dann kam er.",
+            [
+                "Sie liefert u.a. Berlin.",
+                "Caesar starb 44 v. Chr. in Rom.",
+                "Das war 44 v. Chr.",
+                "Dann kam er.",
+            ],
+        ),
+        (
+            "La ville compte env. 2,1 M d'habitants, p. ex. à Lyon. "
+            "Fondée en 52 av. J.-C. par eux.",
+            [
+                "La ville compte env. 2,1 M d'habitants, p. ex. à Lyon.",
+                "Fondée en 52 av. J.-C. par eux.",
+            ],
+        ),
         ("It raised USD 3.2 bn. in new funding.", ["It raised USD 3.2 bn. in new funding."]),
         # ... but only a number's scale, before a currency or a word in lower case, no marker
         (

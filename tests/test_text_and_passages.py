@@ -226,6 +226,79 @@ def test_one_number_written_two_ways_gives_the_same_numbers(one: str, other: str
 
 
 @pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        # a dot between thousands, a decimal comma (the answer in German, the page in English)
+        ("Die Strecke ist 1.500 km lang.", "The route is 1,500 km long."),
+        ("Es kostet 2.500.000 Euro.", "It costs 2,500,000 euros."),
+        ("Der Preis lag bei 1.500,50 Euro.", "The price was 1,500.50 euros."),
+        ("Der Turm ist 330,5 m hoch.", "The tower is 330.5 m tall."),
+        ("Le pont mesure 1,500 km de long.", "The bridge is 1.5 km long."),
+        # a scale in the answer's language
+        ("Die Stadt hat 1,5 Mio. Einwohner.", "The city has 1.5 million people."),
+        ("Der Umsatz lag bei 2,3 Mrd. Euro.", "Revenue was 2.3 billion euros."),
+        ("Les ventes ont atteint 1,2 milliard.", "Sales reached 1.2 billion."),
+        ("Hay 3 millones de personas.", "There are 3 million people."),
+    ],
+)
+def test_a_number_in_another_language_s_form_gives_the_same_numbers(one: str, other: str) -> None:
+    from attribution.text import money_amounts, quantities
+
+    assert number_terms(one) == number_terms(other)
+    assert [q.value for q in quantities(one)] == [q.value for q in quantities(other)]
+    assert money_amounts(one) == money_amounts(other)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        # English keeps its own reading of a number that reads two ways
+        ("It weighs 4.000 kg.", {"4"}),
+        ("The population was 112.414 million.", {"112.414", "112414000"}),
+        ("P Diddy's son lands $54,000 scholarship", {"54000"}),
+        ("It is 3.048 m, or 10 feet.", {"3.048", "10"}),
+        # German reads it the other way; a number that reads one way reads so in any text
+        ("Das Boot wiegt 4.000 kg.", {"4000"}),
+        ("It lists 1.234.567 items.", {"1234567"}),
+    ],
+)
+def test_a_number_that_reads_two_ways_is_read_in_its_text_s_language(
+    text: str, numbers: set[str]
+) -> None:
+    assert number_terms(text) == numbers
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        ("Die Alpenroute ist 2500 Kilometer lang.", "Die Alpenroute ist 1.500 km lang.", True),
+        ("Graz has 2.5 million visitors a year.", "Graz has 1.5 million visitors a year.", True),
+        ("Die Alpenroute ist 1500 Kilometer lang.", "Die Alpenroute ist 1.500 km lang.", False),
+        ("The tower is 1,083 feet tall.", "The tower is 330 metres tall.", False),
+        # a rounded or hedged value, an end of a range
+        ("The tunnel is 57 km long.", "The tunnel is 57.1 km long; its access is 2 km.", False),
+        ("The route is more than 1,500 km long.", "The route is 1,560 km long.", False),
+        ("Die Route ist rund 1.600 km lang.", "Die Route ist 1.500 km lang.", False),
+        ("It runs 5-10 km north.", "It runs 12 km north.", False),
+        # another thing by the same clause's words only ("a total of ... in fees": per team)
+        (
+            "A total of €76.25 million in solidarity and bonus fees was paid.",
+            "The solidarity and bonus fees for a team from League A would be €7.5m.",
+            False,
+        ),
+        # a value the passage also writes as a plain number
+        ("The dam holds 2,500 tonnes.", "The dam, built in 2500 BC, holds 3,000 tonnes.", False),
+    ],
+)
+def test_a_measure_the_passage_gives_as_another_value_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    from attribution.text import measure_conflict
+
+    assert measure_conflict(claim, passage) is conflict
+
+
+@pytest.mark.parametrize(
     ("text", "numbers"),
     [
         ("One of the two said so.", {"2"}),  # "one" alone is a pronoun

@@ -44,7 +44,8 @@ _ALWAYS_CONTINUES = _word_set(
     """
     mr mrs ms messrs dr prof rev fr st mt gen col maj capt cmdr lt sgt adm gov sen rep pres hon
     fig figs eq eqs sec ch chap vol vols art pp vs cf viz e.g i.e esp incl approx ca
-    vgl bzw ggf evtl inkl sog z.b d.h
+    vgl bzw ggf evtl inkl sog z.b d.h u.a z.t o.g u.ä zzgl ggü gem gegr geb gest verh dt frz engl
+    resp
     """
 )
 # An abbreviation that may end a sentence: it ends one unless the next word starts in lower case
@@ -56,15 +57,35 @@ _MAY_END = _word_set(
     etc al inc ltd co corp llc plc jr sr bros dept univ assn est no nos nr ed eds trans p op ft lb
     lbs oz hr hrs min mins yr yrs mo mos wk wks jan feb mar apr jun jul aug sep sept oct nov dec
     mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
-    cir para paras rn ziff aufl hrsg ibid usw u.a avg
+    cir para paras rn ziff aufl hrsg ibid usw avg jh ebd ex hab chr
     """
 )
+# Words shortened before a number only ("env. 2,1 M", "rd. 12.000"): before a word, "env." and
+# "Rd." end sentences ("Set it in your env. npm reads it.").
+_BEFORE_NUMBER = _word_set("env rd")
 # German labels before a number, as written (capitalised): "abs." in lower case is a word.
 _LABELS_BEFORE_NUMBER = frozenset({"Abs", "Bd", "Buchst"})
 # A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
 # sentence goes on into the currency after it, or a word in lower case, with one blank between
 # (no marker: "16 Mrd. [1] Euro-Länder ..." ends at the marker).
-_SHORT_SCALE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:mrd|mio|bn|mn|tsd)\.[ \u00a0]?$", re.I)
+_SHORT_SCALE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*\s?(mrd|mio|bn|mn|tsd)\.[ \u00a0]?$", re.IGNORECASE
+)
+_GERMAN_SCALES = frozenset({"mrd", "mio", "tsd"})
+_CAPITALISED_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?=[\s,;:.!?)]|$)")
+# German words that open a sentence after a number ("Es kostete 3 Mio. Das ist viel."); any
+# other capitalised word after a German scale is a noun of the same sentence ("3 Mio. Einwohner")
+_GERMAN_OPENERS = _word_set(
+    """
+    der die das den dem des ein eine einer es er sie wir ich ihr man dies diese dieser dieses
+    damit dabei daher dadurch danach dann doch auch aber und oder im in am an auf aus bei mit
+    nach seit von vor zu zum zur für über unter als wenn weil obwohl so jedoch trotzdem
+    insgesamt zudem außerdem hier dort heute nun somit davon dazu denn deshalb allerdings
+    zuletzt später seitdem seither anschließend inzwischen bereits zunächst dennoch ebenso
+    gleichzeitig erst schon nur noch jetzt damals bisher zusätzlich laut gemäß nachdem während
+    bevor sowohl weitere weiterhin mehr davor darauf darüber dafür dagegen demnach folglich
+    """
+)
 _CURRENCY_AFTER = re.compile(
     r"[$€£¥₹₩]|(?:Euro|Euros|EUR|USD|US-Dollar|Dollar|Dollars|CHF|GBP|Pfund|Franken|Yen)\b"
 )
@@ -214,6 +235,8 @@ def _continues(text: str, before: int, after: int) -> bool:
     # good" still ends a sentence)
     if _DATE_LEAD.search(head) or day_before_month(text, before, after):
         return True  # "am **13. August", "des 9. November": the month's name follows
+    if text.startswith(("J.-C.", "J.C.", "Chr."), after):
+        return True  # "52 av. J.-C.", "44 v. Chr.": the era's name is the date's
     if head.endswith((",", ";")):
         return True  # "According to Which?, the Seal": no sentence ends at a comma
     if _NAME_MARK.search(head) and _LOWER_WORD.match(text, after):
@@ -230,9 +253,20 @@ def _continues(text: str, before: int, after: int) -> bool:
     word = m[1].lower()
     if word in _ALWAYS_CONTINUES:
         return True
-    if _SHORT_SCALE.search(text, max(0, after - 40), after):  # the window alone: linear
+    scale = _SHORT_SCALE.search(text, max(0, after - 40), after)  # the window alone: linear
+    if scale is not None:
         first = text[after : after + 1]
-        return first.islower() or _CURRENCY_AFTER.match(text, after) is not None
+        if first.islower() or _CURRENCY_AFTER.match(text, after) is not None:
+            return True
+        noun = _CAPITALISED_WORD.match(text, after)
+        # "1,5 Mio. Einwohner": German writes its nouns capitalised
+        return (
+            scale[1].lower() in _GERMAN_SCALES
+            and noun is not None
+            and noun[0].lower() not in _GERMAN_OPENERS
+        )
+    if word in _BEFORE_NUMBER and text[after : after + 1].isdigit():
+        return True
     if m[1] in _LABELS_BEFORE_NUMBER and text[after : after + 1].isdigit():
         return True  # "§ 823 Abs. 1 BGB": capitalised, before a number, no English word
     if word in _MAY_END or len(word) == 1:

@@ -26,6 +26,7 @@ from attribution.text._periods import period_edits
 from attribution.text._terms import (
     canonical_number,
     content_terms,
+    decimal_comma,
     month_number,
     number_spans,
     scaled_matches,
@@ -38,6 +39,7 @@ __all__ = [
     "as_written_in",
     "clear_quantity_cache",
     "currency_conflict",
+    "measure_conflict",
     "money_amounts",
     "quantities",
     "quantity_values",
@@ -347,10 +349,11 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         return []
     found: list[Quantity] = []
     taken = _Taken()
+    comma = decimal_comma(text)
 
     def add(start: int, end: int, raw: str, unit: tuple[str, float, str]) -> None:
         dimension, factor, system = unit
-        written = canonical_number(raw)
+        written = canonical_number(raw, comma)
         if dimension == "temperature":
             start, value = _kelvins(text, start, written, factor)
         else:
@@ -402,7 +405,7 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         raw = text[start:end]
         if raw.endswith("%") or taken.overlaps(start, end):
             continue
-        written = canonical_number(raw)
+        written = canonical_number(raw, comma)
         value = scaled_value(written, 1.0)
         if value is not None:
             found.append(Quantity(start, end, value, "count", written, True))
@@ -719,6 +722,88 @@ def sign_conflict(claim: str, passage: str) -> bool:
     return False
 
 
+_HEDGED = re.compile(
+    r"(?:about|around|approximately|approx\.?|nearly|almost|roughly|some|over|under|more[ ]+than"
+    r"|less[ ]+than|fewer[ ]+than|at[ ]+least|at[ ]+most|up[ ]+to|as[ ]+much[ ]+as|above|below"
+    r"|beyond|exceeds?|exceeding|ca\.|c\.|~|≈|<|>|≤|≥|rund|etwa|ungefähr|circa|fast|knapp|über"
+    r"|unter|mehr[ ]+als|weniger[ ]+als|bis[ ]+zu|mindestens|environ|près[ ]+de|plus[ ]+de"
+    r"|moins[ ]+de|jusqu'à|presque|aproximadamente|unos|unas|más[ ]+de|menos[ ]+de|casi)"
+    r"[ \t\u00a0]*[$€£¥]?[ ]?$",
+    re.IGNORECASE,
+)
+"""Words before a value that state no exact one ("more than 1,500 km", "rund 3 Mio.")."""
+_CONFLICT_DIMENSIONS = frozenset({"length", "mass", "volume", "count"})
+
+
+def measure_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a measure or a number with a scale ("2,500 km", "2.5 million
+    visitors") that the passage gives, for the same thing, as another value only: the passage
+    states no quantity the claim's may be (rounded: "57 km" and "57.1 km"), and one of the
+    same dimension stands by the same words (the first word after it: "Die Alpenroute ist 2500
+    Kilometer lang." against "Die Alpenroute ist 1.500 km lang."; a small judge read German
+    numbers as one; a clause's words are not enough: "a total of €76.25 million in solidarity
+    and bonus fees" and "solidarity and bonus fees for a team ... €7.5m" are two things). A
+    value the claim hedges ("more than", "about", "rund"), an end of a range, a duration, a
+    temperature or a share is no conflict, nor is a value the passage also writes as a plain
+    number."""
+    if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
+        return False
+    mine = [
+        q
+        for q in _quantities_once(claim)
+        if not q.plain
+        and q.dimension in _CONFLICT_DIMENSIONS
+        and q.system in ("", "metric", "imperial")
+    ]
+    if not mine:
+        return False
+    theirs = [t for t in _quantities_once(passage) if not t.plain]
+    numbers = {t.written for t in _quantities_once(passage)}
+    for q in mine:
+        if (
+            _ends_range(claim, q.start)
+            or _starts_range(claim, q.end)
+            or _HEDGED.search(claim, max(0, q.start - 24), q.start)
+            or q.written in numbers
+            or any(_compatible(q, t) for t in theirs)
+        ):
+            continue
+        for t in theirs:
+            if (
+                t.dimension == q.dimension
+                and t.system in ("", "metric", "imperial")
+                and not _ends_range(passage, t.start)
+                and not _starts_range(passage, t.end)
+                and not _HEDGED.search(passage, max(0, t.start - 24), t.start)
+                and _same_neighbours(claim, q, passage, t)
+            ):
+                return True
+    return False
+
+
+def _bounds(q: Quantity) -> tuple[float, float]:
+    """What ``q`` as written may stand for: a measure's own bounds; a number with a scale half
+    a unit of its last place either side ("2.5 million" is 2.45 to 2.55 million)."""
+    if q.system:
+        return q.low, q.high
+    value = float(q.value)
+    try:
+        spread = _half_place(q.written) * value / float(q.written)
+    except (ValueError, ZeroDivisionError):
+        spread = 0.0
+    return value - spread, value + spread
+
+
+def _compatible(q: Quantity, t: Quantity) -> bool:
+    """Whether ``t`` may be what ``q`` states, rounded ("57 km" and "57.1 km")."""
+    if same_quantity(q, t):
+        return True
+    if q.dimension != t.dimension:
+        return False
+    (a, b), (c, d) = _bounds(q), _bounds(t)
+    return a <= d and c <= b
+
+
 def _degrees(q: Quantity) -> float:
     """A temperature in the degrees of its own scale (Celsius or Fahrenheit), rounded to the
     places a text writes."""
@@ -802,8 +887,9 @@ _CURRENCY_FAMILY = {
 """A currency's sign, code or name → its family: a sign a dollar of any country may use
 (``$``) is read with every dollar."""
 _AMOUNT_NUMBER = (
-    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![.,]?\d)"
-    r"(?:[ \u00a0]?((?i:thousand|million|billion|trillion|mn|bn|tn|k|m|b|t))\b)?"
+    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)(?![.,]?\d)"
+    r"(?:[ \u00a0]?((?i:thousand|million|billion|trillion|mn|bn|tn|k|m|b|t"
+    r"|tsd|mio|mrd|millionen|milliarden?|millions|milliards?|millones))\b\.?)?"
 )
 _AMOUNT = re.compile(
     rf"(?<![\w$€£¥₹])(US\$|A\$|C\$|NZ\$|HK\$|S\$|\$|€|£|¥|₹|USD|EUR|GBP|JPY|INR|CHF|CAD|AUD)"
@@ -818,6 +904,8 @@ is as often a weight, so only ``£`` and ``GBP`` read as pounds."""
 _AMOUNT_SCALE = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6,
     "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12,
+    "tsd": 1e3, "mio": 1e6, "millionen": 1e6, "millions": 1e6, "millones": 1e6,
+    "mrd": 1e9, "milliarde": 1e9, "milliarden": 1e9, "milliard": 1e9, "milliards": 1e9,
 }  # fmt: skip
 
 
@@ -829,6 +917,7 @@ def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
     if _DIGIT.search(text) is None:
         return ()
     found: list[tuple[str, str]] = []
+    comma = decimal_comma(text)
     for m in _AMOUNT.finditer(text):
         if m.group(1) is not None:
             sign, number, scale = m.group(1), m.group(2), m.group(3)
@@ -839,7 +928,7 @@ def money_amounts(text: str) -> tuple[tuple[str, str], ...]:
             name, "dollar" if name.endswith(("dollar", "dollars")) else None
         )
         factor = _AMOUNT_SCALE.get((scale or "").lower(), 1.0)
-        value = scaled_value(canonical_number(number), factor)
+        value = scaled_value(canonical_number(number, comma), factor)
         if family is not None and value is not None:
             found.append((value, family))
     return tuple(found)
@@ -877,3 +966,4 @@ def clear_quantity_cache() -> None:
     """Forget every text's cached quantities, dates and amounts (as if no text was seen)."""
     for cached in (as_written_in, _quantities_once, _passage_dates, money_amounts):
         cached.cache_clear()
+    decimal_comma.cache_clear()

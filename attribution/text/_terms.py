@@ -18,6 +18,7 @@ __all__ = [
     "STOPWORDS",
     "content_terms",
     "day_before_month",
+    "decimal_comma",
     "ends_with_day",
     "entity_terms",
     "negated",
@@ -157,9 +158,31 @@ _SCALE = {
     "bn": 1e9,
     "trillion": 1e12,
     "tn": 1e12,
+    # German, French, Spanish, Italian, Dutch ("3,2 Mio. Euro", "1,5 milliard", "2 millones");
+    # not "Billion" (a trillion in German and French, a billion in English)
+    "tsd": 1e3,
+    "tausend": 1e3,
+    "mio": 1e6,
+    "millionen": 1e6,
+    "millions": 1e6,
+    "millones": 1e6,
+    "milioni": 1e6,
+    "miljoen": 1e6,
+    "mln": 1e6,
+    "mrd": 1e9,
+    "milliarde": 1e9,
+    "milliarden": 1e9,
+    "milliard": 1e9,
+    "milliards": 1e9,
+    "miliardi": 1e9,
+    "miljard": 1e9,
+    "mld": 1e9,
+    "billionen": 1e12,
 }
 _SCALED = re.compile(
-    r"(?<!\d)(?<!\d[.,])(\d+(?:[.,]\d+)*)\s*(thousand|million|mn|billion|bn|trillion|tn)\b",
+    r"(?<!\d)(?<!\d[.,])(\d+(?:[.,]\d+)*)\s*("
+    + "|".join(sorted(_SCALE, key=len, reverse=True))
+    + r")\b",
     re.IGNORECASE,
 )
 
@@ -734,10 +757,55 @@ def content_terms(text: str) -> list[str]:
 _SPACE = re.compile(r"\s")
 
 
-def canonical_number(raw: str) -> str:
+_COMMA_GROUPS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_DOT_GROUPS = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_ONE_GROUP = re.compile(r"(?<![\w.,])\d{1,3}[.,]\d{3}(?![.,]?\d)")
+"""A number that reads two ways: ``1.500`` is 1.5 in English and 1500 in German."""
+_COMMA_LANGUAGE_WORDS = frozenset(
+    """
+    der die das und ist nicht mit von wurde wurden eine einer einen eines sich auf für dem des
+    sind wird werden bei zum zur auch als haben sie er wir ein im vom nach über unter rund etwa
+    le la les et est une du dans pour qui que sur avec sont été par au aux ont cette ces el los
+    las y fue por una del gli della delle di che è sono het een zijn werd niet voor dat ook de
+    """.split()
+)
+"""Frequent words of the languages that write a decimal comma (German, French, Spanish,
+Italian, Portuguese, Dutch) that English does not use ("die" and "des" among them, rare
+in English but in names; not "son", "hat", "den", "van", "con", "para", "lo", "op")."""
+_LETTERS = re.compile(r"[^\W\d_]+")
+_ENGLISH_WORDS = frozenset(
+    """
+    the and is was of with that are were which has have had from by this its for on as at it
+    he she they to be been an or not but
+    """.split()
+)
+
+
+@lru_cache(maxsize=4096)
+def decimal_comma(text: str) -> bool:
+    """Whether ``text`` writes its numbers with a decimal comma and a dot between thousands
+    (German, French, Spanish, Italian, Dutch: ``1.500`` is 1500 and ``1,5`` 1.5), judged by its
+    frequent words; asked only where a number reads two ways (``1.500``, ``1,500``)."""
+    if _ONE_GROUP.search(text) is None:
+        return False
+    words = _LETTERS.findall(text.lower())
+    theirs = sum(1 for w in words if w in _COMMA_LANGUAGE_WORDS)
+    ours = sum(1 for w in words if w in _ENGLISH_WORDS)
+    return theirs > ours
+
+
+def canonical_number(raw: str, comma_decimal: bool = False) -> str:
+    """``raw`` (a number as a text writes it) in one form: no group marks, a decimal point, no
+    trailing zeros after it. ``1,500,000`` and ``1.500.000`` are ``1500000``, ``1.500,5``
+    ``1500.5``, ``6.50`` ``6.5``; a number that reads two ways (``1.500``, ``1,500``) is read
+    the English way unless ``comma_decimal`` (:func:`decimal_comma` of its text)."""
     value = _SPACE.sub("", raw).rstrip("%")  # "12 %" and "12\u202f%" (a no-break space)
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", value):
+    if _COMMA_GROUPS.fullmatch(value) and (
+        not comma_decimal or value.count(",") > 1 or "." in value
+    ):
         value = value.replace(",", "")  # 1,500,000
+    elif _DOT_GROUPS.fullmatch(value) and (comma_decimal or value.count(".") > 1 or "," in value):
+        value = value.replace(".", "")  # 1.500.000, 1.500,5; 1.500 in a German text
     value = value.replace(",", ".")
     if "." in value:
         value = value.rstrip("0").rstrip(".")
@@ -755,7 +823,8 @@ def number_terms(text: str) -> set[str]:
     year is a number like any other.
     """
     text = spell_iso_dates(text)
-    found = {canonical_number(m.group()) for m in _NUMBER.finditer(text)}
+    comma = decimal_comma(text)
+    found = {canonical_number(m.group(), comma) for m in _NUMBER.finditer(text)}
     words = set(_ASCII_WORD.findall(text.lower()))
     if not words.isdisjoint(_WORD_NUMBER_CUES):
         for number in _word_numbers(_Words.of(text)).values():
@@ -800,8 +869,9 @@ def number_spans(text: str) -> list[tuple[int, int]]:
 
 def _scaled_numbers(text: str) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
+    comma = decimal_comma(text)
     for _, _, raw, factor in scaled_matches(text):
-        written = canonical_number(raw)
+        written = canonical_number(raw, comma)
         value = scaled_value(written, factor)
         if value is not None:
             out.add((written, value))
@@ -837,11 +907,13 @@ def number_ranges(text: str) -> list[tuple[str, str]]:
     ``2015-16`` (the second end shortened) is not read, and a scale after a range (``5 to 10
     million``) is not applied to its ends."""
     found: list[tuple[str, str]] = []
-    for m in _RANGES.finditer(spell_iso_dates(text)):
+    text = spell_iso_dates(text)
+    comma = decimal_comma(text)
+    for m in _RANGES.finditer(text):
         ends = [g for g in m.groups() if g is not None]
         if len(ends) != 2:
             continue
-        lo, hi = (canonical_number(e) for e in ends)
+        lo, hi = (canonical_number(e, comma) for e in ends)
         try:
             if float(lo) < float(hi):
                 found.append((lo, hi))
