@@ -48,7 +48,7 @@ def check(fixture: dict[str, Any]) -> tuple[bool, str]:
 
 def check_sources(sources: Sequence[CitationSource], fixture: dict[str, Any]) -> tuple[bool, str]:
     """Whether ``sources`` (from any way in: the library, the CLI, the service) are the ones
-    the fixture expects, and why not."""
+    the fixture expects (address, title where one is expected, text), and why not."""
     missing = []
     for want in fixture["expected"]:
         found = [s for s in sources if want["uri"] is None or _same_url(s.uri, want["uri"])]
@@ -58,6 +58,8 @@ def check_sources(sources: Sequence[CitationSource], fixture: dict[str, Any]) ->
         excluded = want.get("textExcludes")
         if excluded:
             found = [s for s in found if excluded not in (s.full_content or "")]
+        if want.get("title"):
+            found = [s for s in found if s.title == want["title"]]
         if not found:
             missing.append(want["uri"] or want.get("title") or "(a source)")
     expected = len(fixture["expected"])

@@ -1799,3 +1799,79 @@ def test_failed_fetches_are_warned_and_extra_snippets_kept() -> None:
         "failed result 1 (https://b.org/y): the tool could not fetch it (Failed to fetch url); "
         "no source"
     )
+
+
+def test_a_providers_own_search_gives_its_pages_and_an_error_block_a_warning() -> None:
+    """Anthropic's web search answers inside the message; an error block is no page."""
+    blocks = [
+        {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {"query": "q"}},
+        {
+            "type": "web_search_tool_result",
+            "tool_use_id": "s1",
+            "content": [
+                {"type": "web_search_result", "url": "https://a.org/x", "title": "X",
+                 "encrypted_content": "EqgfCioIARgB"},
+            ],
+        },
+        {
+            "type": "text",
+            "text": "X says so.",
+            "citations": [
+                {"type": "web_search_result_location", "url": "https://a.org/x", "title": "X",
+                 "cited_text": "The words X quotes.", "encrypted_index": "Eo8B"},
+            ],
+        },
+    ]  # fmt: skip
+    for name in ("web_search", "claude_search"):  # the built-in extractor and the generic one
+        (source,) = run(name, blocks).sources
+        assert (source.uri, source.title, source.snippet) == (
+            "https://a.org/x",
+            "X",
+            "The words X quotes.",
+        )
+        assert "EqgfCioIARgB" not in (source.full_content or "")
+    failed = {
+        "type": "web_search_tool_result",
+        "tool_use_id": "s1",
+        "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"},
+    }
+    result = run("web_search", failed)
+    assert not result.sources
+    assert [w.reason for w in result.warnings] == ["output has an empty list of results"]
+
+
+def test_scored_documents_and_generated_references_give_their_chunks() -> None:
+    """LangChain's ``(Document, score)`` pairs as JSON lists; Bedrock's retrieve_and_generate
+    references, each once per citation."""
+    pairs = [
+        [{"page_content": "Chairs cost 750 EUR.", "metadata": {"source": "a.md"}}, 0.18],
+        [{"page_content": "Internet is 30 EUR.", "metadata": {"source": "b.md"}}, 0.24],
+    ]
+    result = run("vector_search", pairs)
+    assert [(s.uri, s.full_content) for s in result.sources] == [
+        ("a.md", "Chairs cost 750 EUR."),
+        ("b.md", "Internet is 30 EUR."),
+    ]
+    reference = {
+        "content": {"text": "Leave carries over.", "type": "TEXT"},
+        "location": {"type": "WEB", "webLocation": {"url": "https://hr.example/leave"}},
+        "metadata": {"x-amz-bedrock-kb-chunk-id": "c1", "title": "Leave"},
+    }
+    answer = {
+        "output": {"text": "Leave carries over."},
+        "citations": [{"retrievedReferences": [reference]}, {"retrievedReferences": [reference]}],
+    }
+    result = run("retrieve_and_generate", answer)
+    assert {(s.uri, s.title, s.full_content) for s in result.sources} == {
+        ("https://hr.example/leave", "Leave", "Leave carries over.")
+    }
+    assert not result.warnings
+
+
+def test_a_bold_title_of_a_text_listing_loses_its_marks() -> None:
+    listing = (
+        "Found 1 search results:\n\n1. **PEP 745 | peps.python.org**\n"
+        "   URL: https://peps.python.org/pep-0745/\n   The schedule.\n   Date: 2024-03-10\n"
+    )
+    (source,) = run("perplexity_search", {"content": [{"type": "text", "text": listing}]}).sources
+    assert (source.title, source.snippet) == ("PEP 745 | peps.python.org", "The schedule.")

@@ -18,7 +18,12 @@ import pytest
 
 from benchmarks.tool_shapes import FIXTURES, check, check_sources
 
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {
+    "scrapers_stores/milvus_search_str_24.json": (
+        "pymilvus 2.4 prints its hits as 'data: [\"[{...}]\"]': a Python repr inside a string "
+        "inside a listing, with no mark of Milvus's own; kept as one text source"
+    ),
+}
 """Fixtures (``<folder>/<file>``) that do not give their expected sources yet, with why."""
 
 PATHS = sorted(FIXTURES.glob("*/*.json"))
@@ -32,7 +37,7 @@ def _param(path: Path) -> object:
 
 
 def test_fixtures_are_found() -> None:
-    assert len(PATHS) >= 43
+    assert len(PATHS) >= 61
     assert set(NOT_YET) <= {f"{p.parent.name}/{p.name}" for p in PATHS}
 
 

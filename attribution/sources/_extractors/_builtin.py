@@ -31,6 +31,7 @@ from attribution.sources._extractors._shapes import (
     to_json_text,
 )
 from attribution.sources._extractors._stores import store_records
+from attribution.sources._extractors._vendors import fetched_pages, provider_results
 from attribution.sources._extractors._web import (
     has_web_results,
     http_response,
@@ -69,9 +70,13 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
         return
     if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
         data = page_data
+    data = fetched_pages(data)  # Anthropic's web fetch: a page
     records = store_records(data)
     if records is not None:
         yield from record_sources(records, FILE_CHUNK, call, warn)
+        return
+    if provider_results(data) is not None:  # Anthropic's web search, Gemini's grounding
+        yield from web_results(data, call, warn)
         return
     if isinstance(data, dict) and is_web_page(data):
         page = web_page(data, call, warn)

@@ -9,7 +9,7 @@ walking for all of them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from attribution._wire import CitationSource, SourceType, ToolOutput
@@ -80,13 +80,18 @@ _CHUNK_TITLE = (
     "name",
 )
 
+_CHUNK_URI = ("uri", "url", "source", "file_path", "filePath")
+"""A chunk's address: a URL, or the path of its file (Haystack's ``file_path``)."""
 FILE_CHUNK = RecordShape(
-    source_type="file", noun="chunk", key=_CHUNK_KEY, text=_CHUNK_TEXT, title=_CHUNK_TITLE
+    source_type="file",
+    noun="chunk",
+    key=_CHUNK_KEY,
+    text=_CHUNK_TEXT,
+    title=_CHUNK_TITLE,
+    uri=_CHUNK_URI,
 )
 """A chunk of a RAG project's document (LangChain ``{page_content, metadata}`` included)."""
-KB_CHUNK = RecordShape(
-    source_type="kb_chunk", noun="chunk", key=_CHUNK_KEY, text=_CHUNK_TEXT, title=_CHUNK_TITLE
-)
+KB_CHUNK = replace(FILE_CHUNK, source_type="kb_chunk")
 """A chunk of a knowledge-base document: the same shape as a RAG chunk."""
 KB_DOCUMENT = RecordShape(
     source_type="kb_document",

@@ -1,4 +1,6 @@
-"""Vector-store shapes: query results of Chroma, LlamaIndex, Qdrant, Pinecone and Weaviate.
+"""Vector-store shapes: query results of Chroma, LlamaIndex, Qdrant, Pinecone, Weaviate,
+Milvus, LangChain's scored documents, Bedrock knowledge bases, Elasticsearch and OpenSearch,
+Azure AI Search and OpenAI's file search.
 
 Each store wraps its chunks differently: Chroma answers in columns (``ids``, ``documents``,
 ``metadatas``, one row per query), LlamaIndex nests the text under ``node`` and the document id
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from attribution.sources._extractors._shapes import JSONObject, first_id, first_str, first_value
+from attribution.sources._extractors._vendors import file_search_chunks
 
 __all__ = ["store_records"]
 
@@ -86,6 +89,17 @@ def _payload(item: JSONObject) -> JSONObject | None:
     return None
 
 
+def _haystack(item: JSONObject) -> JSONObject | None:
+    """A Haystack ``Document`` as its ``to_dict`` writes it: ``id``, ``content``, ``meta``
+    fields (flattened or not) and its ``embedding`` and ``sparse_embedding`` fields."""
+    if not ("content" in item and "id" in item and "sparse_embedding" in item):
+        return None
+    meta = item.get("meta")
+    record = {**meta, **item} if isinstance(meta, dict) else dict(item)
+    record.pop("meta", None)
+    return record
+
+
 def _weaviate_get(data: JSONObject) -> list[Any] | None:
     """The objects under ``data.Get.<Class>`` of a Weaviate GraphQL answer."""
     inner = data.get("data")
@@ -112,10 +126,114 @@ def _listing(data: Any) -> list[Any] | None:
     result = data.get("result")
     if isinstance(result, dict):
         result = result.get("points")
-    for value in (result, data.get("points"), data.get("matches"), data.get("objects")):
+    for value in (
+        result,
+        data.get("points"),
+        data.get("matches"),
+        data.get("objects"),
+        data.get("documents"),
+    ):
         if isinstance(value, list):
             return value
     return _weaviate_get(data)
+
+
+def _bedrock(data: JSONObject) -> list[Any] | None:
+    """A Bedrock knowledge base's ``retrieve`` answer (``retrievalResults``) or the references
+    of a ``retrieve_and_generate`` answer (``citations[].retrievedReferences``)."""
+    results = data.get("retrievalResults")
+    if not isinstance(results, list):
+        citations = data.get("citations")
+        if not isinstance(citations, list) or not any(
+            isinstance(c, dict) and "retrievedReferences" in c for c in citations
+        ):
+            return None
+        results = []
+        for cite in citations:
+            refs = cite.get("retrievedReferences") if isinstance(cite, dict) else None
+            results.extend(refs if isinstance(refs, list) else [])
+    records: list[Any] = []
+    for item in results:
+        if not isinstance(item, dict):
+            records.append(item)
+            continue
+        content = item.get("content")
+        text = first_str(content, "text") if isinstance(content, dict) else content
+        meta = item.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        # the user's own metadata (a title) is kept; the service's x-amz-* fields are read here
+        record: JSONObject = {k: v for k, v in meta.items() if not k.startswith("x-amz-")}
+        uri = _located(item.get("location")) or first_str(meta, "x-amz-bedrock-kb-source-uri")
+        page = meta.get("x-amz-bedrock-kb-document-page-number")
+        record.update(
+            text=text,
+            uri=uri,
+            document_id=uri,
+            id=first_value(meta, "x-amz-bedrock-kb-chunk-id"),
+            page=int(page) if isinstance(page, int | float) and page == int(page) else None,
+        )
+        records.append(record)
+    return records
+
+
+def _located(location: Any) -> str | None:
+    """The address in a Bedrock ``location`` (``s3Location.uri``, ``webLocation.url``,
+    ``confluenceLocation.url``, ``sharePointLocation.url``, ...)."""
+    if not isinstance(location, dict):
+        return None
+    for value in location.values():
+        if isinstance(value, dict) and (found := first_str(value, "uri", "url")):
+            return found
+    return None
+
+
+def _search_hits(data: JSONObject) -> list[Any] | None:
+    """The hits of an Elasticsearch or OpenSearch ``_search`` answer (``hits.hits[]._source``)
+    or of an Azure AI Search query (``value[]`` with ``@search.score``)."""
+    hits = data.get("hits")
+    inner = hits.get("hits") if isinstance(hits, dict) else None
+    if isinstance(inner, list) and all(isinstance(h, dict) and "_source" in h for h in inner):
+        records: list[Any] = []
+        for hit in inner:
+            source = hit.get("_source")
+            record: JSONObject = dict(source) if isinstance(source, dict) else {}
+            record.setdefault("id", hit.get("_id"))
+            record.setdefault("document_id", hit.get("_index"))
+            records.append(record)
+        return records
+    value = data.get("value")
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, dict) and "@search.score" in v for v in value)
+    ):
+        return [
+            {
+                **{k: v for k, v in item.items() if not k.startswith("@")},
+                "document_id": first_value(item, "parent_id", "parentId"),
+                "id": first_value(item, "chunk_id", "chunkId", "id"),
+                "uri": first_str(item, "url", "uri", "source", "metadata_storage_path"),
+            }
+            for item in value
+        ]
+    return None
+
+
+def _unpacked(items: list[Any]) -> list[Any] | None:
+    """A store's listing whose items wrap their chunk: LangChain's ``(Document, score)`` pairs
+    (``similarity_search_with_score``), Milvus's hits (``entity`` fields, a list per query)."""
+    if items and all(
+        isinstance(i, list | tuple)
+        and len(i) == 2
+        and isinstance(i[0], dict)
+        and isinstance(i[1], int | float)
+        for i in items
+    ):
+        return [{**i[0], "score": i[1]} for i in items]
+    rows = [row for i in items for row in (i if isinstance(i, list | tuple) else [i])]
+    if rows and all(isinstance(r, dict) and isinstance(r.get("entity"), dict) for r in rows):
+        return [{**r["entity"], "id": r.get("id"), "score": r.get("distance")} for r in rows]
+    return None
 
 
 def store_records(data: Any) -> list[JSONObject] | None:
@@ -130,9 +248,12 @@ def store_records(data: Any) -> list[JSONObject] | None:
         (a listing is one only when every item has its store's marks).
     """
     if isinstance(data, dict):
-        chroma = _chroma(data)
-        if chroma is not None:
-            return chroma
+        for shape in (_chroma, _bedrock, _search_hits, file_search_chunks):
+            flat = shape(data)
+            if flat is not None:
+                return flat
+    if isinstance(data, list) and (unpacked := _unpacked(data)) is not None:
+        return unpacked
     items = _listing(data)
     if not items:
         return None
@@ -142,7 +263,7 @@ def store_records(data: Any) -> list[JSONObject] | None:
     for item in items:
         if not isinstance(item, dict):
             return None
-        record = _llamaindex(item) or _payload(item)
+        record = _llamaindex(item) or _payload(item) or _haystack(item)
         if record is None:
             return None
         records.append(record)

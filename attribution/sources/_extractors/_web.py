@@ -28,6 +28,7 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
+from attribution.sources._extractors._vendors import fetched_pages, provider_results
 from attribution.sources._html import html_page, looks_like_html
 from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url
@@ -74,7 +75,9 @@ _MORE_RESULTS: tuple[tuple[str, ...], ...] = (
 """Where a search response keeps results besides its main list: Brave's news, FAQ and
 discussions, SerpApi's ``related_questions``, Serper's ``peopleAlsoAsk``, Perplexity's
 ``citations`` (bare URLs). A page in several lists is one source (merged by URL)."""
-_RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent")
+_RESULT_FULL_FIELDS = ("raw_content", "rawContent", "full_content", "fullContent", "markdown")
+"""A result's whole page, where the search fetched it (Tavily's ``raw_content``, the
+``markdown`` of Firecrawl's search and Apify's RAG Web Browser)."""
 _PAGE_TEXT_FIELDS = ("content", "markdown", "text", "page_content", "raw_content", "body")
 _PAGE_HTML_FIELDS = ("html", "rawHtml", "raw_html")
 """A page's HTML (Firecrawl's ``formats: ["html"]``), read when it has no text field."""
@@ -102,6 +105,7 @@ _RESULT_LABELS = {
     "favicon": "favicon",
     "published": "published",
     "published date": "published",
+    "date": "published",
     "author": "author",
     "score": "score",
 }
@@ -115,6 +119,8 @@ _NUMBERED_TITLE = re.compile(
     r"^[ \t]*\d+[.)][ \t]+(?P<title>\S[^\n]*)\n(?=[ \t]*(?:url|link)[ \t]*:)",
     re.MULTILINE | re.IGNORECASE,
 )
+_EMPHASIS = re.compile(r"^[ \t]*(\*\*|__)(.+)\1[ \t]*$")
+"""A title in bold (``1. **Title**`` of the Perplexity MCP server's listing)."""
 _LABELLED_URL = re.compile(
     r"^[ \t]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?:url|link)[ \t]*:[ \t]*<?https?://",
     re.MULTILINE | re.IGNORECASE,
@@ -158,6 +164,12 @@ def _result_line(line: str) -> dict[str, str] | None:
     return {"url": match["url"]} if match else None
 
 
+def _plain_title(title: str) -> str:
+    """A listing's title without the bold around it."""
+    bold = _EMPHASIS.match(title)
+    return bold[2] if bold else title
+
+
 def _results_in_text(text: str) -> list[JSONObject]:
     """Search results written as markdown or as ``Title:/URL:/Snippet:`` blocks.
 
@@ -166,7 +178,7 @@ def _results_in_text(text: str) -> list[JSONObject]:
     ``N/A`` or ``undefined`` for a missing field, and a closing ``Images:`` section (dropped).
     """
     text = _IMAGES_SECTION.sub("", _RULE.sub("", text))
-    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {m['title']}\n", text)
+    text = _NUMBERED_TITLE.sub(lambda m: f"Title: {_plain_title(m['title'])}\n", text)
     records = parse_labelled_text(
         text,
         _RESULT_LABELS,
@@ -215,6 +227,8 @@ def has_web_results(data: Any) -> bool:
     """True when ``data`` is one result with an http(s) url or holds a list with such results."""
     if isinstance(data, dict) and is_web_url(first_str(with_metadata(data), *URL_FIELDS)):
         return True
+    if provider_results(data) is not None:
+        return True  # Anthropic's web search, Gemini's grounding
     found = find_items(data)
     return found is not None and any(
         isinstance(item, dict) and is_web_url(first_str(with_metadata(item), *URL_FIELDS))
@@ -339,8 +353,11 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
     else:
         found = find_items(data)
         openai = _openai_response(data) if isinstance(data, dict) else None
+        provided = provider_results(data)
         if openai is not None:
             items = openai
+        elif provided is not None:
+            items = provided
         elif found is not None:
             items = found[0]
             if isinstance(data, dict):
@@ -437,6 +454,18 @@ def is_web_page(obj: JSONObject) -> bool:
     )
 
 
+def _first_listed(obj: JSONObject, names: tuple[str, ...]) -> str | None:
+    """The first string of the first of ``names`` holding a list of them: Firecrawl writes a
+    page's title as a list where the page has two ``<title>`` or ``og:title`` tags."""
+    for name in names:
+        value = obj.get(name)
+        if isinstance(value, list):
+            found = next((v.strip() for v in value if isinstance(v, str) and v.strip()), None)
+            if found:
+                return found
+    return None
+
+
 def web_page(
     obj: JSONObject, call: ToolOutput, warn: Warn, *, what: str = "page"
 ) -> CitationSource | None:
@@ -461,7 +490,7 @@ def web_page(
         warn(f"{what}{where} returned HTTP {status}; skipped")
         return None
     content = first_text(page, *_PAGE_TEXT_FIELDS)
-    title = first_str(page, *_PAGE_TITLE_FIELDS)
+    title = first_str(page, *_PAGE_TITLE_FIELDS) or _first_listed(page, _PAGE_TITLE_FIELDS)
     markup = first_text(page, *_PAGE_HTML_FIELDS) if content is None else content
     if markup is not None and (content is None or looks_like_html(markup)):
         # a page's HTML in its text field, or only in its html field: what a reader sees
@@ -503,6 +532,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     if is_empty(data):
         warn("output is empty")
         return
+    data = fetched_pages(data)  # Anthropic's web fetch
     if isinstance(data, str) and looks_like_html(data):
         title, text = html_page(data)
         if not text:
