@@ -357,7 +357,7 @@ def test_a_german_number_is_read_as_german_writes_it(attributor: Attributor) -> 
         "Sie wurde 1998 eröffnet. Graz zählt jährlich 1,5 Mio. Besucher.",
     )
     right = ["Graz hat jährlich 1.500.000 Besucher.", "Die Alpenroute ist 1500 Kilometer lang."]
-    wrong = ["Graz hat jährlich 2.500.000 Besucher.", "Die Alpenroute ist 2500 Kilometer lang."]
+    wrong = ["Graz hat jährlich 2.500.000 Besucher.", "Die Alpenroute ist 2.500 km lang."]
     results = attributor.check_claims(right + wrong, [page])
     for claim, result in zip(right + wrong, results, strict=True):
         expected = "supported" if claim in right else "contradicted"

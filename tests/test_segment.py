@@ -231,6 +231,41 @@ def test_example_answer() -> None:
             ["Die Stadt hat 1,5 Mio. Einwohner.", "Es kostete 3 Mio.", "Zuletzt stieg der Preis."],
         ),
         ("Revenue was USD 3.2 bn. Revenue rose.", ["Revenue was USD 3.2 bn.", "Revenue rose."]),
+        # ... a noun a number counts only: other capitalised words may open a sentence
+        (
+            "Der Gewinn betrug 1,2 Mio. Gründe dafür sind höhere Preise. It hit EUR 5 Mio. "
+            "Analysts expected less.",
+            [
+                "Der Gewinn betrug 1,2 Mio.",
+                "Gründe dafür sind höhere Preise.",
+                "It hit EUR 5 Mio.",
+                "Analysts expected less.",
+            ],
+        ),
+        # English words and names that look like German abbreviations end sentences
+        (
+            "It was founded in 1902. J.C. Penney opened it. It is a hidden gem. Then over dt. "
+            "It scored 90 resp. Both passed. He is on Abbey Rd. 3 buses stop there.",
+            [
+                "It was founded in 1902.",
+                "J.C. Penney opened it.",
+                "It is a hidden gem.",
+                "Then over dt.",
+                "It scored 90 resp.",
+                "Both passed.",
+                "He is on Abbey Rd.",
+                "3 buses stop there.",
+            ],
+        ),
+        (
+            "Er wurde 1950 geb. Seine Eltern waren Ärzte. Gäste waren Scholz u.a. Die Feier war.",
+            [
+                "Er wurde 1950 geb.",
+                "Seine Eltern waren Ärzte.",
+                "Gäste waren Scholz u.a.",
+                "Die Feier war.",
+            ],
+        ),
         # German and French abbreviations inside a sentence
         (
             "Die Firma (gegr. 1850) ist u.a. in Berlin tätig. Sie hat rd. 12.000 Mitarbeiter.",

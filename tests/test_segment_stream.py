@@ -150,6 +150,8 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "Der Turm wurde am 31. März 1889 eröffnet [1]. Er liegt im 7. Arrondissement [2].",
         "Die Mauer stand ab dem **13. August 1961** [1]. Am Abend des 9. November fiel sie.",
         "Er gibt 16,4 Mrd. € aus [1]. Es kostet 3,2 Mio. Euro [2]. Es sind 16 Mrd. Das reicht.",
+        "Sie hat 1,5 Mio. Einwohner [1]. Es sind 3 Mio. Viele pendeln. Es liefert u.a. Berlin.",
+        "Zu Gast waren Merkel u.a. Die Feier begann [1]. Caesar starb 44 v. Chr. in Rom [2].",
         "According to Which?, the Seal is fast [1]. Yahoo! reported it [2]. Is it? Yes [3].",
         "Der Bund zahlt 16,4 Mrd. [1] Euro-Länder zahlen mehr. Es sind 2 bn. Euro [2].",
         "Which phone? iPhone 15 [1]. Wow! eBay fell [2]. EUR 2.1 bn. 2023 was weak.",

@@ -257,8 +257,17 @@ def test_a_number_in_another_language_s_form_gives_the_same_numbers(one: str, ot
         ("The population was 112.414 million.", {"112.414", "112414000"}),
         ("P Diddy's son lands $54,000 scholarship", {"54000"}),
         ("It is 3.048 m, or 10 feet.", {"3.048", "10"}),
+        # names and "et al." are no German or French ("MIT", "Le Monde", "de", "von", "et")
+        ("Smith et al. enrolled 1,500 patients.", {"1500"}),
+        ("MIT researchers tested 1,200 samples.", {"1200"}),
+        ("Le Monde sold 480,000 copies.", {"480000"}),
+        ("Rio de Janeiro hosted 11,238 athletes.", {"11238"}),
+        ("Carlos de la Cruz and Wernher von Braun led 1,500 engineers.", {"1500"}),
+        ("Der p-Wert lag bei 0.050 und damit an der Grenze.", {".05"}),  # no thousand
+        ("In Berlin leben 3.500 Ärzte.", {"3500"}),
+        ("A ponte tem 1.500 metros.", {"1500"}),
         # German reads it the other way; a number that reads one way reads so in any text
-        ("Das Boot wiegt 4.000 kg.", {"4000"}),
+        ("Das Boot wiegt rund 4.000 kg.", {"4000"}),
         ("It lists 1.234.567 items.", {"1234567"}),
     ],
 )
@@ -266,36 +275,6 @@ def test_a_number_that_reads_two_ways_is_read_in_its_text_s_language(
     text: str, numbers: set[str]
 ) -> None:
     assert number_terms(text) == numbers
-
-
-@pytest.mark.parametrize(
-    ("claim", "passage", "conflict"),
-    [
-        ("Die Alpenroute ist 2500 Kilometer lang.", "Die Alpenroute ist 1.500 km lang.", True),
-        ("Graz has 2.5 million visitors a year.", "Graz has 1.5 million visitors a year.", True),
-        ("Die Alpenroute ist 1500 Kilometer lang.", "Die Alpenroute ist 1.500 km lang.", False),
-        ("The tower is 1,083 feet tall.", "The tower is 330 metres tall.", False),
-        # a rounded or hedged value, an end of a range
-        ("The tunnel is 57 km long.", "The tunnel is 57.1 km long; its access is 2 km.", False),
-        ("The route is more than 1,500 km long.", "The route is 1,560 km long.", False),
-        ("Die Route ist rund 1.600 km lang.", "Die Route ist 1.500 km lang.", False),
-        ("It runs 5-10 km north.", "It runs 12 km north.", False),
-        # another thing by the same clause's words only ("a total of ... in fees": per team)
-        (
-            "A total of €76.25 million in solidarity and bonus fees was paid.",
-            "The solidarity and bonus fees for a team from League A would be €7.5m.",
-            False,
-        ),
-        # a value the passage also writes as a plain number
-        ("The dam holds 2,500 tonnes.", "The dam, built in 2500 BC, holds 3,000 tonnes.", False),
-    ],
-)
-def test_a_measure_the_passage_gives_as_another_value_is_a_conflict(
-    claim: str, passage: str, conflict: bool
-) -> None:
-    from attribution.text import measure_conflict
-
-    assert measure_conflict(claim, passage) is conflict
 
 
 @pytest.mark.parametrize(

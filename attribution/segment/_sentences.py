@@ -44,8 +44,7 @@ _ALWAYS_CONTINUES = _word_set(
     """
     mr mrs ms messrs dr prof rev fr st mt gen col maj capt cmdr lt sgt adm gov sen rep pres hon
     fig figs eq eqs sec ch chap vol vols art pp vs cf viz e.g i.e esp incl approx ca
-    vgl bzw ggf evtl inkl sog z.b d.h u.a z.t o.g u.ä zzgl ggü gem gegr geb gest verh dt frz engl
-    resp
+    vgl bzw ggf evtl inkl sog z.b d.h z.t o.g u.ä zzgl ggü
     """
 )
 # An abbreviation that may end a sentence: it ends one unless the next word starts in lower case
@@ -57,12 +56,13 @@ _MAY_END = _word_set(
     etc al inc ltd co corp llc plc jr sr bros dept univ assn est no nos nr ed eds trans p op ft lb
     lbs oz hr hrs min mins yr yrs mo mos wk wks jan feb mar apr jun jul aug sep sept oct nov dec
     mon tue tues wed thu thur thurs fri sat u.s u.k e.u u.n u.s.a a.m p.m ph.d b.c a.d m.d
-    cir para paras rn ziff aufl hrsg ibid usw avg jh ebd ex hab chr
+    cir para paras rn ziff aufl hrsg ibid usw u.a avg jh ebd ex hab chr gegr geb gest verh resp
     """
 )
-# Words shortened before a number only ("env. 2,1 M", "rd. 12.000"): before a word, "env." and
-# "Rd." end sentences ("Set it in your env. npm reads it.").
-_BEFORE_NUMBER = _word_set("env rd")
+# Words shortened before a number only, as written ("env. 2,1 M", "rd. 12.000"): before a word,
+# "env." ends a sentence ("Set it in your env. npm reads it."), and "Rd." before a number too
+# ("on Abbey Rd. 3 buses stop there").
+_BEFORE_NUMBER = frozenset({"env", "rd"})
 # German labels before a number, as written (capitalised): "abs." in lower case is a word.
 _LABELS_BEFORE_NUMBER = frozenset({"Abs", "Bd", "Buchst"})
 # A scale written short after a number ("16,4 Mrd. €", "3,2 Mio. Euro", "USD 3.2 bn. in"): the
@@ -73,17 +73,22 @@ _SHORT_SCALE = re.compile(
 )
 _GERMAN_SCALES = frozenset({"mrd", "mio", "tsd"})
 _CAPITALISED_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?=[\s,;:.!?)]|$)")
-# German words that open a sentence after a number ("Es kostete 3 Mio. Das ist viel."); any
-# other capitalised word after a German scale is a noun of the same sentence ("3 Mio. Einwohner")
-_GERMAN_OPENERS = _word_set(
+_GERMAN_OPENER = re.compile(
+    r"(?:Der|Die|Das|Den|Dem|Des|Ein|Eine|Es|Er|Sie|Wir|Ich|Man|Dies|Diese|Dieser|Dieses|Im|In"
+    r"|Am|An|Auf|Aus|Bei|Mit|Nach|Seit|Von|Vor|Zu|Zum|Zur|Für|Über|Unter|Als|Wenn|Danach|Dann"
+    r"|Dabei|Damit|Auch|Aber|Und|So|Heute|Hier|Dort|Bis|Durch|Um|Ab|Wie|Alle|Viele|Einige)\b"
+)
+"""Words that open a German sentence after "u.a." ("Merkel, Scholz u.a. Die Feier begann")."""
+_ERA_BEFORE = re.compile(r"(?:^|\s)(?:av|apr|v|n)\.$")
+"""What stands before an era's name: "av. J.-C.", "apr. J.-C.", "v. Chr.", "n. Chr."."""
+# Nouns that follow a number written with a German scale ("1,5 Mio. Einwohner"): after any
+# other capitalised word a sentence may start ("3,2 Mio. Viele davon pendeln täglich.")
+_SCALED_NOUNS = _word_set(
     """
-    der die das den dem des ein eine einer es er sie wir ich ihr man dies diese dieser dieses
-    damit dabei daher dadurch danach dann doch auch aber und oder im in am an auf aus bei mit
-    nach seit von vor zu zum zur für über unter als wenn weil obwohl so jedoch trotzdem
-    insgesamt zudem außerdem hier dort heute nun somit davon dazu denn deshalb allerdings
-    zuletzt später seitdem seither anschließend inzwischen bereits zunächst dennoch ebenso
-    gleichzeitig erst schon nur noch jetzt damals bisher zusätzlich laut gemäß nachdem während
-    bevor sowohl weitere weiterhin mehr davor darauf darüber dafür dagegen demnach folglich
+    einwohner menschen personen besucher nutzer kunden zuschauer mitglieder mitarbeiter
+    beschäftigte haushalte fahrgäste passagiere touristen gäste abonnenten follower downloads
+    aufrufe stimmen arbeitsplätze wohnungen fahrzeuge autos exemplare stück tonnen barrel liter
+    kubikmeter hektar quadratkilometer kilometer jahre franken pfund dollar euro
     """
 )
 _CURRENCY_AFTER = re.compile(
@@ -103,11 +108,19 @@ on with the same sentence ("Who Framed Roger Rabbit?" was released)."""
 
 
 def ends_with_short_scale(text: str) -> bool:
-    """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``), or with a
-    day written with a dot (``am 13.``): whether a sentence ends there is decided by the whole
-    word after it (``Euro``, ``August``), which a stream may not have."""
+    """Whether ``text`` ends with a number and a scale written short (``16,4 Mrd.``), with a
+    day written with a dot (``am 13.``) or with ``u.a.``: whether a sentence ends there is
+    decided by the whole word after it (``Euro``, ``August``, ``Berlin``), which a stream may
+    not have."""
     end = len(text.rstrip())
-    return _SHORT_SCALE.search(text, max(0, end - 40), end) is not None or ends_with_day(text, end)
+    return (
+        _SHORT_SCALE.search(text, max(0, end - 40), end) is not None
+        or ends_with_day(text, end)
+        or _AMONG_OTHERS.search(text, max(0, end - 5), end) is not None
+    )
+
+
+_AMONG_OTHERS = re.compile(r"(?<![\w.])u\.a\.$", re.IGNORECASE)
 
 
 _WORD_BEFORE_DOT = re.compile(r"(?<![\w.])([^\W\d_](?:[\w.]*[^\W\d_])?)\.$")
@@ -235,7 +248,7 @@ def _continues(text: str, before: int, after: int) -> bool:
     # good" still ends a sentence)
     if _DATE_LEAD.search(head) or day_before_month(text, before, after):
         return True  # "am **13. August", "des 9. November": the month's name follows
-    if text.startswith(("J.-C.", "J.C.", "Chr."), after):
+    if _ERA_BEFORE.search(head) and text.startswith(("J.-C.", "J.C.", "Chr."), after):
         return True  # "52 av. J.-C.", "44 v. Chr.": the era's name is the date's
     if head.endswith((",", ";")):
         return True  # "According to Which?, the Seal": no sentence ends at a comma
@@ -258,21 +271,23 @@ def _continues(text: str, before: int, after: int) -> bool:
         first = text[after : after + 1]
         if first.islower() or _CURRENCY_AFTER.match(text, after) is not None:
             return True
-        noun = _CAPITALISED_WORD.match(text, after)
-        # "1,5 Mio. Einwohner": German writes its nouns capitalised
-        return (
-            scale[1].lower() in _GERMAN_SCALES
-            and noun is not None
-            and noun[0].lower() not in _GERMAN_OPENERS
-        )
-    if word in _BEFORE_NUMBER and text[after : after + 1].isdigit():
+        return scale[1].lower() in _GERMAN_SCALES and _scaled_noun(text, after)
+    if m[1] in _BEFORE_NUMBER and text[after : after + 1].isdigit():
         return True
     if m[1] in _LABELS_BEFORE_NUMBER and text[after : after + 1].isdigit():
         return True  # "§ 823 Abs. 1 BGB": capitalised, before a number, no English word
+    if word == "u.a" and _CAPITALISED_WORD.match(text, after):
+        return _GERMAN_OPENER.match(text, after) is None  # "u.a. Berlin"; "u.a. Die Feier"
     if word in _MAY_END or len(word) == 1:
         first = text[after : after + 1]
         return first.islower() or first.isdigit() or (first != "" and first in _CONTINUATION_PUNCT)
     return False
+
+
+def _scaled_noun(text: str, at: int) -> bool:
+    """Whether a noun that a number with a German scale counts starts at ``at``."""
+    word = _CAPITALISED_WORD.match(text, at)
+    return word is not None and word[0].lower() in _SCALED_NOUNS
 
 
 def _take_openers(text: str, previous: int, start: int) -> int:

@@ -39,7 +39,6 @@ __all__ = [
     "as_written_in",
     "clear_quantity_cache",
     "currency_conflict",
-    "measure_conflict",
     "money_amounts",
     "quantities",
     "quantity_values",
@@ -720,88 +719,6 @@ def sign_conflict(claim: str, passage: str) -> bool:
         if any(t.system == q.system and math.isclose(_degrees(t), -degrees) for t in theirs):
             return True
     return False
-
-
-_HEDGED = re.compile(
-    r"(?:about|around|approximately|approx\.?|nearly|almost|roughly|some|over|under|more[ ]+than"
-    r"|less[ ]+than|fewer[ ]+than|at[ ]+least|at[ ]+most|up[ ]+to|as[ ]+much[ ]+as|above|below"
-    r"|beyond|exceeds?|exceeding|ca\.|c\.|~|≈|<|>|≤|≥|rund|etwa|ungefähr|circa|fast|knapp|über"
-    r"|unter|mehr[ ]+als|weniger[ ]+als|bis[ ]+zu|mindestens|environ|près[ ]+de|plus[ ]+de"
-    r"|moins[ ]+de|jusqu'à|presque|aproximadamente|unos|unas|más[ ]+de|menos[ ]+de|casi)"
-    r"[ \t\u00a0]*[$€£¥]?[ ]?$",
-    re.IGNORECASE,
-)
-"""Words before a value that state no exact one ("more than 1,500 km", "rund 3 Mio.")."""
-_CONFLICT_DIMENSIONS = frozenset({"length", "mass", "volume", "count"})
-
-
-def measure_conflict(claim: str, passage: str) -> bool:
-    """Whether the claim states a measure or a number with a scale ("2,500 km", "2.5 million
-    visitors") that the passage gives, for the same thing, as another value only: the passage
-    states no quantity the claim's may be (rounded: "57 km" and "57.1 km"), and one of the
-    same dimension stands by the same words (the first word after it: "Die Alpenroute ist 2500
-    Kilometer lang." against "Die Alpenroute ist 1.500 km lang."; a small judge read German
-    numbers as one; a clause's words are not enough: "a total of €76.25 million in solidarity
-    and bonus fees" and "solidarity and bonus fees for a team ... €7.5m" are two things). A
-    value the claim hedges ("more than", "about", "rund"), an end of a range, a duration, a
-    temperature or a share is no conflict, nor is a value the passage also writes as a plain
-    number."""
-    if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
-        return False
-    mine = [
-        q
-        for q in _quantities_once(claim)
-        if not q.plain
-        and q.dimension in _CONFLICT_DIMENSIONS
-        and q.system in ("", "metric", "imperial")
-    ]
-    if not mine:
-        return False
-    theirs = [t for t in _quantities_once(passage) if not t.plain]
-    numbers = {t.written for t in _quantities_once(passage)}
-    for q in mine:
-        if (
-            _ends_range(claim, q.start)
-            or _starts_range(claim, q.end)
-            or _HEDGED.search(claim, max(0, q.start - 24), q.start)
-            or q.written in numbers
-            or any(_compatible(q, t) for t in theirs)
-        ):
-            continue
-        for t in theirs:
-            if (
-                t.dimension == q.dimension
-                and t.system in ("", "metric", "imperial")
-                and not _ends_range(passage, t.start)
-                and not _starts_range(passage, t.end)
-                and not _HEDGED.search(passage, max(0, t.start - 24), t.start)
-                and _same_neighbours(claim, q, passage, t)
-            ):
-                return True
-    return False
-
-
-def _bounds(q: Quantity) -> tuple[float, float]:
-    """What ``q`` as written may stand for: a measure's own bounds; a number with a scale half
-    a unit of its last place either side ("2.5 million" is 2.45 to 2.55 million)."""
-    if q.system:
-        return q.low, q.high
-    value = float(q.value)
-    try:
-        spread = _half_place(q.written) * value / float(q.written)
-    except (ValueError, ZeroDivisionError):
-        spread = 0.0
-    return value - spread, value + spread
-
-
-def _compatible(q: Quantity, t: Quantity) -> bool:
-    """Whether ``t`` may be what ``q`` states, rounded ("57 km" and "57.1 km")."""
-    if same_quantity(q, t):
-        return True
-    if q.dimension != t.dimension:
-        return False
-    (a, b), (c, d) = _bounds(q), _bounds(t)
-    return a <= d and c <= b
 
 
 def _degrees(q: Quantity) -> float:

@@ -757,26 +757,34 @@ def content_terms(text: str) -> list[str]:
 _SPACE = re.compile(r"\s")
 
 
-_COMMA_GROUPS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_DOT_GROUPS = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
-_ONE_GROUP = re.compile(r"(?<![\w.,])\d{1,3}[.,]\d{3}(?![.,]?\d)")
-"""A number that reads two ways: ``1.500`` is 1.5 in English and 1500 in German."""
+_COMMA_GROUPS = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+_DOT_GROUPS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?")
+_ONE_GROUP = re.compile(r"(?<![\w.,])[1-9]\d{0,2}[.,]\d{3}(?![.,]?\d)")
+"""A number that reads two ways: ``1.500`` is 1.5 in English and 1500 in German (``0.125`` is
+never a thousand and a quarter)."""
 _COMMA_LANGUAGE_WORDS = frozenset(
     """
-    der die das und ist nicht mit von wurde wurden eine einer einen eines sich auf für dem des
-    sind wird werden bei zum zur auch als haben sie er wir ein im vom nach über unter rund etwa
-    le la les et est une du dans pour qui que sur avec sont été par au aux ont cette ces el los
-    las y fue por una del gli della delle di che è sono het een zijn werd niet voor dat ook de
+    ist und nicht mit wurde wurden eine einer einen eines einem sich auf für dem sind wird
+    werden bei zum zur auch als hat haben sie er wir ein im vom nach über unter rund etwa gibt
+    gab liegt lag beträgt betrug zählt leben lebt insgesamt sowie durch ohne oder aber dass noch
+    les est une dans pour qui sur avec sont été par au aux ont cette ces il elle pas compte
+    mesure atteint
+    el los las fue por una que es en tiene hay más entre
+    gli della delle che è sono nel nella sul alla anche questo misura
+    tem uma não são foi em ao pela pelo mais
+    het een zijn werd niet voor ook wordt heeft naar bij
     """.split()
 )
-"""Frequent words of the languages that write a decimal comma (German, French, Spanish,
-Italian, Portuguese, Dutch) that English does not use ("die" and "des" among them, rare
-in English but in names; not "son", "hat", "den", "van", "con", "para", "lo", "op")."""
+"""Frequent words, as written in lower case, of the languages that write a decimal comma
+(German, French, Spanish, Italian, Portuguese, Dutch) and not of English; not the particles of
+names ("de", "la", "le", "du", "des", "del", "von", "van", "der", "den", "di", "da", "das",
+"y": "Rio de Janeiro", "Wernher von Braun"), nor "et" ("et al."), nor words English writes
+("hat", "con", "per", "com", "as", "is", "die", "son")."""
 _LETTERS = re.compile(r"[^\W\d_]+")
 _ENGLISH_WORDS = frozenset(
     """
     the and is was of with that are were which has have had from by this its for on as at it
-    he she they to be been an or not but
+    he she they to be been an or not but in a his her their
     """.split()
 )
 
@@ -784,11 +792,14 @@ _ENGLISH_WORDS = frozenset(
 @lru_cache(maxsize=4096)
 def decimal_comma(text: str) -> bool:
     """Whether ``text`` writes its numbers with a decimal comma and a dot between thousands
-    (German, French, Spanish, Italian, Dutch: ``1.500`` is 1500 and ``1,5`` 1.5), judged by its
-    frequent words; asked only where a number reads two ways (``1.500``, ``1,500``)."""
+    (German, French, Spanish, Italian, Portuguese, Dutch: ``1.500`` is 1500 and ``1,5`` 1.5),
+    judged by its frequent words as written in lower case, of either kind (a capitalised word is
+    a name or opens a sentence: "MIT researchers", "Le Monde", "In Berlin"); asked only where a
+    number reads two ways (``1.500``, ``1,500``). A short text without such words reads the
+    English way ("Het meer is 1.500 meter diep.": "is" is English too)."""
     if _ONE_GROUP.search(text) is None:
         return False
-    words = _LETTERS.findall(text.lower())
+    words = _LETTERS.findall(text)
     theirs = sum(1 for w in words if w in _COMMA_LANGUAGE_WORDS)
     ours = sum(1 for w in words if w in _ENGLISH_WORDS)
     return theirs > ours
