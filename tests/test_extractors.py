@@ -1837,7 +1837,10 @@ def test_a_providers_own_search_gives_its_pages_and_an_error_block_a_warning() -
     }
     result = run("web_search", failed)
     assert not result.sources
-    assert [w.reason for w in result.warnings] == ["output has an empty list of results"]
+    assert [w.reason for w in result.warnings] == [
+        "a web search failed (max_uses_exceeded); no results from it",
+        "output has an empty list of results",
+    ]
 
 
 def test_scored_documents_and_generated_references_give_their_chunks() -> None:
@@ -1875,3 +1878,148 @@ def test_a_bold_title_of_a_text_listing_loses_its_marks() -> None:
     )
     (source,) = run("perplexity_search", {"content": [{"type": "text", "text": listing}]}).sources
     assert (source.title, source.snippet) == ("PEP 745 | peps.python.org", "The schedule.")
+
+
+@pytest.mark.parametrize(
+    ("tool", "output", "expected"),
+    [
+        # a container's ids still name its chunks (they were hashes of the text)
+        (
+            "search_documents",
+            {"document_id": "d1", "documents": [{"chunk_id": "0", "metadata": {"text": "A"}}]},
+            [("file:d1:0", "file")],
+        ),
+        (
+            "search_connectors",
+            {"connector": "sp", "value": [{"@search.score": 1, "id": "x1", "content": "Body"}]},
+            [("connector_item:sp:x1", "connector_item")],
+        ),
+        # a listing of documents with addresses is no store's: web results, as before
+        (
+            "lookup",
+            {"documents": [{"id": "1", "score": 0.8, "metadata": {"url": "https://a.com/x"}}]},
+            [("web_result:https://a.com/x", "web_result")],
+        ),
+    ],
+)
+def test_store_shapes_keep_what_other_shapes_gave(
+    tool: str, output: Any, expected: list[tuple[str, str]]
+) -> None:
+    result = run(tool, output)
+    assert [(s.id, s.type) for s in result.sources] == expected
+    assert not result.warnings
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        [{"entity": {"type": "PERSON", "text": "Barack Obama"}, "confidence": 0.9}],  # NER
+        [[{"label": "POSITIVE"}, 0.98], [{"label": "NEGATIVE"}, 0.02]],  # a classifier
+        {"object": "response", "output": [{"type": "file_search_call", "results": None}]},
+    ],
+)
+def test_outputs_that_only_look_like_a_store_stay_one_text_source(output: Any) -> None:
+    (source,) = run("some_tool", output).sources
+    assert source.type == "api"
+
+
+def test_search_hits_whose_text_field_is_unknown_keep_their_fields_as_text() -> None:
+    output = {
+        "hits": {
+            "hits": [
+                {"_index": "logs", "_id": "1", "_source": {"level": "error", "message": "Boom"}},
+                None,
+                {"_index": "logs", "_id": "2", "fields": {"message": ["Second"]}},
+            ]
+        }
+    }
+    result = run("elasticsearch_search", output)
+    assert [(s.id, s.full_content) for s in result.sources] == [
+        ("file:logs:1", "level: error\nmessage: Boom"),
+        ("file:logs:2", "message: Second"),
+    ]
+    assert [w.reason for w in result.warnings] == ["chunk 2 is a null, not an object; skipped"]
+
+
+def test_an_anthropic_message_with_thinking_a_search_and_a_fetch_gives_every_page() -> None:
+    fetch = {
+        "type": "web_fetch_tool_result",
+        "tool_use_id": "s2",
+        "content": {
+            "type": "web_fetch_result",
+            "url": "https://b.org/page",
+            "content": {
+                "type": "document",
+                "source": {"type": "text", "media_type": "text/plain", "data": "The page."},
+                "title": "B",
+            },
+        },
+    }
+    failed = {
+        "type": "web_fetch_tool_result",
+        "tool_use_id": "s3",
+        "content": {"type": "web_fetch_tool_error", "error_code": "url_not_accessible"},
+    }
+    search = {
+        "type": "web_search_tool_result",
+        "tool_use_id": "s1",
+        "content": [{"type": "web_search_result", "url": "https://a.org/x/", "title": "X"}],
+    }
+    quote = {
+        "type": "text",
+        "text": "X says so.",
+        "citations": [{"type": "web_search_result_location", "url": "https://a.org/x",
+                       "title": "X", "cited_text": "Quoted words."}],
+    }  # fmt: skip
+    thinking = {"type": "thinking", "thinking": "...", "signature": "s"}
+    message = {"role": "assistant", "content": [thinking, search, fetch, failed, quote]}
+    result = run("web_search", message)
+    assert [(s.uri, s.snippet, s.full_content) for s in result.sources] == [
+        ("https://a.org/x/", "Quoted words.", None),
+        ("https://b.org/page", None, "The page."),
+    ]
+    assert [w.reason for w in result.warnings] == [
+        "the web fetch of a page failed (url_not_accessible); no source"
+    ]
+    # the fetches alone, under a tool no extractor knows: whole pages
+    result = run("web_fetch", [thinking, fetch, failed, fetch])
+    assert [(s.type, s.uri, s.full_content) for s in result.sources] == [
+        ("web", "https://b.org/page", "The page.")
+    ]
+    assert len(result.warnings) == 1
+
+
+def test_scores_in_numpy_s_repr_and_odd_page_numbers_are_read() -> None:
+    output = (
+        "[(Document(metadata={'source': 'a.md'}, page_content='Chairs cost 750 EUR.'), "
+        "np.float32(0.18))]"
+    )
+    (source,) = run("vector_search", output).sources
+    assert (source.uri, source.full_content) == ("a.md", "Chairs cost 750 EUR.")
+    chunk = {
+        "content": {"text": "Leave carries over."},
+        "location": {"type": "S3", "s3Location": {"uri": "s3://b/a.pdf"}},
+        "metadata": {"x-amz-bedrock-kb-document-page-number": float("nan")},
+    }
+    (source,) = run("retrieve", {"retrievalResults": [chunk]}).sources
+    assert (source.uri, source.page_number) == ("s3://b/a.pdf", None)
+
+
+def test_a_fetched_pdf_is_no_text_to_quote() -> None:
+    fetched = {
+        "type": "web_fetch_tool_result",
+        "tool_use_id": "s1",
+        "content": {
+            "type": "web_fetch_result",
+            "url": "https://a.com/x.pdf",
+            "content": {
+                "type": "document",
+                "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
+            },
+        },
+    }
+    result = run("web_fetch", fetched)
+    assert not result.sources
+    assert result.warnings[0].reason == (
+        "the web fetch of https://a.com/x.pdf holds no text (application/pdf); skipped"
+    )

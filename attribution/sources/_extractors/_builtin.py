@@ -70,7 +70,9 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
         return
     if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
         data = page_data
-    data = fetched_pages(data)  # Anthropic's web fetch: a page
+    if (pages := fetched_pages(data, warn)) is not data:  # Anthropic's web fetch
+        yield from web_pages(pages, call, warn)
+        return
     records = store_records(data)
     if records is not None:
         yield from record_sources(records, FILE_CHUNK, call, warn)

@@ -218,13 +218,16 @@ def record_sources(
     if is_empty(data):
         warn("output is empty")
         return
-    data = store_records(data) or data
+    store = data if isinstance(data, dict) else None  # may name what its chunks share
+    records = store_records(data)
+    data = records if records is not None else data
     # A record that has its own text is one record, even with a list field ("chunks").
     is_record = isinstance(data, dict) and first_text(with_metadata(data), *shape.text)
     found = None if is_record else find_items(data)
     if found is not None:
         items, container = found
-        lenders = [c for c in (container, call.parameters) if c]
+        outer = container if records is None else store
+        lenders = [c for c in (outer, call.parameters) if c]
         if not items:
             warn(f"output has an empty list of {shape.noun}s")
         for position, item in enumerate(items, 1):

@@ -121,6 +121,8 @@ MAX_REPR_ITEMS = 50_000
 text. Python's parser builds a tree node of about a kilobyte for each item, so two megabytes
 of ``1,1,1,...`` would cost most of a gigabyte (and seconds) to read."""
 _REPR_CALLS = frozenset({"Document"})
+_NUMPY_NUMBERS = frozenset({"float16", "float32", "float64", "int32", "int64"})
+"""numpy's number types, as numpy 2 writes them in a repr (``np.float32(0.18)``)."""
 """Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
 
 
@@ -132,6 +134,16 @@ class _CallsToDicts(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
+        if (
+            isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("np", "numpy")
+            and node.func.attr in _NUMPY_NUMBERS
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant | ast.UnaryOp)
+        ):
+            return node.args[0]  # "np.float32(0.18)": numpy 2's repr of a score
         if (
             isinstance(node.func, ast.Name)
             and node.func.id in _REPR_CALLS

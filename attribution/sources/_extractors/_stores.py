@@ -12,6 +12,7 @@ flattens all of them into plain records ``{id, text, uri, title, ...}`` that
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from attribution.sources._extractors._shapes import JSONObject, first_id, first_str, first_value
@@ -126,15 +127,16 @@ def _listing(data: Any) -> list[Any] | None:
     result = data.get("result")
     if isinstance(result, dict):
         result = result.get("points")
-    for value in (
-        result,
-        data.get("points"),
-        data.get("matches"),
-        data.get("objects"),
-        data.get("documents"),
-    ):
+    for value in (result, data.get("points"), data.get("matches"), data.get("objects")):
         if isinstance(value, list):
             return value
+    documents = data.get("documents")
+    if (
+        isinstance(documents, list)
+        and documents
+        and all(isinstance(d, dict) and _haystack(d) is not None for d in documents)
+    ):
+        return documents  # Haystack's {"documents": [...]}: other lists of documents are no store's
     return _weaviate_get(data)
 
 
@@ -165,15 +167,24 @@ def _bedrock(data: JSONObject) -> list[Any] | None:
         record: JSONObject = {k: v for k, v in meta.items() if not k.startswith("x-amz-")}
         uri = _located(item.get("location")) or first_str(meta, "x-amz-bedrock-kb-source-uri")
         page = meta.get("x-amz-bedrock-kb-document-page-number")
+        page = page if isinstance(page, int | float) and not isinstance(page, bool) else None
         record.update(
             text=text,
             uri=uri,
-            document_id=uri,
+            document_id=uri or _custom_id(item.get("location")),
             id=first_value(meta, "x-amz-bedrock-kb-chunk-id"),
-            page=int(page) if isinstance(page, int | float) and page == int(page) else None,
+            page=int(page)
+            if page is not None and math.isfinite(page) and page == int(page)
+            else None,
         )
         records.append(record)
     return records
+
+
+def _custom_id(location: Any) -> str | None:
+    """The document id of a Bedrock ``customDocumentLocation`` (a source with no address)."""
+    custom = location.get("customDocumentLocation") if isinstance(location, dict) else None
+    return first_id(custom, "id") if isinstance(custom, dict) else None
 
 
 def _located(location: Any) -> str | None:
@@ -188,51 +199,93 @@ def _located(location: Any) -> str | None:
 
 
 def _search_hits(data: JSONObject) -> list[Any] | None:
-    """The hits of an Elasticsearch or OpenSearch ``_search`` answer (``hits.hits[]._source``)
-    or of an Azure AI Search query (``value[]`` with ``@search.score``)."""
+    """The hits of an Elasticsearch or OpenSearch ``_search`` answer (``hits.hits[]``: its
+    ``_source``, else its ``fields``) or of an Azure AI Search query (``value[]`` with
+    ``@search.score``). A hit whose text is in no field a chunk's text is read from keeps its
+    fields as its text ("message: Error at checkout")."""
     hits = data.get("hits")
     inner = hits.get("hits") if isinstance(hits, dict) else None
-    if isinstance(inner, list) and all(isinstance(h, dict) and "_source" in h for h in inner):
+    if isinstance(inner, list) and any(
+        isinstance(h, dict) and ("_source" in h or "fields" in h) for h in inner
+    ):
         records: list[Any] = []
         for hit in inner:
+            if not isinstance(hit, dict):
+                records.append(hit)  # warned about by the reader, the others kept
+                continue
             source = hit.get("_source")
-            record: JSONObject = dict(source) if isinstance(source, dict) else {}
+            if not isinstance(source, dict):
+                fields = hit.get("fields")
+                source = (
+                    {
+                        k: v[0] if isinstance(v, list) and len(v) == 1 else v
+                        for k, v in fields.items()
+                    }
+                    if isinstance(fields, dict)
+                    else {}
+                )
+            record = _with_text(dict(source))
             record.setdefault("id", hit.get("_id"))
             record.setdefault("document_id", hit.get("_index"))
             records.append(record)
         return records
     value = data.get("value")
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(v, dict) and "@search.score" in v for v in value)
-    ):
-        return [
-            {
-                **{k: v for k, v in item.items() if not k.startswith("@")},
-                "document_id": first_value(item, "parent_id", "parentId"),
-                "id": first_value(item, "chunk_id", "chunkId", "id"),
-                "uri": first_str(item, "url", "uri", "source", "metadata_storage_path"),
-            }
-            for item in value
-        ]
+    if isinstance(value, list) and any(isinstance(v, dict) and "@search.score" in v for v in value):
+        out: list[Any] = []
+        for item in value:
+            if not isinstance(item, dict):
+                out.append(item)
+                continue
+            record = {k: v for k, v in item.items() if not k.startswith("@")}
+            captions = item.get("@search.captions")
+            said = [first_str(c, "text") for c in captions] if isinstance(captions, list) else []
+            if said and not first_str(record, *_TEXT_FIELDS):
+                record["text"] = " ".join(c for c in said if c)  # the semantic ranker's caption
+            record = _with_text(record)
+            if (parent := first_value(item, "parent_id", "parentId")) is not None:
+                record.setdefault("document_id", parent)
+            if (chunk := first_value(item, "chunk_id", "chunkId")) is not None:
+                record.setdefault("id", chunk)
+            if (uri := first_str(item, "metadata_storage_path")) is not None:
+                record.setdefault("uri", uri)
+            out.append(record)
+        return out
     return None
+
+
+def _with_text(record: JSONObject) -> JSONObject:
+    """``record`` with a ``text`` made of its fields where none of :data:`_TEXT_FIELDS` holds
+    text (an index of log lines, products, or a page crawler's ``body_content``)."""
+    if first_str(record, *_TEXT_FIELDS):
+        return record
+    lines = [
+        f"{k}: {v}"
+        for k, v in record.items()
+        if isinstance(v, str | int | float) and not isinstance(v, bool) and str(v).strip()
+    ]
+    return {**record, "text": "\n".join(lines)} if lines else record
 
 
 def _unpacked(items: list[Any]) -> list[Any] | None:
     """A store's listing whose items wrap their chunk: LangChain's ``(Document, score)`` pairs
     (``similarity_search_with_score``), Milvus's hits (``entity`` fields, a list per query)."""
-    if items and all(
-        isinstance(i, list | tuple)
-        and len(i) == 2
-        and isinstance(i[0], dict)
-        and isinstance(i[1], int | float)
-        for i in items
+    pairs = [i for i in items if isinstance(i, list | tuple) and len(i) == 2]
+    if (
+        items
+        and len(pairs) == len(items)
+        and all(
+            isinstance(d, dict) and ("page_content" in d or "pageContent" in d) for d, _ in pairs
+        )
     ):
-        return [{**i[0], "score": i[1]} for i in items]
+        return [{**d, "score": score} for d, score in pairs]
     rows = [row for i in items for row in (i if isinstance(i, list | tuple) else [i])]
-    if rows and all(isinstance(r, dict) and isinstance(r.get("entity"), dict) for r in rows):
-        return [{**r["entity"], "id": r.get("id"), "score": r.get("distance")} for r in rows]
+    if rows and all(isinstance(r, dict) and "entity" in r and "distance" in r for r in rows):
+        return [
+            {**r["entity"], "id": r.get("id"), "score": r.get("distance")}
+            if isinstance(r["entity"], dict)
+            else r  # warned about by the reader, the others kept
+            for r in rows
+        ]
     return None
 
 

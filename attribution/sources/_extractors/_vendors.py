@@ -13,17 +13,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import JSONObject, first_str
+from attribution.sources._urls import canonical_url
 
 __all__ = ["fetched_pages", "file_search_chunks", "provider_results"]
 
 _ANTHROPIC_SEARCH = "web_search_tool_result"
 _ANTHROPIC_FETCH = "web_fetch_tool_result"
+_OTHER_BLOCKS = frozenset(
+    {"text", "server_tool_use", "thinking", "redacted_thinking", "tool_use", "tool_result"}
+)
+"""The blocks of an Anthropic message that hold no page."""
+
+
+def _ignore(_: str) -> None:
+    """A warning nobody reads (a caller that only asks whether a shape is there)."""
 
 
 def _blocks(data: Any) -> list[Any] | None:
-    """An Anthropic message's content blocks: a message, its ``content`` list, or one block."""
-    if isinstance(data, dict) and data.get("type") == "message":
+    """An Anthropic message's content blocks: a message (the API's, or ``{role, content}`` as
+    a conversation stores it), its ``content`` list, or one block."""
+    if isinstance(data, dict) and (data.get("type") == "message" or "role" in data):
         content = data.get("content")
         return content if isinstance(content, list) else None
     if isinstance(data, dict) and isinstance(data.get("type"), str):
@@ -36,49 +47,81 @@ def _blocks(data: Any) -> list[Any] | None:
     return None
 
 
-def _anthropic_results(data: Any) -> list[Any] | None:
+def _fetched(block: JSONObject, warn: Warn) -> JSONObject | None:
+    """The page of a ``web_fetch_tool_result`` block ``{url, title, content}``, or None (an
+    error, or no page: warned)."""
+    result = block.get("content")
+    if not isinstance(result, dict):
+        warn("a web fetch result holds no page; skipped")
+        return None
+    url = first_str(result, "url")
+    if result.get("type") == "web_fetch_tool_error" or "error_code" in result:
+        code = result.get("error_code") or "an error"
+        warn(f"the web fetch of {url or 'a page'} failed ({code}); no source")
+        return None
+    document = result.get("content")
+    document = document if isinstance(document, dict) else {}
+    source = document.get("source")
+    source = source if isinstance(source, dict) else {}
+    if source.get("type") not in (None, "text"):  # a PDF as base64: no text to quote
+        kind = source.get("media_type") or source.get("type")
+        warn(f"the web fetch of {url or 'a page'} holds no text ({kind}); skipped")
+        return None
+    text = first_str(source, "data")
+    if not text:
+        warn(f"the web fetch of {url or 'a page'} holds no text; skipped")
+        return None
+    return {"url": url, "title": first_str(document, "title"), "content": text}
+
+
+def _anthropic_results(data: Any, warn: Warn) -> list[Any] | None:
     """The pages an Anthropic web search returned, each with the text the answer quotes of it
-    (``cited_text``, as its snippet), or None when ``data`` holds no search result block."""
+    (``cited_text``, as its snippet), and the pages it fetched with their text; None when
+    ``data`` holds no search result block."""
     blocks = _blocks(data)
-    if blocks is None:
+    if blocks is None or not any(
+        isinstance(b, dict) and b.get("type") == _ANTHROPIC_SEARCH for b in blocks
+    ):
         return None
     results: list[Any] = []
-    searched = False
     quoted: dict[str, list[str]] = {}
     for block in blocks:
         if not isinstance(block, dict):
             continue
-        if block.get("type") == _ANTHROPIC_SEARCH:
-            searched = True
+        kind = block.get("type")
+        if kind == _ANTHROPIC_SEARCH:
             content = block.get("content")
             if isinstance(content, list):
-                results.extend(content)
-            elif isinstance(content, dict):  # web_search_tool_result_error
-                results.append({"error": content.get("error_code") or "error"})
-        citations = block.get("citations") if block.get("type") == "text" else None
+                results.extend(
+                    {k: v for k, v in r.items() if k != "encrypted_content"}
+                    if isinstance(r, dict)
+                    else r
+                    for r in content
+                )
+            else:  # web_search_tool_result_error
+                code = content.get("error_code") if isinstance(content, dict) else None
+                warn(f"a web search failed ({code or 'an error'}); no results from it")
+        elif kind == _ANTHROPIC_FETCH and (page := _fetched(block, warn)) is not None:
+            results.append(
+                {"url": page["url"], "title": page["title"], "raw_content": page["content"]}
+            )
+        citations = block.get("citations") if kind == "text" else None
         for cite in citations if isinstance(citations, list) else []:
             url = first_str(cite, "url") if isinstance(cite, dict) else None
             text = first_str(cite, "cited_text") if isinstance(cite, dict) else None
-            if url and text and text not in quoted.setdefault(url, []):
-                quoted[url].append(text)
-    if not searched:
-        return None
-    out: list[Any] = []
+            if url and text and text not in (said := quoted.setdefault(canonical_url(url), [])):
+                said.append(text)
     for item in results:
-        if isinstance(item, dict) and "error" in item and "url" not in item:
-            continue  # reported by the caller's warning for an empty list
-        if isinstance(item, dict):
-            item = {k: v for k, v in item.items() if k != "encrypted_content"}
-            url = first_str(item, "url")
-            if url in quoted:
-                item["snippet"] = "\n\n".join(quoted[url])
-        out.append(item)
-    return out
+        url = first_str(item, "url") if isinstance(item, dict) else None
+        if url and (cited := quoted.get(canonical_url(url))):
+            item["snippet"] = "\n\n".join(cited)
+    return results
 
 
 def _gemini_results(data: Any) -> list[Any] | None:
-    """The pages a Gemini answer was grounded on (``groundingChunks``: ``web`` pages, or
-    ``retrievedContext`` chunks of a Vertex AI Search store), or None when it has none."""
+    """The pages a Gemini answer was grounded on (``groundingChunks``: ``web`` and ``maps``
+    pages, or ``retrievedContext`` chunks of a Vertex AI Search store), or None when it has
+    none."""
     if not isinstance(data, dict):
         return None
     metadata: list[Any] = []
@@ -105,9 +148,16 @@ def _gemini_results(data: Any) -> list[Any] | None:
         if not isinstance(chunk, dict):
             results.append(chunk)
             continue
-        page = chunk.get("web") or chunk.get("retrievedContext") or chunk.get("retrieved_context")
-        results.append(page if isinstance(page, dict) else chunk)
-    return [{**r, "url": first_str(r, "uri", "url")} if isinstance(r, dict) else r for r in results]
+        page = next(
+            (
+                chunk[k]
+                for k in ("web", "retrievedContext", "retrieved_context", "maps")
+                if isinstance(chunk.get(k), dict)
+            ),
+            chunk,
+        )
+        results.append({**page, "url": first_str(page, "uri", "url")})
+    return results
 
 
 def first_list(obj: Any, *names: str) -> list[Any] | None:
@@ -121,46 +171,29 @@ def first_list(obj: Any, *names: str) -> list[Any] | None:
     return None
 
 
-def provider_results(data: Any) -> list[Any] | None:
-    """The search results inside a provider's answer (Anthropic's web search, Gemini's
-    grounding), as plain result objects (``url``, ``title``, maybe ``snippet`` or ``text``), or
-    None when ``data`` is no such answer."""
-    found = _anthropic_results(data)
+def provider_results(data: Any, warn: Warn = _ignore) -> list[Any] | None:
+    """The search results inside a provider's answer (Anthropic's web search, with the pages
+    it fetched; Gemini's grounding), as plain result objects (``url``, ``title``, maybe
+    ``snippet`` or ``raw_content``), or None when ``data`` is no such answer."""
+    found = _anthropic_results(data, warn)
     return found if found is not None else _gemini_results(data)
 
 
-def fetched_pages(data: Any) -> Any:
+def fetched_pages(data: Any, warn: Warn = _ignore) -> Any:
     """Anthropic's web fetch answers (a ``web_fetch_tool_result`` block, or a message or list
-    of blocks holding such blocks only besides text) as pages ``{url, title, content}``; any
-    other ``data`` as it is."""
+    of blocks that holds such blocks and no search) as pages ``{url, title, content}``, a
+    list of them where there are several (an empty list where every fetch failed: warned);
+    any other ``data`` as it is."""
     blocks = _blocks(data)
     if blocks is None:
         return data
-    pages: list[JSONObject] = []
-    for block in blocks:
-        if not isinstance(block, dict) or block.get("type") != _ANTHROPIC_FETCH:
-            if isinstance(block, dict) and block.get("type") not in ("text", "server_tool_use"):
-                return data  # something else too: not a fetch answer
-            continue
-        result = block.get("content")
-        if not isinstance(result, dict):
-            continue
-        if result.get("type") == "web_fetch_tool_error" or "error_code" in result:
-            pages.append({"url": first_str(result, "url"), "error": result.get("error_code")})
-            continue
-        document = result.get("content")
-        document = document if isinstance(document, dict) else {}
-        source = document.get("source")
-        text = first_str(source, "data") if isinstance(source, dict) else None
-        pages.append(
-            {
-                "url": first_str(result, "url"),
-                "title": first_str(document, "title"),
-                "content": text,
-            }
-        )
-    if not pages:
-        return data
+    fetches = [b for b in blocks if isinstance(b, dict) and b.get("type") == _ANTHROPIC_FETCH]
+    if not fetches or any(
+        isinstance(b, dict) and b.get("type") not in _OTHER_BLOCKS | {_ANTHROPIC_FETCH}
+        for b in blocks
+    ):
+        return data  # no fetch, or a search or something else beside it
+    pages = [page for b in fetches if (page := _fetched(b, warn)) is not None]
     return pages[0] if len(pages) == 1 else pages
 
 
@@ -181,8 +214,8 @@ def file_search_chunks(data: Any) -> list[JSONObject] | None:
         ]
         if calls:
             items = [r for c in calls for r in (first_list(c, "results") or [])]
-    if items is None:
-        return None
+    if not items:
+        return None  # no results listed (the API lists them only when asked): read otherwise
     records: list[JSONObject] = []
     for item in items:
         if not isinstance(item, dict):

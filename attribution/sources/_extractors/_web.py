@@ -353,7 +353,7 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
     else:
         found = find_items(data)
         openai = _openai_response(data) if isinstance(data, dict) else None
-        provided = provider_results(data)
+        provided = provider_results(data, warn)
         if openai is not None:
             items = openai
         elif provided is not None:
@@ -532,7 +532,7 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     if is_empty(data):
         warn("output is empty")
         return
-    data = fetched_pages(data)  # Anthropic's web fetch
+    data = fetched_pages(data, warn)  # Anthropic's web fetch
     if isinstance(data, str) and looks_like_html(data):
         title, text = html_page(data)
         if not text:
