@@ -57,6 +57,7 @@ from attribution.emit import (
     listed_sources_edit,
     marker_edits,
     marker_text,
+    restyled_definitions,
 )
 from attribution.match import (
     EmbeddingCache,
@@ -1148,8 +1149,19 @@ class Attributor:
             held=held,
             listed=source_list,
         )
+        restyled: list[Edit] = []
+        if cfg.reconcile.marker_style not in (None, "footnote"):
+            # "[^1]: Eiffel page" under markers rewritten as "[citation:1]": "[citation:1] ..."
+            restyled = restyled_definitions(
+                answer,
+                cfg.reconcile.marker_style,
+                numbering.known,
+                labels=key.labels if key is not None else None,
+            )
+        edits += restyled
         if key is not None:
-            edits += [Edit(a, b, text) for a, b, text in key.edits]
+            written = {e.start for e in restyled}  # a restyled label: renumbered in it
+            edits += [Edit(a, b, text) for a, b, text in key.edits if a not in written]
         marker_checks: list[MarkerCheck] = []
         outcomes: list[ClaimOutcome] = []
         # every passage of a source may hold a quote's sentence, not only the ones scored

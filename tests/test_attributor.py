@@ -1803,3 +1803,40 @@ def test_a_short_sentence_is_quoted_when_it_is_what_holds_the_claim(
     short = CitationSource(id="p", type="web", full_content=page)
     (claim,) = attributor.attribute("The Eiffel Tower is 330 metres tall [1].", [short]).claims
     assert all("Opening hours" not in q.text for q in claim.evidence)
+
+
+@pytest.mark.parametrize(
+    ("style", "label"), [("citation", "[citation:{}]"), ("bracket", "[{}]"), (None, "[^{}]:")]
+)
+def test_footnote_definitions_follow_the_markers_style(style: str | None, label: str) -> None:
+    """Footnotes rewritten as "[citation:2]" left their "[^1]: ..." definitions behind, which
+    no footnote used any more; they become the list's entries, numbered as the markers are."""
+    sources = [
+        CitationSource(
+            id="a",
+            type="web",
+            title="Eiffel Tower facts",
+            uri="https://eiffel.example/facts",
+            full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+        ),
+        CitationSource(
+            id="b",
+            type="web",
+            title="Louvre history",
+            uri="https://louvre.example/history",
+            full_content="The Louvre is the world's most-visited museum. It opened in 1793.",
+        ),
+    ]
+    answer = (
+        "The Louvre opened in 1793.[^1] The Eiffel Tower was completed in 1889.[^2]\n\n"
+        "[^1]: Louvre history, https://louvre.example/history\n"
+        "[^2]: Eiffel Tower facts, https://eiffel.example/facts\n"
+    )
+    engine = Attributor(AttributionConfig(reconcile=ReconcileConfig(marker_style=style)))
+    marker = label.rstrip(":")
+    assert engine.attribute(answer, sources).answer == (
+        f"The Louvre opened in 1793.{marker.format(2)} The Eiffel Tower was completed in "
+        f"1889.{marker.format(1)}\n\n"
+        f"{label.format(2)} Louvre history, https://louvre.example/history\n"
+        f"{label.format(1)} Eiffel Tower facts, https://eiffel.example/facts\n"
+    )

@@ -21,6 +21,7 @@ from attribution.emit._edits import (
     listed_sources_edit,
     marker_edits,
     marker_text,
+    restyled_definitions,
 )
 from attribution.emit._evidence import best_sentences, clear_quote_cache, evidence_quotes
 
@@ -40,5 +41,6 @@ __all__ = [
     "listed_sources_edit",
     "marker_edits",
     "marker_text",
+    "restyled_definitions",
     "summarize",
 ]

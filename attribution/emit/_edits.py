@@ -32,6 +32,7 @@ __all__ = [
     "listed_sources_edit",
     "marker_edits",
     "marker_text",
+    "restyled_definitions",
 ]
 
 _FINAL_PUNCT = re.compile(r"[.!?。！？;:]+[\"'”’)\]]*$")
@@ -151,6 +152,28 @@ def footnote_definitions(
     else:
         lead = "\n" if text.endswith("\n") else "\n\n"
     return Edit(len(text), len(text), f"{lead}{lines}\n")
+
+
+def restyled_definitions(
+    text: str,
+    style: MarkerStyle,
+    known: Collection[int],
+    *,
+    labels: Mapping[int, int | None] | None = None,
+) -> list[Edit]:
+    """The edits that write the answer's footnote definitions (``[^2]: A page``) as entries
+    of a list of sources in ``style`` (``[2] A page``, ``[citation:2] A page``) where its
+    markers are rewritten in a style other than footnotes: no footnote uses them any more, and
+    markdown would hide them (or show a stray ``[^2]:``). A definition's number is read through
+    ``labels`` (the answer key's: by the offset of its ``[``, None where it stops being one);
+    one whose number is not ``known`` is left as it is."""
+    edits: list[Edit] = []
+    for m in _FOOTNOTE_DEFINITION.finditer(text):
+        at = m.start() + m.group().index("[")
+        n = (labels or {}).get(at, int(m[1]))
+        if n is not None and n in known:
+            edits.append(Edit(at, m.end(), format_marker((n,), style)))
+    return edits
 
 
 _ENTRY_LINE = re.compile(
