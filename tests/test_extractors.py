@@ -32,6 +32,7 @@ from attribution.sources._extractors._stores import store_records
 from attribution.sources._keys import content_key
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "attribution" / "examples" / "tool_outputs.json"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tool_outputs"
 
 
 def run(tool_name: str, output: Any, **parameters: Any) -> ExtractionResult:
@@ -2023,3 +2024,14 @@ def test_a_fetched_pdf_is_no_text_to_quote() -> None:
     assert result.warnings[0].reason == (
         "the web fetch of https://a.com/x.pdf holds no text (application/pdf); skipped"
     )
+
+
+@pytest.mark.parametrize("tool", ["crawl4ai_crawl", "mcp__crawl4ai__crawl"])
+def test_a_crawled_page_in_a_listing_gives_its_text(tool: str) -> None:
+    """Crawl4AI's results under a name no scrape pattern takes were their description only."""
+    fixture = FIXTURES / "scrapers_stores" / "crawl4ai_docker_crawl.json"
+    output = json.loads(fixture.read_text(encoding="utf-8"))["toolOutput"]["output"]
+    (source,) = run(tool, output).sources
+    assert source.uri == "https://qdrant.tech/pricing/"
+    assert "starting at $0.014 per hour" in (source.full_content or "")
+    assert "We use cookies" not in (source.full_content or "")  # the reader's text, no chrome

@@ -256,7 +256,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
     more = [e for e in extra if e and (not snippet or e not in snippet)]
     if more:
         snippet = "\n\n".join([*([snippet] if snippet else []), *more])
-    full = first_text(item, *_RESULT_FULL_FIELDS)
+    full = first_text(item, *_RESULT_FULL_FIELDS) or _crawled_text(item)
     if url is None and not (snippet or full):
         warn(f"result {position} has no url and no text; skipped")
         return
@@ -274,6 +274,18 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
     )
     if source is not None:
         yield source
+
+
+def _crawled_text(item: JSONObject) -> str | None:
+    """A crawled page's text in a listing of results: Crawl4AI's ``fit_markdown`` (the page
+    without its chrome), else what a reader sees of its ``html``, else its ``raw_markdown``."""
+    markdown = item.get("markdown")
+    markdown = markdown if isinstance(markdown, dict) else {}
+    if fit := first_text(markdown, "fit_markdown"):
+        return fit
+    markup = first_text(item, *_PAGE_HTML_FIELDS)
+    read = html_page(markup)[1] if markup else None
+    return read or first_text(markdown, "raw_markdown")
 
 
 def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
