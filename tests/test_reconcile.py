@@ -91,6 +91,7 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
             "A [1].\r\n\r\nSources:\r\n[1] One\r\n[2] Two\r\n",
         ),
         ("A [1].\n\n[1] One\n[3] Three", "A [1].\n\n[1] One\n[3] Three\n[2] Two"),
+        ("A [1].\n\nSources:\n• [1] One", "A [1].\n\nSources:\n• [1] One\n• [2] Two"),
         (
             "A [1].\n\nSources:\n- **[1]** One — https://a.org",
             "A [1].\n\nSources:\n- **[1]** One — https://a.org\n- **[2]** Two",

@@ -169,6 +169,7 @@ def test_streamed_claims_agree_with_the_whole_attribution(
         "It is tall [1].\nSources: [1] https://a.ex/r, [2] https://b.ex/\nIt is old [2].\n- I [1].",
         "It is tall.\n\nSOURCES: https://a.ex/r, https://b.ex/\n> Sources: https://a.ex/ and more.",
         "It is tall [1].\nSources: [1] https://a.ex/r\n- It is old.\nMore text here.",
+        "It is tall [1]. It is old [2].\n\nSources:\n• [1] Tower\n• [2] Old town\n",
         "It is tall.\n**Sources:** [1] https://a.ex/r\n- **[2]** [B](https://b.ex/)\nMore [2].",
         "~~The tower is 300 m tall.~~ It is ~~1.5~~ 2 km [1]. It was ~~built~~. A ~~b. c~~ d.",
         "Let $x_{[1]}$ hold here [2]. It costs $5 [3] and $10 [4]. So $$y^{[5]}$$ is [6].",

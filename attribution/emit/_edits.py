@@ -177,7 +177,7 @@ def restyled_definitions(
 
 
 _ENTRY_LINE = re.compile(
-    r"(?P<lead>(?:[ ]{0,3}|[ \t]*>[ \t]*)(?:[-*+][ \t]+)?(?:\*\*|__)?)\[(?P<n>\d{1,6})\]"
+    r"(?P<lead>(?:[ ]{0,3}|[ \t]*>[ \t]*)(?:[-*+•][ \t]+)?(?:\*\*|__)?)\[(?P<n>\d{1,6})\]"
     r"(?P<close>(?:\*\*|__)?)(?!:)(?P<sep>[ \t]*[.)\-–—]?[ \t]*)(?P<rest>\S.*?)(?P<br>[ ]{2,}|\\)?"
 )
 """A line of a list of sources under an answer: ``[1] Title``, ``- [2] [Title](https://...)``,
@@ -376,7 +376,7 @@ def marker_edits(
     return edits
 
 
-_LABEL_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,6}[.)])[ \t]+)?(?:\*\*|__|\*|_)?")
+_LABEL_LEAD = re.compile(r"[ \t>]*(?:(?:[-*+•]|\d{1,6}[.)])[ \t]+)?(?:\*\*|__|\*|_)?")
 """What may come before an entry's label on its line: a quote's mark, a bullet, emphasis."""
 
 

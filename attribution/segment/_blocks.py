@@ -69,10 +69,13 @@ _ENTRY_START = re.compile(
 """An entry starts with an address (``docs.example.com/...`` too), a link, a quote or emphasis,
 or a title's capital."""
 _REF_ENTRY = re.compile(
-    r"(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?"
+    r"(?:(?:[-*+•]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?"
     r"(?:\[\^?\d{1,6}\]|【\d{1,6}[^】\n]*】|［\d{1,6}］"
     rf"|\[[ \t]*(?i:{LABEL_WORD})[ \t]*(?::[ \t]*)?\d{{1,6}}[ \t]*\])"
 )
+_REF_ITEM = re.compile(r"(?:[-*+•]|\d{1,9}[.)])(?=[ \t]|$)")
+"""An item's mark in a list of sources: markdown's, or a bullet character ("• [1] A page"),
+which markdown reads as text but answers write as a list."""
 _LINKISH = re.compile(r"https?://|www\.|\]\(|\]:", re.IGNORECASE)
 _COMMENT_OPEN = "<!--"
 _COMMENT_CLOSE = "-->"
@@ -273,7 +276,7 @@ def _reference_start(
         if line.indent >= 4 and (i == 0 or lines[i - 1].blank):
             break  # an indented code block's first line, not a reference entry
         is_entry = _REF_ENTRY.match(body) is not None
-        if not (is_entry or _ITEM.match(body) or _LINKISH.search(body)):
+        if not (is_entry or _REF_ITEM.match(body) or _LINKISH.search(body)):
             break
         growing = growing and is_entry and _LINKISH.search(body) is not None
         if growing:
@@ -646,7 +649,7 @@ def _reference_units(text: str, lines: list[_Line], first: int) -> list[Unit]:
         block_kind: BlockKind = "blockquote" if line.quote else "paragraph"
         if (marks := _ATX.match(text, line.body, line.end)) is not None:
             start, block_kind = marks.end(), "heading"
-        elif (item := _ITEM.match(text, line.body, line.end)) is not None:
+        elif (item := _REF_ITEM.match(text, line.body, line.end)) is not None:
             start, block_kind = item.end(), "list_item"
         a, b = strip_span(text, start, line.end)
         if a < b:

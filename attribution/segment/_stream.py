@@ -46,7 +46,7 @@ longer one (a table, a code block, a list: no cut inside them) only once it has 
 GROWTH = 4
 """A long tail is segmented again once it has grown by 1/GROWTH of its length."""
 _REFERENCE_LIKE = re.compile(
-    r"[ \t>]*(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?[\[【［]"
+    r"[ \t>]*(?:(?:[-*+•]|\d{1,4}[.)])[ \t]+)?(?:\*\*|__)?[\[【［]"
     r"|[ \t>]*(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:sources?|references?|citations?)[ \t]*[*_]*[ \t]*:",
     re.IGNORECASE,
 )
