@@ -431,6 +431,8 @@ def test_an_entry_of_the_answers_list_of_sources_goes_with_its_unknown_number(
             "Sources:\n- [1] Eiffel Tower",
         ),
         ("Sources:\n- [7] Unknown\n- [1] Eiffel Tower", "Sources:\n- [1] Eiffel Tower"),
+        # a label of two numbers, one of them dropped ("-/[1] Eiffel Tower" came back)
+        ("Sources:\n- [7]/[1] Eiffel Tower", "Sources:\n- [1] Eiffel Tower"),
         # a bullet character markdown reads as text ("• Unknown" stayed)
         ("Sources:\n• [1] Eiffel Tower\n• [7] Unknown", "Sources:\n• [1] Eiffel Tower"),
         ("Sources:\r\n[1] Eiffel Tower\r\n[7] Unknown", "Sources:\r\n[1] Eiffel Tower"),

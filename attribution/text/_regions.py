@@ -807,8 +807,8 @@ def _bracket_goes_too(text: str, order: Sequence[int], out: list[tuple[int, int]
 _ABOUT_SOURCE = re.compile(r"(?:,[ \t]*)?(?:which|who|whose)\b[^()\[\]\n]{0,80}\)", re.IGNORECASE)
 """A clause about the source after its marker, up to the group's end: ``(via [5], which is
 old)``."""
-_SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
-"""What separates two markers of a list ("Sources: [1], [2]")."""
+_SEPARATOR = re.compile(r"[ \t]*[,;/][ \t]*")
+"""What separates two markers of a list ("Sources: [1], [2]", "[7]/[1] A page")."""
 _BLANKS = re.compile(r"[ \t]+")
 _PLACE = (
     r"(?:pp?\.|pages?\b|ch\.|chap\.|chapters?\b|sec\.|sections?\b|§§?|paras?\.|paragraphs?\b"
