@@ -2035,3 +2035,73 @@ def test_a_crawled_page_in_a_listing_gives_its_text(tool: str) -> None:
     assert source.uri == "https://qdrant.tech/pricing/"
     assert "starting at $0.014 per hour" in (source.full_content or "")
     assert "We use cookies" not in (source.full_content or "")  # the reader's text, no chrome
+
+
+@pytest.mark.parametrize(
+    ("tool", "output", "expected"),
+    [
+        # a reader's own text field wins over the fields made into text
+        (
+            "search_chat_history",
+            {"value": [{"@search.score": 1, "thread_id": "t1", "message_id": "m1",
+                        "message": "The window is 30 days."}]},
+            [("chat_turn:t1:m1", "The window is 30 days.")],
+        ),
+        (
+            "retrieve",
+            {"value": [{"@search.score": 1, "id": "1", "content": ["Refunds.", "Shipping."]}]},
+            [("file:1:1", "Refunds.\n\nShipping.")],
+        ),
+        (
+            "retrieve",
+            {"value": [{"@search.score": 1, "id": "1", "metadata": {"text": "Refunds."}}]},
+            [("file:1:1", "Refunds.")],
+        ),
+        (
+            "es_search",
+            {"hits": {"hits": [{"_index": "kb", "_id": "1",
+                                "_source": {"title": "T", "document": "Refunds."}}]}},
+            [("file:kb:1", "Refunds.")],
+        ),
+        # two chunks of equal text in two files, two hits of one document: two sources
+        (
+            "search_vector_store",
+            {"object": "vector_store.search_results.page", "data": [
+                {"file_id": "f1", "content": [{"type": "text", "text": "Same"}]},
+                {"file_id": "f2", "content": [{"type": "text", "text": "Same"}]},
+            ]},
+            [("file:f1:2a98b1deb68c7223", "Same"), ("file:f2:2a98b1deb68c7223", "Same")],
+        ),
+        (
+            "es_search",
+            {"hits": {"hits": [
+                {"_index": "kb", "_id": "c0", "_source": {"id": "doc-1", "text": "A"}},
+                {"_index": "kb", "_id": "c1", "_source": {"id": "doc-1", "text": "B"}},
+            ]}},
+            [("file:kb:c0", "A"), ("file:kb:c1", "B")],
+        ),
+        # a vector store's points are not named by what wraps them
+        (
+            "retrieve",
+            {"source_id": "kb-main", "result": {"points": [
+                {"id": "u1", "payload": {"text": "A", "chunk_id": 0}},
+                {"id": "u2", "payload": {"text": "B", "chunk_id": 0}},
+            ]}},
+            [("file:sha256:559aead08264d579", "A"), ("file:sha256:df7e70e5021544f4", "B")],
+        ),
+        # a structured store's row
+        (
+            "kb_tool",
+            {"retrievalResults": [{"content": {"type": "ROW", "row": [
+                {"columnName": "region", "columnValue": "EMEA", "type": "STRING"}]},
+                "location": {"type": "SQL", "sqlLocation": {"query": "SELECT"}}}]},
+            [("file:sha256:c0f6cf76b3109ae3", "region: EMEA")],
+        ),
+    ],
+)  # fmt: skip
+def test_index_hits_keep_their_readers_text_and_their_own_ids(
+    tool: str, output: Any, expected: list[tuple[str, str]]
+) -> None:
+    result = run(tool, output)
+    assert [(s.id, s.full_content) for s in result.sources] == expected
+    assert not result.warnings

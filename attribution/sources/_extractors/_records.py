@@ -27,7 +27,7 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
-from attribution.sources._extractors._stores import store_records
+from attribution.sources._extractors._stores import FIELDS_TEXT, store_records
 
 __all__ = [
     "ANON_CHUNK",
@@ -69,7 +69,7 @@ _CHUNK_KEY = (
     ("document_id", "doc_id", "documentId", "file_id", "fileId", "source_id", "sourceId"),
     ("chunk_id", "chunkId", "id", "chunk_index", "chunkIndex"),
 )
-_CHUNK_TEXT = ("text", "content", "chunk", "page_content", "pageContent", "chunk_text")
+_CHUNK_TEXT = ("text", "content", "chunk", "page_content", "pageContent", "chunk_text", FIELDS_TEXT)
 _CHUNK_TITLE = (
     "title",
     "document_title",
@@ -97,7 +97,7 @@ KB_DOCUMENT = RecordShape(
     source_type="kb_document",
     noun="document",
     key=(("document_id", "doc_id", "documentId", "id"),),
-    text=("content", "text", "body", "markdown"),
+    text=("content", "text", "body", "markdown", FIELDS_TEXT),
     title=("title", "name", "file_name", "fileName", "filename"),
 )
 """A whole knowledge-base document."""
@@ -108,7 +108,7 @@ CONNECTOR_ITEM = RecordShape(
         ("connector_id", "connectorId", "connector", "provider"),
         ("external_id", "externalId", "id"),
     ),
-    text=("content", "text", "body"),
+    text=("content", "text", "body", FIELDS_TEXT),
     snippet=("snippet", "description", "summary", "preview"),
     title=("title", "name", "subject"),
     uri=("url", "web_url", "webUrl", "link", "uri"),
@@ -122,7 +122,7 @@ CHAT_TURN = RecordShape(
         ("thread_id", "threadId", "conversation_id", "conversationId"),
         ("message_id", "messageId", "id"),
     ),
-    text=("content", "text", "message"),
+    text=("content", "text", "message", FIELDS_TEXT),
     title=("title", "thread_title", "threadTitle", "subject"),
 )
 """A message of an earlier conversation."""
@@ -133,7 +133,7 @@ ANON_CHUNK = RecordShape(
         ("upload_id", "uploadId", "file_id", "fileId", "attachment_id", "attachmentId"),
         ("chunk_id", "chunkId", "chunk_index", "chunkIndex", "index"),
     ),
-    text=("text", "content", "chunk"),
+    text=("text", "content", "chunk", FIELDS_TEXT),
     title=("filename", "file_name", "fileName", "name", "title"),
 )
 """A chunk of a file uploaded to the conversation."""
@@ -226,7 +226,10 @@ def record_sources(
     found = None if is_record else find_items(data)
     if found is not None:
         items, container = found
-        outer = container if records is None else store
+        # a search index's answer may come wrapped with what its hits share (a connector's
+        # id); a vector store's points name their own documents
+        wrapped = store is not None and ("value" in store or "hits" in store)
+        outer = container if records is None else store if wrapped else None
         lenders = [c for c in (outer, call.parameters) if c]
         if not items:
             warn(f"output has an empty list of {shape.noun}s")

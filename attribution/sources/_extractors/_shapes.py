@@ -121,9 +121,20 @@ MAX_REPR_ITEMS = 50_000
 text. Python's parser builds a tree node of about a kilobyte for each item, so two megabytes
 of ``1,1,1,...`` would cost most of a gigabyte (and seconds) to read."""
 _REPR_CALLS = frozenset({"Document"})
+"""Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
 _NUMPY_NUMBERS = frozenset({"float16", "float32", "float64", "int32", "int64"})
 """numpy's number types, as numpy 2 writes them in a repr (``np.float32(0.18)``)."""
-"""Constructors whose keyword-only calls a repr may hold (LangChain's ``Document``)."""
+
+
+def _is_number(node: ast.expr) -> bool:
+    """Whether ``node`` is a number written in a repr: ``0.18``, ``-0.2`` (no bool, no text)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    )
 
 
 class _CallsToDicts(ast.NodeTransformer):
@@ -141,7 +152,7 @@ class _CallsToDicts(ast.NodeTransformer):
             and node.func.attr in _NUMPY_NUMBERS
             and len(node.args) == 1
             and not node.keywords
-            and isinstance(node.args[0], ast.Constant | ast.UnaryOp)
+            and _is_number(node.args[0])
         ):
             return node.args[0]  # "np.float32(0.18)": numpy 2's repr of a score
         if (

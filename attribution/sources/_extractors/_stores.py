@@ -12,13 +12,21 @@ flattens all of them into plain records ``{id, text, uri, title, ...}`` that
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
-from attribution.sources._extractors._shapes import JSONObject, first_id, first_str, first_value
+from attribution.sources._extractors._shapes import (
+    JSONObject,
+    first_id,
+    first_str,
+    first_text,
+    first_value,
+    with_metadata,
+)
 from attribution.sources._extractors._vendors import file_search_chunks
 
-__all__ = ["store_records"]
+__all__ = ["FIELDS_TEXT", "store_records"]
 
 _TEXT_FIELDS = ("text", "page_content", "pageContent", "content", "chunk", "document")
 _URI_FIELDS = ("url", "source", "uri", "file_path", "filePath", "link")
@@ -161,6 +169,13 @@ def _bedrock(data: JSONObject) -> list[Any] | None:
             continue
         content = item.get("content")
         text = first_str(content, "text") if isinstance(content, dict) else content
+        row = content.get("row") if isinstance(content, dict) else None
+        if text is None and isinstance(row, list):  # a structured store's row
+            text = "\n".join(
+                f"{cell.get('columnName')}: {cell.get('columnValue')}"
+                for cell in row
+                if isinstance(cell, dict)
+            )
         meta = item.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
         # the user's own metadata (a title) is kept; the service's x-amz-* fields are read here
@@ -225,7 +240,8 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
                     else {}
                 )
             record = _with_text(dict(source))
-            record.setdefault("id", hit.get("_id"))
+            if hit.get("_id") is not None:  # the hit's own id: a document's chunks share its id
+                record["chunk_id"] = hit["_id"]
             record.setdefault("document_id", hit.get("_index"))
             records.append(record)
         return records
@@ -253,17 +269,44 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
     return None
 
 
+FIELDS_TEXT = "_fields_text"
+"""The field a search hit's or an index row's text made of its fields goes in: read by every
+kind of record after its own text fields (a log line's ``message``, a product's ``name``)."""
+_FIELD_DEPTH = 4
+"""How deep :func:`_fields_text` reads a record's nested objects and lists."""
+
+
 def _with_text(record: JSONObject) -> JSONObject:
-    """``record`` with a ``text`` made of its fields where none of :data:`_TEXT_FIELDS` holds
-    text (an index of log lines, products, or a page crawler's ``body_content``)."""
-    if first_str(record, *_TEXT_FIELDS):
+    """``record`` with a text made of its fields (:data:`FIELDS_TEXT`), for a reader that finds
+    no text field of its own in it (an index of log lines or products, a page crawler's
+    ``body_content``, a semantic field's nested ``content.text``): ``message: Error at
+    checkout``. A record whose ``text`` or ``content`` holds text needs none."""
+    if first_text(with_metadata(record), "text", "content", "chunk", "page_content"):
         return record
-    lines = [
-        f"{k}: {v}"
-        for k, v in record.items()
-        if isinstance(v, str | int | float) and not isinstance(v, bool) and str(v).strip()
-    ]
-    return {**record, "text": "\n".join(lines)} if lines else record
+    if document := first_text(record, "document"):
+        return {**record, "text": document}
+    lines = _fields_text(record, "", _FIELD_DEPTH)
+    return {**record, FIELDS_TEXT: "\n".join(lines)} if lines else record
+
+
+def _fields_text(value: Any, name: str, depth: int) -> list[str]:
+    """``name: value`` lines of a record's text and numbers, nested fields by their path."""
+    if isinstance(value, str):
+        return [f"{name}: {value.strip()}" if name else value.strip()] if value.strip() else []
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [f"{name}: {value}"] if name else []
+    if depth <= 0:
+        return []
+    if isinstance(value, dict):
+        return [
+            line
+            for k, v in value.items()
+            if isinstance(k, str) and not k.startswith(("_", "@"))
+            for line in _fields_text(v, f"{name}.{k}" if name else k, depth - 1)
+        ]
+    if isinstance(value, list):
+        return [line for v in value for line in _fields_text(v, name, depth - 1)]
+    return []
 
 
 def _unpacked(items: list[Any]) -> list[Any] | None:
@@ -301,12 +344,14 @@ def store_records(data: Any) -> list[JSONObject] | None:
         (a listing is one only when every item has its store's marks).
     """
     if isinstance(data, dict):
-        for shape in (_chroma, _bedrock, _search_hits, file_search_chunks):
+        if (chroma := _chroma(data)) is not None:
+            return chroma
+        for shape in (_bedrock, _search_hits, file_search_chunks):
             flat = shape(data)
             if flat is not None:
-                return flat
+                return _keyed(flat)
     if isinstance(data, list) and (unpacked := _unpacked(data)) is not None:
-        return unpacked
+        return _keyed(unpacked)
     items = _listing(data)
     if not items:
         return None
@@ -316,8 +361,42 @@ def store_records(data: Any) -> list[JSONObject] | None:
     for item in items:
         if not isinstance(item, dict):
             return None
-        record = _llamaindex(item) or _payload(item) or _haystack(item)
+        record = _llamaindex(item) or _payload(item)
+        if record is None and (record := _haystack(item)) is not None:
+            record = _keyed([record])[0]
         if record is None:
             return None
         records.append(record)
+    return records
+
+
+_DOCUMENT_IDS = (
+    "document_id",
+    "doc_id",
+    "documentId",
+    "file_id",
+    "fileId",
+    "source_id",
+    "sourceId",
+)
+_CHUNK_IDS = ("chunk_id", "chunkId", "id", "chunk_index", "chunkIndex")
+
+
+def _keyed(records: list[Any]) -> list[Any]:
+    """Records of a store that names a chunk by one id only, given both a chunk's key needs:
+    a chunk with an id of its own and no document's is its own document (Haystack, Milvus,
+    Azure without a parent); one of a known document without an id of its own is named by a
+    hash of its text inside that document (OpenAI's file search, Bedrock without chunk ids).
+    Two chunks of equal text in two files were one source."""
+    for record in records:
+        if not isinstance(record, dict):
+            continue
+        document = first_id(record, *_DOCUMENT_IDS)
+        chunk = first_id(record, *_CHUNK_IDS)
+        if document is None and chunk is not None:
+            record["document_id"] = chunk
+        elif document is not None and chunk is None:
+            text = first_text(with_metadata(record), *_TEXT_FIELDS, FIELDS_TEXT)
+            if text:
+                record["chunk_id"] = hashlib.sha256(text.strip().encode()).hexdigest()[:16]
     return records
