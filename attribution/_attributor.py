@@ -322,6 +322,20 @@ def _labelled_like(markers: Sequence[Marker]) -> Marker | None:
     return labelled[0] if labelled and 2 * len(labelled) > len(bracket) else None
 
 
+TEXTLESS_REASON = (
+    "the sources it cites came without text to check it against (search results without "
+    "their pages' text: fetch the pages, or pass their text)"
+)
+"""Why a claim is unsupported where every source it cites came without text (Anthropic's and
+Gemini's search results, a fetched PDF): not that the sources say otherwise."""
+
+
+def _cites_only_textless(claim: CheckedClaim, numbering: Numbering) -> bool:
+    """Whether the claim cites sources and every one of them came without text."""
+    cited = set(claim.cited_sources)
+    return bool(cited) and cited <= numbering.textless
+
+
 def _dominant_style(markers: Sequence[Marker]) -> MarkerStyle:
     """The style most markers of the answer use (bracket when there are none)."""
     counts: dict[MarkerStyle, int] = {}
@@ -1092,6 +1106,9 @@ class Attributor:
             )
             for i in range(len(claims))
         ]
+        for i, claim in enumerate(claims):  # say why where nothing it cites could be read
+            if decisions[i].verdict == "unsupported" and _cites_only_textless(claim, numbering):
+                decisions[i] = msgspec.structs.replace(decisions[i], reason=TEXTLESS_REASON)
         # a claim cited clause by clause: each marker is judged by its part, and the claim is
         # supported where every part is
         part_of: dict[int, tuple[dict[int, Support], ClaimDecision]] = {}  # by marker start

@@ -1844,3 +1844,22 @@ def test_footnote_definitions_follow_the_markers_style(style: str | None, label:
         f"{label.format(2)} Louvre history, https://louvre.example/history\n"
         f"{label.format(1)} Eiffel Tower facts, https://eiffel.example/facts\n"
     )
+
+
+def test_a_claim_whose_sources_came_without_text_says_so(attributor: Attributor) -> None:
+    """Search results without their pages' text (Anthropic's, Gemini's): the claim is
+    unsupported because nothing could be read, not because a source says otherwise."""
+    results = [
+        CitationSource(id="r1", type="web_result", uri="https://a.example/x", title="A"),
+        CitationSource(id="r2", type="web_result", uri="https://b.example/y", title="B"),
+    ]
+    answer = "Artemis II will launch in 2026 [1]. Its crew has four astronauts [1][2]."
+    result = attributor.attribute(answer, results)
+    for claim in result.claims:
+        assert claim.verdict == "unsupported"
+        assert "came without text" in (claim.reason or "")
+    assert {m.verdict for m in result.markers} == {"unverifiable"}
+    # a claim citing a source with text too is judged as before
+    with_text = [*results, SOURCES[0]]
+    mixed = attributor.attribute("The Eiffel Tower was completed in 1889 [1][3].", with_text)
+    assert mixed.claims[0].reason is None or "came without text" not in mixed.claims[0].reason

@@ -1916,7 +1916,6 @@ def test_store_shapes_keep_what_other_shapes_gave(
     [
         [{"entity": {"type": "PERSON", "text": "Barack Obama"}, "confidence": 0.9}],  # NER
         [[{"label": "POSITIVE"}, 0.98], [{"label": "NEGATIVE"}, 0.02]],  # a classifier
-        {"object": "response", "output": [{"type": "file_search_call", "results": None}]},
     ],
 )
 def test_outputs_that_only_look_like_a_store_stay_one_text_source(output: Any) -> None:
@@ -2006,7 +2005,9 @@ def test_scores_in_numpy_s_repr_and_odd_page_numbers_are_read() -> None:
     assert (source.uri, source.page_number) == ("s3://b/a.pdf", None)
 
 
-def test_a_fetched_pdf_is_no_text_to_quote() -> None:
+def test_a_fetched_pdf_is_kept_without_text_and_a_failed_fetch_names_its_address() -> None:
+    """A fetched PDF's bytes are no text to quote, but the answer may cite the page: its marker
+    is then unverifiable, not unknown."""
     fetched = {
         "type": "web_fetch_tool_result",
         "tool_use_id": "s1",
@@ -2015,15 +2016,55 @@ def test_a_fetched_pdf_is_no_text_to_quote() -> None:
             "url": "https://a.com/x.pdf",
             "content": {
                 "type": "document",
+                "title": "Report",
                 "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
             },
         },
     }
-    result = run("web_fetch", fetched)
+    asked = {"type": "server_tool_use", "id": "s2", "name": "web_fetch",
+             "input": {"url": "https://b.com/gone"}}  # fmt: skip
+    failed = {
+        "type": "web_fetch_tool_result",
+        "tool_use_id": "s2",
+        "content": {"type": "web_fetch_tool_error", "error_code": "url_not_accessible"},
+    }
+    for tool in ("web_fetch", "fetch_url"):
+        result = run(tool, {"role": "assistant", "content": [fetched, asked, failed]})
+        assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+            ("web_result", "https://a.com/x.pdf", "Report", None)
+        ]
+        assert [w.reason for w in result.warnings] == [
+            "the web fetch of https://a.com/x.pdf holds no text (application/pdf); kept "
+            "without text",
+            "the web fetch of https://b.com/gone failed (url_not_accessible); no source",
+        ]
+
+
+def test_an_openai_response_is_read_as_one_whatever_the_tool_is_called() -> None:
+    """Under a name no extractor knows, the whole response was one source holding the model's
+    own answer, which then supported every claim of itself."""
+    response = {
+        "object": "response",
+        "output": [
+            {"type": "web_search_call", "action": {"type": "search", "sources": [
+                {"type": "url", "url": "https://a.org/x"}]}},
+            {"type": "message", "role": "assistant", "content": [
+                {"type": "output_text", "text": "It is tall.", "annotations": [
+                    {"type": "url_citation", "url": "https://b.org/y?utm_source=openai",
+                     "title": "B"}]}]},
+        ],
+    }  # fmt: skip
+    for tool in ("openai_responses", "responses_create", "web_search"):
+        result = run(tool, response)
+        assert [(s.type, s.uri) for s in result.sources] == [
+            ("web_result", "https://b.org/y?utm_source=openai"),
+            ("web_result", "https://a.org/x"),
+        ], tool
+    answer_only = {"object": "response", "output": [response["output"][1]]}
+    answer_only["output"][0]["content"][0]["annotations"] = []
+    result = run("openai_responses", answer_only)
     assert not result.sources
-    assert result.warnings[0].reason == (
-        "the web fetch of https://a.com/x.pdf holds no text (application/pdf); skipped"
-    )
+    assert "its own answer is no source" in result.warnings[0].reason
 
 
 @pytest.mark.parametrize("tool", ["crawl4ai_crawl", "mcp__crawl4ai__crawl"])

@@ -9,6 +9,7 @@ snapshots the names and patterns, so any change here shows up as a test diff.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from attribution._wire import CitationSource, ToolOutput
 from attribution.sources._extractors._framework import ExtractorRegistry, Warn
@@ -31,11 +32,16 @@ from attribution.sources._extractors._shapes import (
     to_json_text,
 )
 from attribution.sources._extractors._stores import store_records
-from attribution.sources._extractors._vendors import fetched_pages, provider_results
+from attribution.sources._extractors._vendors import (
+    fetched_pages,
+    file_search_chunks,
+    provider_results,
+)
 from attribution.sources._extractors._web import (
     has_web_results,
     http_response,
     is_web_page,
+    openai_response_pages,
     reader_page,
     web_page,
     web_pages,
@@ -71,7 +77,13 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
         data = page_data
     if (pages := fetched_pages(data, warn)) is not data:  # Anthropic's web fetch
-        yield from web_pages(pages, call, warn)
+        textless = isinstance(pages, dict) and "results" in pages
+        yield from (web_results if textless else web_pages)(pages, call, warn)
+        return
+    if isinstance(data, dict) and openai_response_pages(data) is not None:
+        # an OpenAI Responses answer: the pages it searched and cites, its files' chunks; its
+        # own answer is no source (it would support every claim of itself)
+        yield from _response_sources(data, call, warn)
         return
     records = store_records(data)
     if records is not None:
@@ -101,6 +113,25 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     source = make_source(call, "api", title=title, full_content=text)
     if source is not None:
         yield source
+
+
+def _response_sources(
+    data: dict[str, Any], call: ToolOutput, warn: Warn
+) -> Iterator[CitationSource]:
+    """The sources of an OpenAI Responses answer: its file search's chunks, and the pages its
+    web search found and its text cites; a warning where it has neither."""
+    chunks = file_search_chunks(data) or []
+    pages = openai_response_pages(data) or []
+    if chunks:
+        yield from record_sources(store_records(data) or chunks, FILE_CHUNK, call, warn)
+    if pages:
+        yield from web_results(data, call, warn)
+    if not (chunks or pages):
+        warn(
+            "output is an OpenAI response with no search results or citations (ask for them "
+            "with include=['file_search_call.results'] or a web search); its own answer is no "
+            "source; no sources"
+        )
 
 
 @default_extractors.register(

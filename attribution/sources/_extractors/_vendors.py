@@ -47,14 +47,15 @@ def _blocks(data: Any) -> list[Any] | None:
     return None
 
 
-def _fetched(block: JSONObject, warn: Warn) -> JSONObject | None:
-    """The page of a ``web_fetch_tool_result`` block ``{url, title, content}``, or None (an
-    error, or no page: warned)."""
+def _fetched(block: JSONObject, warn: Warn, asked: dict[str, str]) -> JSONObject | None:
+    """The page of a ``web_fetch_tool_result`` block ``{url, title, content}`` (no content: a
+    PDF's bytes, warned), or None (an error, or no page: warned). ``asked``: the address each
+    ``server_tool_use`` block fetched, by its id (an error names none of its own)."""
     result = block.get("content")
     if not isinstance(result, dict):
         warn("a web fetch result holds no page; skipped")
         return None
-    url = first_str(result, "url")
+    url = first_str(result, "url") or asked.get(str(block.get("tool_use_id")))
     if result.get("type") == "web_fetch_tool_error" or "error_code" in result:
         code = result.get("error_code") or "an error"
         warn(f"the web fetch of {url or 'a page'} failed ({code}); no source")
@@ -65,13 +66,25 @@ def _fetched(block: JSONObject, warn: Warn) -> JSONObject | None:
     source = source if isinstance(source, dict) else {}
     if source.get("type") not in (None, "text"):  # a PDF as base64: no text to quote
         kind = source.get("media_type") or source.get("type")
-        warn(f"the web fetch of {url or 'a page'} holds no text ({kind}); skipped")
-        return None
+        warn(f"the web fetch of {url or 'a page'} holds no text ({kind}); kept without text")
+        return {"url": url, "title": first_str(document, "title"), "content": None}
     text = first_str(source, "data")
     if not text:
         warn(f"the web fetch of {url or 'a page'} holds no text; skipped")
         return None
     return {"url": url, "title": first_str(document, "title"), "content": text}
+
+
+def _asked(blocks: list[Any]) -> dict[str, str]:
+    """The address each ``server_tool_use`` block of a message asked to fetch, by its id."""
+    asked: dict[str, str] = {}
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "server_tool_use":
+            given = block.get("input")
+            url = first_str(given, "url") if isinstance(given, dict) else None
+            if url and block.get("id") is not None:
+                asked[str(block["id"])] = url
+    return asked
 
 
 def _anthropic_results(data: Any, warn: Warn) -> list[Any] | None:
@@ -85,6 +98,7 @@ def _anthropic_results(data: Any, warn: Warn) -> list[Any] | None:
         return None
     results: list[Any] = []
     quoted: dict[str, list[str]] = {}
+    asked = _asked(blocks)
     for block in blocks:
         if not isinstance(block, dict):
             continue
@@ -101,7 +115,7 @@ def _anthropic_results(data: Any, warn: Warn) -> list[Any] | None:
             else:  # web_search_tool_result_error
                 code = content.get("error_code") if isinstance(content, dict) else None
                 warn(f"a web search failed ({code or 'an error'}); no results from it")
-        elif kind == _ANTHROPIC_FETCH and (page := _fetched(block, warn)) is not None:
+        elif kind == _ANTHROPIC_FETCH and (page := _fetched(block, warn, asked)) is not None:
             results.append(
                 {"url": page["url"], "title": page["title"], "raw_content": page["content"]}
             )
@@ -182,8 +196,10 @@ def provider_results(data: Any, warn: Warn = _ignore) -> list[Any] | None:
 def fetched_pages(data: Any, warn: Warn = _ignore) -> Any:
     """Anthropic's web fetch answers (a ``web_fetch_tool_result`` block, or a message or list
     of blocks that holds such blocks and no search) as pages ``{url, title, content}``, a
-    list of them where there are several (an empty list where every fetch failed: warned);
-    any other ``data`` as it is."""
+    list of them where there are several (an empty list where every fetch failed: warned), or
+    as search results ``{"results": [...]}`` where a page came without its text (a PDF: kept,
+    so that the answer's marker for it is unverifiable rather than unknown); any other
+    ``data`` as it is."""
     blocks = _blocks(data)
     if blocks is None:
         return data
@@ -193,7 +209,11 @@ def fetched_pages(data: Any, warn: Warn = _ignore) -> Any:
         for b in blocks
     ):
         return data  # no fetch, or a search or something else beside it
-    pages = [page for b in fetches if (page := _fetched(b, warn)) is not None]
+    asked = _asked(blocks)
+    pages = [page for b in fetches if (page := _fetched(b, warn, asked)) is not None]
+    if any(page["content"] is None for page in pages):
+        # a PDF's page without its text: a result the answer may cite, not a page to read
+        return {"results": [{**p, "raw_content": p.pop("content")} for p in pages]}
     return pages[0] if len(pages) == 1 else pages
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "http_response",
     "is_web_page",
     "listing_in_text",
+    "openai_response_pages",
     "reader_page",
     "web_page",
     "web_pages",
@@ -300,7 +301,7 @@ def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
     return more
 
 
-def _openai_response(data: JSONObject) -> list[Any] | None:
+def openai_response_pages(data: JSONObject) -> list[Any] | None:
     """The pages an OpenAI Responses answer cites or searched, or None if it is not one.
 
     ``url_citation`` annotations come first, with their titles; the ``web_search_call``
@@ -364,7 +365,7 @@ def web_results(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSou
             return
     else:
         found = find_items(data)
-        openai = _openai_response(data) if isinstance(data, dict) else None
+        openai = openai_response_pages(data) if isinstance(data, dict) else None
         provided = provider_results(data, warn)
         if openai is not None:
             items = openai
@@ -545,6 +546,9 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
         warn("output is empty")
         return
     data = fetched_pages(data, warn)  # Anthropic's web fetch
+    if isinstance(data, dict) and "results" in data and not first_text(data, "content"):
+        yield from web_results(data, call, warn)  # a fetched PDF among them: results
+        return
     if isinstance(data, str) and looks_like_html(data):
         title, text = html_page(data)
         if not text:
