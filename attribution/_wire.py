@@ -133,6 +133,43 @@ class ToolOutput(WireStruct, frozen=True):
 T = TypeVar("T")
 
 
+_UNKNOWN_FIELD = re.compile(r"unknown field `([^`]+)`")
+_PROVIDER_FIELDS = frozenset({"id", "type", "role", "content", "candidates", "object", "model"})
+"""Fields of a provider's whole answer (a message, a response) given where a tool output goes."""
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _hint(message: str, type_: Any) -> str:
+    """A hint after a decoding error where the mistake is a common one: snake_case names, a
+    provider's answer where tool outputs go, tool outputs where sources go."""
+    item = next(iter(get_args(type_)), type_)
+    if not isinstance(item, type) or not issubclass(item, msgspec.Struct):
+        return ""
+    fields = {f.encode_name for f in msgspec.structs.fields(item)}
+    unknown = _UNKNOWN_FIELD.search(message)
+    if unknown is not None:
+        name = unknown[1]
+        if _camel(name) in fields and _camel(name) != name:
+            return f" (the names are camelCase: `{_camel(name)}`)"
+        if item is CitationSource and name in {"toolName", "output", "parameters"}:
+            return " (these are tool outputs: pass them as tool outputs, not as sources)"
+        if item is ToolOutput and name in _PROVIDER_FIELDS:
+            return (
+                ' (a tool output is {"toolName": ..., "output": ...}: a provider\'s whole '
+                "message or response goes in its `output`)"
+            )
+    if item is ToolOutput and "Expected `array`, got `object`" in message and "`$" not in message:
+        return (
+            ' (a list of tool outputs is expected, [{"toolName": ..., "output": ...}]; a '
+            "provider's whole message or response goes in one tool output's `output`)"
+        )
+    return ""
+
+
 def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
     """Decode untrusted JSON strictly into ``type_``.
 
@@ -164,7 +201,7 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
             raise InputError(f"{what}: malformed JSON: {_malformed(data, malformed)}") from exc
         except (RecursionError, UnicodeDecodeError):
             pass
-        raise InputError(f"{what}: {exc}") from exc
+        raise InputError(f"{what}: {exc}{_hint(str(exc), type_)}") from exc
     except msgspec.DecodeError as exc:
         raise InputError(f"{what}: malformed JSON: {_malformed(data, exc)}") from exc
     except UnicodeDecodeError as exc:

@@ -106,12 +106,25 @@ def test_tool_output_accepts_any_output_shape() -> None:
         (b'[{"output": 1}]', "missing required field `toolName`"),
         (b'[{"toolName": "t", "output": 1', "malformed JSON"),
         (b'{"toolName": "t", "output": 1}', "Expected `array`"),
+        # the common mistakes get a hint
+        (b'[{"tool_name": "t", "output": 1}]', "(the names are camelCase: `toolName`)"),
+        (b'{"type": "message", "content": []}', "goes in one tool output's `output`"),
+        (b'[{"type": "message", "role": "assistant"}]', "goes in its `output`"),
     ],
 )
 def test_decoding_untrusted_json_names_the_problem(raw: bytes, message: str) -> None:
     with pytest.raises(InputError, match=r"outputs\.json") as info:
         decode_json(raw, list[ToolOutput], what="outputs.json")
     assert message in str(info.value)
+
+
+def test_tool_outputs_given_as_sources_get_a_hint() -> None:
+    raw = b'[{"toolName": "web_search", "output": {"results": []}, "parameters": {}}]'
+    with pytest.raises(InputError, match="pass them as tool outputs, not as sources"):
+        decode_json(raw, list[CitationSource], what="sources.json")
+    with pytest.raises(InputError) as info:  # a mistake of another kind: no hint
+        decode_json(b'[{"id": "a", "type": "nope"}]', list[CitationSource])
+    assert "(" not in str(info.value).split("`type`", 1)[-1]
 
 
 @pytest.mark.parametrize(
