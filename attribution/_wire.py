@@ -25,6 +25,7 @@ __all__ = [
     "ToolOutput",
     "decode_json",
     "encode_json",
+    "input_hint",
     "sources_or_tool_outputs",
 ]
 
@@ -143,18 +144,17 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _hint(message: str, type_: Any) -> str:
+def input_hint(message: str, type_: Any) -> str:
     """A hint after a decoding error where the mistake is a common one: snake_case names, a
     provider's answer where tool outputs go, tool outputs where sources go."""
+    unknown = _UNKNOWN_FIELD.search(message)
+    if unknown is not None and _camel(unknown[1]) != unknown[1]:
+        return f" (the names are camelCase: `{_camel(unknown[1])}`)"  # every wire type's are
     item = next(iter(get_args(type_)), type_)
     if not isinstance(item, type) or not issubclass(item, msgspec.Struct):
         return ""
-    fields = {f.encode_name for f in msgspec.structs.fields(item)}
-    unknown = _UNKNOWN_FIELD.search(message)
     if unknown is not None:
         name = unknown[1]
-        if _camel(name) in fields and _camel(name) != name:
-            return f" (the names are camelCase: `{_camel(name)}`)"
         if item is CitationSource and name in {"toolName", "output", "parameters"}:
             return " (these are tool outputs: pass them as tool outputs, not as sources)"
         if item is ToolOutput and name in _PROVIDER_FIELDS:
@@ -201,7 +201,7 @@ def decode_json(data: bytes | str, type_: type[T], *, what: str = "input") -> T:
             raise InputError(f"{what}: malformed JSON: {_malformed(data, malformed)}") from exc
         except (RecursionError, UnicodeDecodeError):
             pass
-        raise InputError(f"{what}: {exc}{_hint(str(exc), type_)}") from exc
+        raise InputError(f"{what}: {exc}{input_hint(str(exc), type_)}") from exc
     except msgspec.DecodeError as exc:
         raise InputError(f"{what}: malformed JSON: {_malformed(data, exc)}") from exc
     except UnicodeDecodeError as exc:

@@ -126,6 +126,9 @@ async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
         "bad argument": await client.call_tool("verify", {"claim": 3, "passage": "x"}),
         "blank claim": await client.call_tool("verify", {"claim": " ", "passage": "x"}),
         "unknown field": await client.call_tool("extract", {"toolOutputs": [], "extra": 1}),
+        "snake case": await client.call_tool(
+            "extract", {"toolOutputs": [{"tool_name": "t", "output": "x"}]}
+        ),
         "both given": await client.call_tool(
             "register_sources",
             {"conversationId": conversation, "sources": [], "toolOutputs": []},
@@ -143,6 +146,7 @@ async def _call_every_tool(client: Client, conversation: str) -> dict[str, Any]:
     # the tool's own argument is named, not the HTTP body's $.pairs[0].claim
     assert "$.claim is blank: there is nothing to check" in _text(errors["blank claim"])
     assert "extra" in _text(errors["unknown field"])
+    assert "(the names are camelCase: `toolName`)" in _text(errors["snake case"])
     assert "exactly one of" in _text(errors["both given"])
     assert "[999]" in _text(errors["unknown number"])
     assert "max_sources" in _text(errors["over a limit"])

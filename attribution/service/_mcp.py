@@ -39,6 +39,7 @@ from attribution import (
     __version__,
     encode_json,
 )
+from attribution._wire import input_hint
 
 from ._api import AttributionRequest, Body, ConversationId, ExtractionRequest, VerificationPair
 from ._attribute import attribute_request, check_sources, extract_checked, verify_pairs
@@ -334,8 +335,9 @@ def _error_text(exc: Exception) -> str:
 
 def _arguments_error(spec: ToolSpec, exc: msgspec.ValidationError) -> str:
     return (
-        f"invalid arguments for `{spec.name}`: {exc}. The arguments are described by the tool's "
-        "input schema; fix the named field and call again."
+        f"invalid arguments for `{spec.name}`: {exc}{input_hint(str(exc), spec.arguments)}. "
+        "The arguments are described by the tool's input schema; fix the named field and call "
+        "again."
     )
 
 
