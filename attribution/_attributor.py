@@ -761,6 +761,7 @@ class Attributor:
             foreign=foreign,
             renumbered=renumbered,
             source_list=[(s.start, s.end) for s in segments if s.skip_reason == "reference_list"],
+            code=[(s.start, s.end) for s in segments if s.skip_reason == "code"],
             parts=[
                 (
                     part,
@@ -1077,13 +1078,15 @@ class Attributor:
         foreign: frozenset[tuple[int, int]] = frozenset(),
         renumbered: frozenset[int] = frozenset(),
         source_list: Sequence[tuple[int, int]] = (),
+        code: Sequence[tuple[int, int]] = (),
         parts: Sequence[tuple[MarkerPart, _PartVerified, bool]] = (),
     ) -> AttributionResult:
         """Judge every claim and marker (``decide``), then edit the answer and write the result
         (``emit``). ``markers`` are read through the answer's ``key`` already; ``foreign``:
         ``(marker start, number)`` of the numbers it says cite a page outside the request;
         ``renumbered``: the starts of the markers it reads as other numbers than written;
-        ``source_list``: the spans of the answer's list of sources; ``parts``: the parts of
+        ``source_list``: the spans of the answer's list of sources; ``code``: those of its code
+        blocks; ``parts``: the parts of
         claims cited clause by clause (:func:`attribution.decide.marker_parts`), each with
         what the verify stage found for it and whether the matcher found no relevant source."""
         cfg = self.config
@@ -1174,6 +1177,8 @@ class Attributor:
                 cfg.reconcile.marker_style,
                 numbering.known,
                 labels=key.labels if key is not None else None,
+                code=code,
+                drop_unknown=cfg.reconcile.drop_unknown,
             )
         edits += restyled
         if key is not None:

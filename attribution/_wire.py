@@ -140,16 +140,44 @@ _PROVIDER_FIELDS = frozenset({"id", "type", "role", "content", "candidates", "ob
 
 
 def _camel(name: str) -> str:
+    """``tool_name`` as ``toolName``; a name that opens or ends with ``_`` as it is."""
+    if name.startswith("_") or name.endswith("_"):
+        return name
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _field_names(type_: Any) -> set[str]:
+    """The wire names of every field of ``type_`` and of the types inside it."""
+    names: set[str] = set()
+    todo: list[Any] = [msgspec.inspect.type_info(type_)]
+    seen: set[int] = set()
+    while todo:
+        info = todo.pop()
+        if id(info) in seen:
+            continue
+        seen.add(id(info))
+        if isinstance(info, msgspec.inspect.StructType):
+            names.update(f.encode_name for f in info.fields)
+            todo.extend(f.type for f in info.fields)
+        elif isinstance(info, msgspec.inspect.UnionType):
+            todo.extend(info.types)
+        elif isinstance(info, msgspec.inspect.Metadata):
+            todo.append(info.type)
+        elif isinstance(info, msgspec.inspect.DictType):
+            todo.append(info.value_type)
+        elif hasattr(info, "item_type"):  # a list, a set, a frozenset
+            todo.append(info.item_type)
+    return names
 
 
 def input_hint(message: str, type_: Any) -> str:
     """A hint after a decoding error where the mistake is a common one: snake_case names, a
     provider's answer where tool outputs go, tool outputs where sources go."""
     unknown = _UNKNOWN_FIELD.search(message)
-    if unknown is not None and _camel(unknown[1]) != unknown[1]:
-        return f" (the names are camelCase: `{_camel(unknown[1])}`)"  # every wire type's are
+    named = _camel(unknown[1]) if unknown is not None else ""
+    if unknown is not None and named != unknown[1] and named in _field_names(type_):
+        return f" (the names are camelCase: `{named}`)"
     item = next(iter(get_args(type_)), type_)
     if not isinstance(item, type) or not issubclass(item, msgspec.Struct):
         return ""
@@ -157,10 +185,12 @@ def input_hint(message: str, type_: Any) -> str:
         name = unknown[1]
         if item is CitationSource and name in {"toolName", "output", "parameters"}:
             return " (these are tool outputs: pass them as tool outputs, not as sources)"
+        if item is ToolOutput and _camel(name) in {"fullContent", "uri", "snippet"}:
+            return " (these are sources: pass them as sources, not as tool outputs)"
         if item is ToolOutput and name in _PROVIDER_FIELDS:
             return (
                 ' (a tool output is {"toolName": ..., "output": ...}: a provider\'s whole '
-                "message or response goes in its `output`)"
+                "message or response goes in its `output`; sources go in `sources`)"
             )
     if item is ToolOutput and "Expected `array`, got `object`" in message and "`$" not in message:
         return (

@@ -1863,3 +1863,36 @@ def test_a_claim_whose_sources_came_without_text_says_so(attributor: Attributor)
     with_text = [*results, SOURCES[0]]
     mixed = attributor.attribute("The Eiffel Tower was completed in 1889 [1][3].", with_text)
     assert mixed.claims[0].reason is None or "came without text" not in mixed.claims[0].reason
+
+
+def test_restyled_footnote_definitions_spare_code_and_drop_unknown_numbers() -> None:
+    """After a review: a definition inside a code block was rewritten too, a definition of an
+    unknown number stayed "[^7]:" among the restyled entries, one in a block quote was not
+    restyled."""
+    engine = Attributor(AttributionConfig(reconcile=ReconcileConfig(marker_style="citation")))
+    sources = [
+        CitationSource(
+            id="a",
+            type="web",
+            title="Eiffel Tower facts",
+            full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+        )
+    ]
+    for answer, want in (
+        (
+            "It was completed in 1889.[^1]\n\n```markdown\n[^1]: an example\n```\n\n"
+            "[^1]: Eiffel Tower facts\n",
+            "It was completed in 1889.[citation:1]\n\n```markdown\n[^1]: an example\n```\n\n"
+            "[citation:1] Eiffel Tower facts\n",
+        ),
+        (
+            "It was completed in 1889.[^1]\n\nSources:\n[^1]: Eiffel Tower facts\n"
+            "[^7]: Unknown page\n",
+            "It was completed in 1889.[citation:1]\n\nSources:\n[citation:1] Eiffel Tower facts\n",
+        ),
+        (
+            "It was completed in 1889.[^1]\n\n> [^1]: Eiffel Tower facts\n",
+            "It was completed in 1889.[citation:1]\n\n> [citation:1] Eiffel Tower facts\n",
+        ),
+    ):
+        assert engine.attribute(answer, sources).answer == want

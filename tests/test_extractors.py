@@ -2146,3 +2146,37 @@ def test_index_hits_keep_their_readers_text_and_their_own_ids(
     result = run(tool, output)
     assert [(s.id, s.full_content) for s in result.sources] == expected
     assert not result.warnings
+
+
+def test_what_only_looks_like_a_fetch_or_a_response_reads_as_before() -> None:
+    """A scrape tool's own "results" list is pages with their text (it became search results
+    with the text in the snippet); a tool's "response" object without a model's message or
+    tool call is one text source; a Responses answer's MCP call output is a source."""
+    page = {"results": [{"url": "https://a.example/x", "title": "A", "content": "Page text."}]}
+    (source,) = run("scrape", page).sources
+    assert (source.type, source.full_content) == ("web", "Page text.")
+    wrapped = {"url": "https://a.example/x", "markdown": "The page.", "results": [{"url": "y"}]}
+    assert [s.full_content for s in run("scrape", wrapped).sources] == ["The page."]
+    other = {"object": "response", "output": [{"url": "https://a.example/x", "content": "c"}]}
+    assert [s.type for s in run("my_tool", other).sources] == ["api"]
+    response = {
+        "object": "response",
+        "output": [
+            {"type": "mcp_call", "name": "weather", "output": "Paris: 18 C, cloudy"},
+            {"type": "message", "content": [{"type": "output_text", "text": "It is 18 C."}]},
+        ],
+    }
+    (source,) = run("my_tool", response).sources
+    assert (source.title, source.full_content) == ("weather", "Paris: 18 C, cloudy")
+
+
+def test_a_log_hit_keeps_its_timestamp_and_a_chunk_its_own_id() -> None:
+    hit = {
+        "_index": "docs",
+        "_id": "rand1",
+        "_source": {"@timestamp": "2024-05-01T10:32:00Z", "message": "Error", "chunk_id": 3,
+                    "doc_id": "handbook"},
+    }  # fmt: skip
+    (source,) = run("search_logs", {"hits": {"hits": [hit]}}).sources
+    assert source.id == "file:handbook:3"
+    assert "@timestamp: 2024-05-01T10:32:00Z" in (source.full_content or "")

@@ -118,6 +118,24 @@ def test_decoding_untrusted_json_names_the_problem(raw: bytes, message: str) -> 
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("raw", "hint"),
+    [
+        (b'[{"toolName": "t", "output": 1, "tool_call_id": "c"}]', None),  # no such field
+        (b'[{"toolName": "t", "output": 1, "_id": "c"}]', None),
+        (b'[{"id": "a", "type": "web", "full_content": "x"}]', "sources go in `sources`"),
+        (b'[{"toolName": "t", "output": 1, "full_content": "x"}]', "pass them as sources"),
+    ],
+)
+def test_a_hint_only_where_it_is_right(raw: bytes, hint: str | None) -> None:
+    with pytest.raises(InputError) as info:
+        decode_json(raw, list[ToolOutput])
+    if hint is None:
+        assert "(" not in str(info.value)
+    else:
+        assert hint in str(info.value)
+
+
 def test_tool_outputs_given_as_sources_get_a_hint() -> None:
     raw = b'[{"toolName": "web_search", "output": {"results": []}, "parameters": {}}]'
     with pytest.raises(InputError, match="pass them as tool outputs, not as sources"):

@@ -154,25 +154,42 @@ def footnote_definitions(
     return Edit(len(text), len(text), f"{lead}{lines}\n")
 
 
+_ANY_DEFINITION = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*\[\^(\d{1,6})\]:", re.MULTILINE)
+"""A footnote definition, in a block quote too (``> [^1]: ...``)."""
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
 def restyled_definitions(
     text: str,
     style: MarkerStyle,
     known: Collection[int],
     *,
     labels: Mapping[int, int | None] | None = None,
+    code: Sequence[tuple[int, int]] = (),
+    drop_unknown: bool = True,
 ) -> list[Edit]:
     """The edits that write the answer's footnote definitions (``[^2]: A page``) as entries
     of a list of sources in ``style`` (``[2] A page``, ``[citation:2] A page``) where its
     markers are rewritten in a style other than footnotes: no footnote uses them any more, and
     markdown would hide them (or show a stray ``[^2]:``). A definition's number is read through
     ``labels`` (the answer key's: by the offset of its ``[``, None where it stops being one);
-    one whose number is not ``known`` is left as it is."""
+    one whose number is not ``known`` goes with its line where ``drop_unknown`` (as an entry of
+    a list does), unless lines continue it; none inside ``code`` (the spans of code blocks) or
+    an HTML comment is touched."""
+    hidden = [*code, *(m.span() for m in _COMMENT.finditer(text))]
     edits: list[Edit] = []
-    for m in _FOOTNOTE_DEFINITION.finditer(text):
+    for m in _ANY_DEFINITION.finditer(text):
         at = m.start() + m.group().index("[")
+        if any(a <= at < b for a, b in hidden):
+            continue
         n = (labels or {}).get(at, int(m[1]))
         if n is not None and n in known:
             edits.append(Edit(at, m.end(), format_marker((n,), style)))
+        elif n is not None and drop_unknown:
+            end = text.find("\n", m.end())
+            end = len(text) if end < 0 else end + 1
+            if not text[end : end + 1].isspace() or text[end : end + 1] == "\n":
+                edits.append(Edit(m.start(), end, ""))  # no line continues it
     return edits
 
 

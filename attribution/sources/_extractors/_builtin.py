@@ -126,12 +126,39 @@ def _response_sources(
         yield from record_sources(store_records(data) or chunks, FILE_CHUNK, call, warn)
     if pages:
         yield from web_results(data, call, warn)
-    if not (chunks or pages):
+    results = [] if chunks or pages else _call_results(data)
+    for name, text in results:  # what its other tools returned (an MCP call, code's output)
+        source = make_source(call, "api", title=name, full_content=text)
+        if source is not None:
+            yield source
+    if not (chunks or pages or results):
         warn(
             "output is an OpenAI response with no search results or citations (ask for them "
             "with include=['file_search_call.results'] or a web search); its own answer is no "
             "source; no sources"
         )
+
+
+def _call_results(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """What the tools of an OpenAI Responses answer other than its searches returned, by the
+    tool's name: an ``mcp_call``'s output, a ``code_interpreter_call``'s logs."""
+    found: list[tuple[str, str]] = []
+    for item in data.get("output") or []:
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        if kind == "mcp_call" and (text := text_of(item.get("output"))):
+            found.append((str(item.get("name") or "mcp_call"), text))
+        elif kind == "code_interpreter_call":
+            outputs = item.get("outputs")
+            logs: list[str] = [
+                o["logs"]
+                for o in (outputs if isinstance(outputs, list) else [])
+                if isinstance(o, dict) and isinstance(o.get("logs"), str) and o["logs"].strip()
+            ]
+            if text := "\n".join(logs):
+                found.append(("code_interpreter", text))
+    return found
 
 
 @default_extractors.register(

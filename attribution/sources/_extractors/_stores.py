@@ -240,9 +240,10 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
                     else {}
                 )
             record = _with_text(dict(source))
-            if hit.get("_id") is not None:  # the hit's own id: a document's chunks share its id
-                record["chunk_id"] = hit["_id"]
-            record.setdefault("document_id", hit.get("_index"))
+            if hit.get("_id") is not None and first_id(record, "chunk_id", "chunkId") is None:
+                record["chunk_id"] = hit["_id"]  # a document's chunks may share its "id"
+            if first_id(record, *_DOCUMENT_IDS) is None:  # its index names its document
+                record["document_id"] = hit.get("_index")
             records.append(record)
         return records
     value = data.get("value")
@@ -301,7 +302,7 @@ def _fields_text(value: Any, name: str, depth: int) -> list[str]:
         return [
             line
             for k, v in value.items()
-            if isinstance(k, str) and not k.startswith(("_", "@"))
+            if isinstance(k, str) and not k.startswith(("_", "@search", "@odata"))
             for line in _fields_text(v, f"{name}.{k}" if name else k, depth - 1)
         ]
     if isinstance(value, list):

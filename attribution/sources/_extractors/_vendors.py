@@ -213,7 +213,11 @@ def fetched_pages(data: Any, warn: Warn = _ignore) -> Any:
     pages = [page for b in fetches if (page := _fetched(b, warn, asked)) is not None]
     if any(page["content"] is None for page in pages):
         # a PDF's page without its text: a result the answer may cite, not a page to read
-        return {"results": [{**p, "raw_content": p.pop("content")} for p in pages]}
+        return {
+            "results": [
+                {"url": p["url"], "title": p["title"], "raw_content": p["content"]} for p in pages
+            ]
+        }
     return pages[0] if len(pages) == 1 else pages
 
 

@@ -301,6 +301,12 @@ def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
     return more
 
 
+def _response_item(item: JSONObject) -> bool:
+    """Whether ``item`` of an ``output`` list is a model's tool call (``web_search_call``)."""
+    kind = item.get("type")
+    return isinstance(kind, str) and kind.endswith("_call")
+
+
 def openai_response_pages(data: JSONObject) -> list[Any] | None:
     """The pages an OpenAI Responses answer cites or searched, or None if it is not one.
 
@@ -311,6 +317,11 @@ def openai_response_pages(data: JSONObject) -> list[Any] | None:
     output = data.get("output")
     if data.get("object") != "response" or not isinstance(output, list):
         return None
+    if not any(
+        isinstance(item, dict) and (item.get("type") == "message" or _response_item(item))
+        for item in output
+    ):
+        return None  # another tool's "response" object: no message, no call of a model's tool
     cited: list[Any] = []
     searched: list[Any] = []
     for item in output:
@@ -545,10 +556,11 @@ def web_pages(data: Any, call: ToolOutput, warn: Warn) -> Iterator[CitationSourc
     if is_empty(data):
         warn("output is empty")
         return
-    data = fetched_pages(data, warn)  # Anthropic's web fetch
-    if isinstance(data, dict) and "results" in data and not first_text(data, "content"):
-        yield from web_results(data, call, warn)  # a fetched PDF among them: results
+    fetched = fetched_pages(data, warn)  # Anthropic's web fetch
+    if fetched is not data and isinstance(fetched, dict) and "results" in fetched:
+        yield from web_results(fetched, call, warn)  # a fetched PDF among them: results
         return
+    data = fetched
     if isinstance(data, str) and looks_like_html(data):
         title, text = html_page(data)
         if not text:
