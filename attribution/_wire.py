@@ -147,28 +147,38 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _field_names(type_: Any) -> set[str]:
-    """The wire names of every field of ``type_`` and of the types inside it."""
-    names: set[str] = set()
-    todo: list[Any] = [msgspec.inspect.type_info(type_)]
-    seen: set[int] = set()
-    while todo:
-        info = todo.pop()
-        if id(info) in seen:
-            continue
-        seen.add(id(info))
-        if isinstance(info, msgspec.inspect.StructType):
-            names.update(f.encode_name for f in info.fields)
-            todo.extend(f.type for f in info.fields)
+_PATH = re.compile(r" - at `\$((?:\.[^.\[`]+|\[\d+\])*)`")
+_STEP = re.compile(r"\.([^.\[`]+)|\[(\d+)\]")
+
+
+def _struct_at(type_: Any, message: str) -> msgspec.inspect.StructType | None:
+    """The struct the error's path (`` - at `$.toolOutputs[0]` ``) points into, if any."""
+    info: Any = msgspec.inspect.type_info(type_)
+    path = _PATH.search(message)
+    for step in _STEP.finditer(path[1] if path else ""):
+        info = _unwrapped(info)
+        if step[1] is not None and isinstance(info, msgspec.inspect.StructType):
+            info = next((f.type for f in info.fields if f.encode_name == step[1]), None)
+        elif step[2] is not None and hasattr(info, "item_type"):
+            info = info.item_type
+        else:
+            return None
+    info = _unwrapped(info)
+    return info if isinstance(info, msgspec.inspect.StructType) else None
+
+
+def _unwrapped(info: Any) -> Any:
+    """A type's info without its constraints, and the one struct or list of a union."""
+    while True:
+        if isinstance(info, msgspec.inspect.Metadata):
+            info = info.type
         elif isinstance(info, msgspec.inspect.UnionType):
-            todo.extend(info.types)
-        elif isinstance(info, msgspec.inspect.Metadata):
-            todo.append(info.type)
-        elif isinstance(info, msgspec.inspect.DictType):
-            todo.append(info.value_type)
-        elif hasattr(info, "item_type"):  # a list, a set, a frozenset
-            todo.append(info.item_type)
-    return names
+            kept = [t for t in info.types if not isinstance(t, msgspec.inspect.NoneType)]
+            if len(kept) != 1:
+                return info
+            info = kept[0]
+        else:
+            return info
 
 
 def input_hint(message: str, type_: Any) -> str:
@@ -176,8 +186,9 @@ def input_hint(message: str, type_: Any) -> str:
     provider's answer where tool outputs go, tool outputs where sources go."""
     unknown = _UNKNOWN_FIELD.search(message)
     named = _camel(unknown[1]) if unknown is not None else ""
-    if unknown is not None and named != unknown[1] and named in _field_names(type_):
-        return f" (the names are camelCase: `{named}`)"
+    at = _struct_at(type_, message) if unknown is not None and named != unknown[1] else None
+    if at is not None and named in {f.encode_name for f in at.fields}:
+        return f" (the names are camelCase: `{named}`)"  # a field of the object named
     item = next(iter(get_args(type_)), type_)
     if not isinstance(item, type) or not issubclass(item, msgspec.Struct):
         return ""
@@ -185,12 +196,12 @@ def input_hint(message: str, type_: Any) -> str:
         name = unknown[1]
         if item is CitationSource and name in {"toolName", "output", "parameters"}:
             return " (these are tool outputs: pass them as tool outputs, not as sources)"
-        if item is ToolOutput and _camel(name) in {"fullContent", "uri", "snippet"}:
-            return " (these are sources: pass them as sources, not as tool outputs)"
+        if item is ToolOutput and _camel(name) == "fullContent":
+            return " (these look like sources, not tool outputs)"
         if item is ToolOutput and name in _PROVIDER_FIELDS:
             return (
                 ' (a tool output is {"toolName": ..., "output": ...}: a provider\'s whole '
-                "message or response goes in its `output`; sources go in `sources`)"
+                "message or response goes in its `output`)"
             )
     if item is ToolOutput and "Expected `array`, got `object`" in message and "`$" not in message:
         return (

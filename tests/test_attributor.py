@@ -1894,5 +1894,31 @@ def test_restyled_footnote_definitions_spare_code_and_drop_unknown_numbers() -> 
             "It was completed in 1889.[^1]\n\n> [^1]: Eiffel Tower facts\n",
             "It was completed in 1889.[citation:1]\n\n> [citation:1] Eiffel Tower facts\n",
         ),
+        # a second review: an unclosed comment in code hid the rest, indented and CRLF lines
+        # kept a stray "[^7]:", a gone definition's continuation stayed under the one above
+        (
+            "It was completed in 1889.[^1] Comments open with `<!--`.\n\n"
+            "[^1]: Eiffel Tower facts\n",
+            "It was completed in 1889.[citation:1] Comments open with `<!--`.\n\n"
+            "[citation:1] Eiffel Tower facts\n",
+        ),
+        (
+            "It was completed in 1889.[^1]\n\n  [^1]: Eiffel Tower facts\n  [^7]: Unknown\n",
+            "It was completed in 1889.[citation:1]\n\n  [citation:1] Eiffel Tower facts\n",
+        ),
+        (
+            "It was completed in 1889.[^1]\r\n\r\n[^1]: Eiffel Tower facts\r\n[^7]: Unknown\r\n",
+            "It was completed in 1889.[citation:1]\r\n\r\n[citation:1] Eiffel Tower facts\r\n",
+        ),
+        (
+            "It was completed in 1889.[^1]\n\n[^1]: Eiffel Tower facts\n[^3]: Gift shop,\n"
+            "https://c.example/shop\n",
+            "It was completed in 1889.[citation:1]\n\n[citation:1] Eiffel Tower facts\n",
+        ),
+        # where none would stay, none goes (no heading over an empty list)
+        (
+            "It was completed in 1889.[^1]\n\nSources:\n[^7]: Unknown\n",
+            "It was completed in 1889.[citation:1]\n\nSources:\n[^7]: Unknown\n",
+        ),
     ):
         assert engine.attribute(answer, sources).answer == want

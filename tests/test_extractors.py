@@ -2180,3 +2180,24 @@ def test_a_log_hit_keeps_its_timestamp_and_a_chunk_its_own_id() -> None:
     (source,) = run("search_logs", {"hits": {"hits": [hit]}}).sources
     assert source.id == "file:handbook:3"
     assert "@timestamp: 2024-05-01T10:32:00Z" in (source.full_content or "")
+
+
+def test_hits_that_count_their_documents_chunks_and_other_tools_calls_keep_everything() -> None:
+    """A third review: a "chunk_id" counting a document's chunks, in hits that name no
+    document, made two hits one source; a CRM's "response" with a "phone_call" lost its one
+    text source; an MCP call's output beside a web search was lost."""
+    hits = {"hits": {"hits": [
+        {"_index": "docs", "_id": "r1", "_source": {"chunk_id": 1, "text": "Alpha"}},
+        {"_index": "docs", "_id": "r2", "_source": {"chunk_id": 1, "text": "Beta"}},
+    ]}}  # fmt: skip
+    assert [s.id for s in run("my_tool", hits).sources] == ["file:docs:r1", "file:docs:r2"]
+    crm = {"object": "response", "output": [{"type": "phone_call", "summary": "Refund asked"}]}
+    assert [s.type for s in run("crm_tool", crm).sources] == ["api"]
+    both = {"object": "response", "output": [
+        {"type": "web_search_call", "action": {"sources": [{"url": "https://a.org/x"}]}},
+        {"type": "mcp_call", "name": "weather", "output": "Paris: 18 C"},
+    ]}  # fmt: skip
+    assert [(s.type, s.full_content) for s in run("x", both).sources] == [
+        ("web_result", None),
+        ("api", "Paris: 18 C"),
+    ]

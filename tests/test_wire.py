@@ -123,8 +123,9 @@ def test_decoding_untrusted_json_names_the_problem(raw: bytes, message: str) -> 
     [
         (b'[{"toolName": "t", "output": 1, "tool_call_id": "c"}]', None),  # no such field
         (b'[{"toolName": "t", "output": 1, "_id": "c"}]', None),
-        (b'[{"id": "a", "type": "web", "full_content": "x"}]', "sources go in `sources`"),
-        (b'[{"toolName": "t", "output": 1, "full_content": "x"}]', "pass them as sources"),
+        (b'[{"id": "a", "type": "web", "full_content": "x"}]', "goes in its `output`"),
+        (b'[{"toolName": "t", "output": 1, "full_content": "x"}]', "look like sources"),
+        (b'[{"toolName": "t", "output": 1, "snippet": "x"}]', None),  # not sources' alone
     ],
 )
 def test_a_hint_only_where_it_is_right(raw: bytes, hint: str | None) -> None:
@@ -188,3 +189,14 @@ def test_empty_citations_summary_and_extractions_keep_their_fields() -> None:
     assert summary["claims"] == summary["markersAdded"] == 0
     assert len(summary) == len(AttributionSummary.__struct_fields__)
     assert json.loads(encode_json(extract_sources([]))) == {"sources": [], "warnings": []}
+
+
+def test_the_camel_case_hint_names_a_field_of_the_object_the_error_points_into() -> None:
+    from attribution.service._api import AttributionRequest
+
+    body = b'{"answer": "x", "toolOutputs": [{"toolName": "t", "output": 1, "%s": "x"}]}'
+    with pytest.raises(InputError) as info:  # a source's field, not a tool output's: no hint
+        decode_json(body % b"full_content", AttributionRequest)
+    assert "camelCase" not in str(info.value)
+    with pytest.raises(InputError, match=r"the names are camelCase: `toolRequestId`"):
+        decode_json(body % b"tool_request_id", AttributionRequest)

@@ -156,7 +156,8 @@ def footnote_definitions(
 
 _ANY_DEFINITION = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*\[\^(\d{1,6})\]:", re.MULTILINE)
 """A footnote definition, in a block quote too (``> [^1]: ...``)."""
-_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_COMMENT = re.compile(r"^[ \t]{0,3}<!--.*?-->", re.DOTALL | re.MULTILINE)
+"""An HTML comment that opens a line (an unclosed one hides nothing)."""
 
 
 def restyled_definitions(
@@ -173,11 +174,13 @@ def restyled_definitions(
     markers are rewritten in a style other than footnotes: no footnote uses them any more, and
     markdown would hide them (or show a stray ``[^2]:``). A definition's number is read through
     ``labels`` (the answer key's: by the offset of its ``[``, None where it stops being one);
-    one whose number is not ``known`` goes with its line where ``drop_unknown`` (as an entry of
-    a list does), unless lines continue it; none inside ``code`` (the spans of code blocks) or
-    an HTML comment is touched."""
+    one whose number is not ``known`` goes with its lines where ``drop_unknown`` (as an entry
+    of a list does), unless none would stay; none inside ``code`` (the spans of code blocks)
+    or an HTML comment is touched."""
     hidden = [*code, *(m.span() for m in _COMMENT.finditer(text))]
     edits: list[Edit] = []
+    gone: list[Edit] = []
+    kept = 0
     for m in _ANY_DEFINITION.finditer(text):
         at = m.start() + m.group().index("[")
         if any(a <= at < b for a, b in hidden):
@@ -185,12 +188,25 @@ def restyled_definitions(
         n = (labels or {}).get(at, int(m[1]))
         if n is not None and n in known:
             edits.append(Edit(at, m.end(), format_marker((n,), style)))
+            kept += 1
         elif n is not None and drop_unknown:
-            end = text.find("\n", m.end())
-            end = len(text) if end < 0 else end + 1
-            if not text[end : end + 1].isspace() or text[end : end + 1] == "\n":
-                edits.append(Edit(m.start(), end, ""))  # no line continues it
-    return edits
+            gone.append(Edit(m.start(), _definition_end(text, m.end()), ""))
+    # where none stays, the definitions stay as they are: a list of none under its heading
+    # would be worse than footnotes nobody uses (markdown hides them)
+    return edits + gone if kept else edits
+
+
+def _definition_end(text: str, at: int) -> int:
+    """The end of the footnote definition whose label ends at ``at``: its line and the lines
+    that continue it (up to a blank line or another definition), with their breaks."""
+    end = text.find("\n", at)
+    while end >= 0:
+        nxt = text.find("\n", end + 1)
+        line = text[end + 1 : nxt if nxt >= 0 else len(text)]
+        if not line.strip() or _ANY_DEFINITION.match(line):
+            return end + 1
+        end = nxt
+    return len(text)
 
 
 _ENTRY_LINE = re.compile(

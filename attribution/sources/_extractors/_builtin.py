@@ -118,15 +118,16 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
 def _response_sources(
     data: dict[str, Any], call: ToolOutput, warn: Warn
 ) -> Iterator[CitationSource]:
-    """The sources of an OpenAI Responses answer: its file search's chunks, and the pages its
-    web search found and its text cites; a warning where it has neither."""
+    """The sources of an OpenAI Responses answer: its file search's chunks, the pages its web
+    search found and its text cites, what its other tools returned; a warning where it has
+    none of them."""
     chunks = file_search_chunks(data) or []
     pages = openai_response_pages(data) or []
     if chunks:
         yield from record_sources(store_records(data) or chunks, FILE_CHUNK, call, warn)
     if pages:
         yield from web_results(data, call, warn)
-    results = [] if chunks or pages else _call_results(data)
+    results = _call_results(data)
     for name, text in results:  # what its other tools returned (an MCP call, code's output)
         source = make_source(call, "api", title=name, full_content=text)
         if source is not None:

@@ -240,9 +240,11 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
                     else {}
                 )
             record = _with_text(dict(source))
-            if hit.get("_id") is not None and first_id(record, "chunk_id", "chunkId") is None:
-                record["chunk_id"] = hit["_id"]  # a document's chunks may share its "id"
-            if first_id(record, *_DOCUMENT_IDS) is None:  # its index names its document
+            named = first_id(record, *_DOCUMENT_IDS) is not None
+            if hit.get("_id") is not None and not named:
+                # the hit's own id names it in its index: a "chunk_id" that counts a
+                # document's chunks, or an "id" its chunks share, names no hit alone
+                record["chunk_id"] = hit["_id"]
                 record["document_id"] = hit.get("_index")
             records.append(record)
         return records

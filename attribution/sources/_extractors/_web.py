@@ -301,10 +301,29 @@ def _more_results(data: JSONObject, main: list[Any]) -> list[Any]:
     return more
 
 
+_RESPONSE_ITEMS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "web_search_call",
+        "file_search_call",
+        "function_call",
+        "custom_tool_call",
+        "computer_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "local_shell_call",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+    }
+)
+"""The kinds of item an OpenAI Responses answer's ``output`` holds."""
+
+
 def _response_item(item: JSONObject) -> bool:
-    """Whether ``item`` of an ``output`` list is a model's tool call (``web_search_call``)."""
-    kind = item.get("type")
-    return isinstance(kind, str) and kind.endswith("_call")
+    """Whether ``item`` of an ``output`` list is one of a Responses answer's."""
+    return item.get("type") in _RESPONSE_ITEMS
 
 
 def openai_response_pages(data: JSONObject) -> list[Any] | None:
@@ -317,10 +336,7 @@ def openai_response_pages(data: JSONObject) -> list[Any] | None:
     output = data.get("output")
     if data.get("object") != "response" or not isinstance(output, list):
         return None
-    if not any(
-        isinstance(item, dict) and (item.get("type") == "message" or _response_item(item))
-        for item in output
-    ):
+    if not any(isinstance(item, dict) and _response_item(item) for item in output):
         return None  # another tool's "response" object: no message, no call of a model's tool
     cited: list[Any] = []
     searched: list[Any] = []
