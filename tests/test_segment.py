@@ -580,6 +580,8 @@ def test_markers_only_paragraph() -> None:
         ("Key facts:", "connective"),
         ("**Key facts:**", "connective"),
         ("The main points are as follows:", "connective"),
+        # a longer one that says what follows is the content (a trial's answer judged it)
+        ("If you lost your phone, here is how to get back into your account:", "connective"),
         ("Very big.", "too_short"),
         ("Webb [1][2].", "too_short"),
         ("`make test`", "code"),
@@ -863,6 +865,20 @@ def test_a_row_of_short_cells_states_facts() -> None:
     # a first cell that is a sentence is a claim, and the cells after it are not its facts
     sentence = "The tower was the tallest structure in the world until 1930"
     assert (cells[sentence].is_claim, cells["41 years"].skip_reason) == (True, "too_short")
+
+
+def test_a_longer_first_cell_among_short_ones_labels_its_row() -> None:
+    """A trial's table: "Annual, after 30 days" (four words) was read as a claim and got a
+    marker inside its cell; its column's other cells name plans."""
+    answer = (
+        "| Plan | Refund rule |\n|---|---|\n| Annual | Full refund within 30 days |\n"
+        "| Annual, after 30 days | Unused months as credit |\n| Monthly | Refundable in 14 days |\n"
+    )
+    cells = {s.text: s for s in _segments(answer) if s.skip_reason != "table_header"}
+    assert cells["Annual, after 30 days"].skip_reason == "table_label"
+    assert cells["Unused months as credit"].read_as == (
+        "Annual, after 30 days | Refund rule: Unused months as credit"
+    )
 
 
 @pytest.mark.parametrize(

@@ -96,6 +96,12 @@ _LEAD_IN_WORDS = re.compile(
 )
 _MAX_LEAD_IN_WORDS = 6
 _MAX_ANNOUNCED_LEAD_IN_WORDS = 12
+_ANNOUNCES = re.compile(
+    r"\b(?:here(?:'s| is| are)|as follows|the following|follow these|these steps)\b"
+)
+"""Words that say what follows is the content: a lead-in with them may be longer ("If you lost
+your phone, here is how to get back into your account:")."""
+_MAX_LONG_LEAD_IN_WORDS = 25
 
 
 def count_words(text: str) -> int:
@@ -198,13 +204,13 @@ _NAME_WORD = re.compile(r"(?<![^\W_])[^\W\d_]{2,}(?![^\W_])")
 """A word of two letters or more, no digit in it ("India"; not "1st", "Q1", "2M", "$394B")."""
 
 
-def is_row_label(clean: str) -> bool:
+def is_row_label(clean: str, *, max_words: int = MAX_LABEL_WORDS) -> bool:
     """Whether a row's first cell names what the row is about rather than saying something:
-    a name (a word of two letters or more without digits), at most :data:`MAX_LABEL_WORDS`
-    words, no sentence's end."""
+    a name (a word of two letters or more without digits), at most ``max_words`` words, no
+    sentence's end."""
     ended = clean.rstrip(" *_").endswith((".", "!", "?"))
     named = bool(_NAME_WORD.search(clean))
-    return count_words(clean) <= MAX_LABEL_WORDS and named and not ended
+    return count_words(clean) <= max_words and named and not ended
 
 
 _GENERIC_HEADERS = frozenset(
@@ -267,6 +273,7 @@ def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
     if ending.endswith((":", "：")) and (
         words <= _MAX_LEAD_IN_WORDS
         or (words <= _MAX_ANNOUNCED_LEAD_IN_WORDS and _LEAD_IN_WORDS.search(text))
+        or (words <= _MAX_LONG_LEAD_IN_WORDS and _ANNOUNCES.search(text))
     ):
         return "connective"
     if words < min_words:

@@ -551,6 +551,7 @@ def _table_facts(
     facts: set[int] = set()  # units whose drafts become claims
     labels: set[int] = set()
     citing: set[int] = set()
+    labelled = _labels_of_tables(units, cleans)
     for k, unit in enumerate(units):
         label = unit.row_label
         if unit.block != "table_cell" or label is None or not by_unit[k]:
@@ -558,7 +559,7 @@ def _table_facts(
         if any(is_citation_header(cleans[h]) for h in unit.headers):
             citing.add(k)
             continue
-        if units[label].column != 0 or not is_row_label(cleans[label]):
+        if units[label].column != 0 or label not in labelled:
             continue  # a label is the row's first cell ("| 1889 | Tower was completed |": none)
         if not all(is_fact_header(cleans[h]) for h in unit.headers):
             continue
@@ -580,6 +581,38 @@ def _table_facts(
             d = replace(d, skip="table_citation")
         out.append(d)
     return out
+
+
+_MAX_COLUMN_LABEL_WORDS = 8
+"""The most words of a first cell that is a label because its column's other cells are."""
+
+
+def _labels_of_tables(units: Sequence[Unit], cleans: Sequence[str]) -> set[int]:
+    """The first cells that label their rows (:func:`is_row_label`), and those a little longer
+    in a column whose other cells mostly are labels ("| Annual, after 30 days |" among
+    "| Annual |" and "| Monthly |": a plan, not a claim)."""
+    firsts: dict[tuple[int, ...], list[int]] = {}  # a table's first column, by its header cells
+    for unit in units:
+        label = unit.row_label
+        if unit.block == "table_cell" and label is not None and units[label].column == 0:
+            column = firsts.setdefault(tuple(units[label].headers), [])
+            if label not in column:
+                column.append(label)
+    found: set[int] = set()
+    for column in firsts.values():
+        short = {k for k in column if is_row_label(cleans[k])}
+        found |= short
+        for k in column:
+            others = len(column) - 1
+            rest = len(short - {k})
+            if (
+                k not in short
+                and others >= 2
+                and 3 * rest >= 2 * others
+                and is_row_label(cleans[k], max_words=_MAX_COLUMN_LABEL_WORDS)
+            ):
+                found.add(k)
+    return found
 
 
 class Segmenter:
