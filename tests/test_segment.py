@@ -582,6 +582,24 @@ def test_markers_only_paragraph() -> None:
         ("The main points are as follows:", "connective"),
         # a longer one that says what follows is the content (a trial's answer judged it)
         ("If you lost your phone, here is how to get back into your account:", "connective"),
+        (
+            "Based on the sources you shared, here is a short comparison of the phones:",
+            "connective",
+        ),
+        # ... but not a sentence that states something before it ends in ':' (a review's)
+        ("As of 2024, here are the tallest buildings, which all exceed 500 m:", None),
+        ("Here are the three cities that hosted the Summer Olympics twice before 2000:", None),
+        ("The Treaty of Versailles, signed on 28 June 1919, imposed the following terms:", None),
+        (
+            "Marie Curie is the only person to have won Nobel Prizes in two different sciences; "
+            "here's a summary:",
+            None,
+        ),
+        (
+            "Vitamin D deficiency is common in northern Europe in winter, and the following "
+            "groups are most at risk:",
+            None,
+        ),
         ("Very big.", "too_short"),
         ("Webb [1][2].", "too_short"),
         ("`make test`", "code"),
@@ -865,6 +883,19 @@ def test_a_row_of_short_cells_states_facts() -> None:
     # a first cell that is a sentence is a claim, and the cells after it are not its facts
     sentence = "The tower was the tallest structure in the world until 1930"
     assert (cells[sentence].is_claim, cells["41 years"].skip_reason) == (True, "too_short")
+
+
+def test_tables_whose_first_header_is_empty_are_read_each_alone() -> None:
+    """A review: two tables with an empty top-left header cell were pooled into one column,
+    so a two-row table's sentence was taken for a label by the other table's labels."""
+    first = "| | Height | Opened |\n|---|---|---|\n| Eiffel Tower | 330 m | 1889 |\n"
+    first += "| Tokyo Tower | 333 m | 1958 |\n| CN Tower | 553 m | 1976 |\n\n"
+    second = "| | Height | Opened |\n|---|---|---|\n"
+    second += (
+        "| Tallest free-standing tower until 2007 | 553 m | 1976 |\n| Sears | 442 m | 1973 |\n"
+    )
+    cells = {s.text: s for s in _segments(first + second)}
+    assert cells["Tallest free-standing tower until 2007"].is_claim
 
 
 def test_a_longer_first_cell_among_short_ones_labels_its_row() -> None:

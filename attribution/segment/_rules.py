@@ -97,10 +97,16 @@ _LEAD_IN_WORDS = re.compile(
 _MAX_LEAD_IN_WORDS = 6
 _MAX_ANNOUNCED_LEAD_IN_WORDS = 12
 _ANNOUNCES = re.compile(
-    r"\b(?:here(?:'s| is| are)|as follows|the following|follow these|these steps)\b"
+    r"(?![^:]*\d)"
+    r"(?:(?:if|when|to|for|before|after|once|based\s+on|depending\s+on|in\s+order\s+to)\b"
+    r"[^;:.]*?,\s*)?"
+    r"(?:here(?:'s|\s+is|\s+are)|follow\s+these|these\s+steps|the\s+following|as\s+follows)\b"
+    r"[^;]*$"
 )
-"""Words that say what follows is the content: a lead-in with them may be longer ("If you lost
-your phone, here is how to get back into your account:")."""
+"""A lead-in that opens with words saying what follows is the content, after a condition at
+most, and states no number: it may be longer ("If you lost your phone, here is how to get back
+into your account:"; not "As of 2024, here are the tallest buildings, which all exceed 500 m:"
+nor "Marie Curie won two Nobel Prizes; here's a summary:")."""
 _MAX_LONG_LEAD_IN_WORDS = 25
 
 
@@ -273,7 +279,7 @@ def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
     if ending.endswith((":", "：")) and (
         words <= _MAX_LEAD_IN_WORDS
         or (words <= _MAX_ANNOUNCED_LEAD_IN_WORDS and _LEAD_IN_WORDS.search(text))
-        or (words <= _MAX_LONG_LEAD_IN_WORDS and _ANNOUNCES.search(text))
+        or (words <= _MAX_LONG_LEAD_IN_WORDS and _ANNOUNCES.match(text))
     ):
         return "connective"
     if words < min_words:

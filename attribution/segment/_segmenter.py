@@ -591,11 +591,15 @@ def _labels_of_tables(units: Sequence[Unit], cleans: Sequence[str]) -> set[int]:
     """The first cells that label their rows (:func:`is_row_label`), and those a little longer
     in a column whose other cells mostly are labels ("| Annual, after 30 days |" among
     "| Annual |" and "| Monthly |": a plan, not a claim)."""
-    firsts: dict[tuple[int, ...], list[int]] = {}  # a table's first column, by its header cells
+    # a table's first column, by the header cell of a column after it (one table's: the first
+    # column's header may be empty, "| | 2022 | 2023 |", in every table of an answer)
+    firsts: dict[tuple[int, ...], list[int]] = {}
     for unit in units:
         label = unit.row_label
         if unit.block == "table_cell" and label is not None and units[label].column == 0:
-            column = firsts.setdefault(tuple(units[label].headers), [])
+            if not unit.headers:
+                continue  # a table without a header row: its labels are the short ones only
+            column = firsts.setdefault(tuple(unit.headers), [])
             if label not in column:
                 column.append(label)
     found: set[int] = set()
