@@ -2201,3 +2201,30 @@ def test_hits_that_count_their_documents_chunks_and_other_tools_calls_keep_every
         ("web_result", None),
         ("api", "Paris: 18 C"),
     ]
+
+
+def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> None:
+    """An Anthropic message without search results was read as an MCP result: its own answer
+    became a source, which supported every claim of itself; its MCP tools' results beside a
+    web search were lost."""
+    plain = {"type": "message", "role": "assistant", "content": [
+        {"type": "text", "text": "Paris is the capital of France."}]}  # fmt: skip
+    result = run("claude", plain)
+    assert not result.sources
+    assert "its own answer is no source" in result.warnings[0].reason
+    used = {"type": "mcp_tool_use", "id": "m1", "name": "weather", "server_name": "w", "input": {}}
+    got = {"type": "mcp_tool_result", "tool_use_id": "m1", "is_error": False,
+           "content": [{"type": "text", "text": "Paris: 18 C"}]}  # fmt: skip
+    search = {"type": "web_search_tool_result", "tool_use_id": "s", "content": [
+        {"type": "web_search_result", "url": "https://a.org/x", "title": "A"}]}  # fmt: skip
+    message = {"type": "message", "role": "assistant", "content": [search, used, got,
+               {"type": "text", "text": "It is 18 C in Paris."}]}  # fmt: skip
+    assert [(s.type, s.title, s.full_content) for s in run("claude", message).sources] == [
+        ("web_result", "A", None),
+        ("api", "weather", "Paris: 18 C"),
+    ]
+    # a message of an app or a chat history is read as before
+    slack = {"type": "message", "user": "U1", "text": "deploy done"}
+    assert [s.type for s in run("slack", slack).sources] == ["api"]
+    history = {"type": "message", "role": "user", "content": [{"type": "text", "text": "Hi"}]}
+    assert run("history", history).sources

@@ -35,6 +35,7 @@ from attribution.sources._extractors._stores import store_records
 from attribution.sources._extractors._vendors import (
     fetched_pages,
     file_search_chunks,
+    message_tool_results,
     provider_results,
 )
 from attribution.sources._extractors._web import (
@@ -70,6 +71,10 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
     data = coerce_output(call.output)
     if is_empty(data):
         warn("output is empty; no sources")
+        return
+    if (told := message_tool_results(data)) is not None:
+        # an Anthropic message: what its tools found; its own answer is no source
+        yield from _message_sources(data, told, call, warn)
         return
     if is_mcp_result(data):
         yield from mcp_sources(data, call, warn)
@@ -137,6 +142,31 @@ def _response_sources(
             "output is an OpenAI response with no search results or citations (ask for them "
             "with include=['file_search_call.results'] or a web search); its own answer is no "
             "source; no sources"
+        )
+
+
+def _message_sources(
+    data: dict[str, Any], told: list[tuple[str, str]], call: ToolOutput, warn: Warn
+) -> Iterator[CitationSource]:
+    """The sources of an Anthropic message: the pages its web search found and fetched, what
+    its other tools returned; a warning where it has none."""
+    found = False
+    if provider_results(data) is not None:
+        found = True
+        yield from web_results(data, call, warn)
+    elif (pages := fetched_pages(data, warn)) is not data:
+        found = True
+        textless = isinstance(pages, dict) and "results" in pages
+        yield from (web_results if textless else web_pages)(pages, call, warn)
+    for name, text in told:
+        source = make_source(call, "api", title=name, full_content=text)
+        if source is not None:
+            found = True
+            yield source
+    if not found:
+        warn(
+            "output is a model's message with no tool results (web search, fetch, MCP or tool "
+            "results); its own answer is no source; no sources"
         )
 
 

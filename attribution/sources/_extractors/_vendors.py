@@ -17,12 +17,21 @@ from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import JSONObject, first_str
 from attribution.sources._urls import canonical_url
 
-__all__ = ["fetched_pages", "file_search_chunks", "provider_results"]
+__all__ = ["fetched_pages", "file_search_chunks", "message_tool_results", "provider_results"]
 
 _ANTHROPIC_SEARCH = "web_search_tool_result"
 _ANTHROPIC_FETCH = "web_fetch_tool_result"
 _OTHER_BLOCKS = frozenset(
-    {"text", "server_tool_use", "thinking", "redacted_thinking", "tool_use", "tool_result"}
+    {
+        "text",
+        "server_tool_use",
+        "thinking",
+        "redacted_thinking",
+        "tool_use",
+        "tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+    }
 )
 """The blocks of an Anthropic message that hold no page."""
 
@@ -261,3 +270,40 @@ def file_search_chunks(data: Any) -> list[JSONObject] | None:
         )
         records.append(record)
     return records
+
+
+def message_tool_results(data: Any) -> list[tuple[str, str]] | None:
+    """What the tools called inside an Anthropic message returned (``mcp_tool_result`` and
+    ``tool_result`` blocks), as (the tool's name, its text), or None when ``data`` is no such
+    message (``{"type": "message", "role": "assistant", "content": [...]}``, or a user's
+    message holding tool results). The model's own text is no source: passed whole, its
+    message is most often the answer being checked."""
+    if not (isinstance(data, dict) and data.get("type") == "message"):
+        return None
+    blocks = data.get("content")
+    if not isinstance(blocks, list):
+        return None
+    results = any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
+    if data.get("role") != "assistant" and not (data.get("role") == "user" and results):
+        return None  # a message of a chat history or an app: read as before
+    names = {
+        str(b.get("id")): str(b.get("name") or b.get("type"))
+        for b in blocks
+        if isinstance(b, dict) and b.get("type") in ("mcp_tool_use", "tool_use")
+    }
+    found: list[tuple[str, str]] = []
+    for block in blocks:
+        if not isinstance(block, dict) or block.get("type") not in (
+            "mcp_tool_result",
+            "tool_result",
+        ):
+            continue
+        content = block.get("content")
+        if isinstance(content, list):
+            parts = [first_str(c, "text") for c in content if isinstance(c, dict)]
+            text = "\n".join(p for p in parts if p)
+        else:
+            text = content if isinstance(content, str) else ""
+        if text.strip() and not block.get("is_error"):
+            found.append((names.get(str(block.get("tool_use_id")), str(block["type"])), text))
+    return found
