@@ -2207,8 +2207,8 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
     """An Anthropic message without search results was read as an MCP result: its own answer
     became a source, which supported every claim of itself; its MCP tools' results beside a
     web search were lost."""
-    plain = {"type": "message", "role": "assistant", "content": [
-        {"type": "text", "text": "Paris is the capital of France."}]}  # fmt: skip
+    plain = {"id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+             "content": [{"type": "text", "text": "Paris is the capital of France."}]}  # fmt: skip
     result = run("claude", plain)
     assert not result.sources
     assert "its own answer is no source" in result.warnings[0].reason
@@ -2221,8 +2221,59 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
                {"type": "text", "text": "It is 18 C in Paris."}]}  # fmt: skip
     assert [(s.type, s.title, s.full_content) for s in run("claude", message).sources] == [
         ("web_result", "A", None),
-        ("api", "weather", "Paris: 18 C"),
+        ("mcp", "claude", "Paris: 18 C"),
     ]
+    # a review: a fetch beside code's run, a search result inside a tool's result, code's
+    # output, a dict; an OpenAI output item is no Anthropic message
+    fetch = {
+        "type": "web_fetch_tool_result",
+        "tool_use_id": "f1",
+        "content": {
+            "type": "web_fetch_result",
+            "url": "https://ex.com/q3",
+            "content": {
+                "type": "document",
+                "title": "Q3",
+                "source": {"type": "text", "data": "Revenue rose 12% in Q3."},
+            },
+        },
+    }
+    code = {
+        "type": "code_execution_tool_result",
+        "tool_use_id": "c1",
+        "content": {"type": "code_execution_result", "stdout": "mean growth: 12.0"},
+    }
+    ran = {"type": "server_tool_use", "id": "c1", "name": "code_execution", "input": {}}
+    result = run("claude", {"type": "message", "role": "assistant", "content": [fetch, ran, code]})
+    assert [(s.type, s.uri, s.title, s.full_content) for s in result.sources] == [
+        ("web", "https://ex.com/q3", "Q3", "Revenue rose 12% in Q3."),
+        ("api", None, "code_execution", "mean growth: 12.0"),
+    ]
+    found = {
+        "type": "search_result",
+        "source": "https://kb.ex.com/q3",
+        "title": "Q3 report",
+        "content": [{"type": "text", "text": "Revenue rose 12% in Q3."}],
+    }
+    told = {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": [found]},
+            {"type": "tool_result", "tool_use_id": "t2", "content": {"temp": 18}},
+        ],
+    }
+    result = run("agent", told)
+    assert (result.sources[0].type, result.sources[0].uri) == ("web_result", "https://kb.ex.com/q3")
+    assert '"temp": 18' in (result.sources[1].full_content or "")
+    item = {
+        "type": "message",
+        "id": "msg_o",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "It grew.", "annotations": []}],
+    }
+    assert [s.type for s in run("agent", item).sources] == ["api"]  # fmt: skip
     # a message of an app or a chat history is read as before
     slack = {"type": "message", "user": "U1", "text": "deploy done"}
     assert [s.type for s in run("slack", slack).sources] == ["api"]

@@ -146,7 +146,7 @@ def _response_sources(
 
 
 def _message_sources(
-    data: dict[str, Any], told: list[tuple[str, str]], call: ToolOutput, warn: Warn
+    data: dict[str, Any], told: list[tuple[str, Any]], call: ToolOutput, warn: Warn
 ) -> Iterator[CitationSource]:
     """The sources of an Anthropic message: the pages its web search found and fetched, what
     its other tools returned; a warning where it has none."""
@@ -158,7 +158,13 @@ def _message_sources(
         found = True
         textless = isinstance(pages, dict) and "results" in pages
         yield from (web_results if textless else web_pages)(pages, call, warn)
-    for name, text in told:
+    for name, content in told:
+        if isinstance(content, list):  # content blocks: read as an MCP result's are
+            for block_source in mcp_sources({"content": content}, call, warn):
+                found = True
+                yield block_source
+            continue
+        text = content if isinstance(content, str) else to_json_text(content, warn)
         source = make_source(call, "api", title=name, full_content=text)
         if source is not None:
             found = True

@@ -31,6 +31,9 @@ _OTHER_BLOCKS = frozenset(
         "tool_result",
         "mcp_tool_use",
         "mcp_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
     }
 )
 """The blocks of an Anthropic message that hold no page."""
@@ -272,38 +275,67 @@ def file_search_chunks(data: Any) -> list[JSONObject] | None:
     return records
 
 
-def message_tool_results(data: Any) -> list[tuple[str, str]] | None:
-    """What the tools called inside an Anthropic message returned (``mcp_tool_result`` and
-    ``tool_result`` blocks), as (the tool's name, its text), or None when ``data`` is no such
-    message (``{"type": "message", "role": "assistant", "content": [...]}``, or a user's
-    message holding tool results). The model's own text is no source: passed whole, its
-    message is most often the answer being checked."""
+_TOOL_BLOCKS = frozenset(
+    {
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "tool_use",
+        "tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+    }
+)
+"""Blocks of an Anthropic message that a tool call or its result makes."""
+_CODE_RESULTS = frozenset(
+    {
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+    }
+)
+
+
+def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
+    """What the tools called inside an Anthropic message returned, as (the tool's name, the
+    result's content: text, a list of content blocks, an object), or None when ``data`` is no
+    such message: ``{"type": "message", "role": "assistant", "content": [...]}`` as the API
+    answers (with its ``stop_reason``) or holding a tool's block, or a user's
+    message holding tool results. The model's own text is no source: passed whole, its message
+    is most often the answer being checked."""
     if not (isinstance(data, dict) and data.get("type") == "message"):
         return None
     blocks = data.get("content")
     if not isinstance(blocks, list):
         return None
-    results = any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
-    if data.get("role") != "assistant" and not (data.get("role") == "user" and results):
+    kinds = {b.get("type") for b in blocks if isinstance(b, dict)}
+    if kinds & {"output_text", "output_audio", "input_text"}:
+        return None  # an OpenAI Responses or Realtime item, not Anthropic's
+    answered = "stop_reason" in data
+    if data.get("role") == "assistant":
+        if not (answered or kinds & _TOOL_BLOCKS):
+            return None  # another app's message (an OpenAI output item: "output_text")
+    elif not (data.get("role") == "user" and "tool_result" in kinds):
         return None  # a message of a chat history or an app: read as before
     names = {
         str(b.get("id")): str(b.get("name") or b.get("type"))
         for b in blocks
-        if isinstance(b, dict) and b.get("type") in ("mcp_tool_use", "tool_use")
+        if isinstance(b, dict) and b.get("type") in ("mcp_tool_use", "tool_use", "server_tool_use")
     }
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, Any]] = []
     for block in blocks:
-        if not isinstance(block, dict) or block.get("type") not in (
-            "mcp_tool_result",
-            "tool_result",
-        ):
+        if not isinstance(block, dict) or block.get("is_error"):
             continue
+        kind = block.get("type")
+        name = names.get(str(block.get("tool_use_id")), str(kind))
         content = block.get("content")
-        if isinstance(content, list):
-            parts = [first_str(c, "text") for c in content if isinstance(c, dict)]
-            text = "\n".join(p for p in parts if p)
-        else:
-            text = content if isinstance(content, str) else ""
-        if text.strip() and not block.get("is_error"):
-            found.append((names.get(str(block.get("tool_use_id")), str(block["type"])), text))
+        if kind in ("mcp_tool_result", "tool_result") and content:
+            found.append((name, content))
+        elif kind in _CODE_RESULTS and isinstance(content, dict):
+            out = content.get("stdout") or first_str(content.get("content"), "stdout")
+            if isinstance(out, str) and out.strip():
+                found.append((name, out))
     return found
