@@ -2209,9 +2209,10 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
     web search were lost."""
     plain = {"id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "end_turn",
              "content": [{"type": "text", "text": "Paris is the capital of France."}]}  # fmt: skip
-    result = run("claude", plain)
-    assert not result.sources
-    assert "its own answer is no source" in result.warnings[0].reason
+    for tool in ("claude", "web_search", "fetch_url", "mcp__x__y"):  # any extractor
+        result = run(tool, plain)
+        assert not result.sources, tool
+        assert "its own answer is no source" in result.warnings[0].reason
     used = {"type": "mcp_tool_use", "id": "m1", "name": "weather", "server_name": "w", "input": {}}
     got = {"type": "mcp_tool_result", "tool_use_id": "m1", "is_error": False,
            "content": [{"type": "text", "text": "Paris: 18 C"}]}  # fmt: skip

@@ -212,6 +212,8 @@ def extract_web_search(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]
     A search served by an MCP server (``CallToolResult`` blocks) is read by :func:`mcp_sources`.
     """
     data = coerce_output(call.output)
+    if (told := message_tool_results(data)) is not None:
+        return _message_sources(data, told, call, warn)  # its own answer is no source
     if is_mcp_result(data):
         return mcp_sources(data, call, warn)
     return web_results(data, call, warn)
@@ -226,7 +228,10 @@ def extract_web_search(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]
 )
 def extract_web_scrape(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
     """Fetched pages as ``web`` sources with their whole text (see :func:`._web.web_pages`)."""
-    return web_pages(coerce_output(call.output), call, warn)
+    data = coerce_output(call.output)
+    if (told := message_tool_results(data)) is not None:
+        return _message_sources(data, told, call, warn)  # its own answer is no source
+    return web_pages(data, call, warn)
 
 
 @default_extractors.register(
@@ -321,4 +326,7 @@ def extract_mcp(call: ToolOutput, warn: Warn) -> Iterable[CitationSource]:
 
     ``mcp.<server>__<tool>`` and Claude's ``mcp__<server>__<tool>``.
     """
-    return mcp_sources(coerce_output(call.output), call, warn)
+    data = coerce_output(call.output)
+    if (told := message_tool_results(data)) is not None:
+        return _message_sources(data, told, call, warn)  # its own answer is no source
+    return mcp_sources(data, call, warn)
