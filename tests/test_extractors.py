@@ -1941,20 +1941,18 @@ def test_search_hits_whose_text_field_is_unknown_keep_their_fields_as_text() -> 
     assert [w.reason for w in result.warnings] == ["chunk 2 is a null, not an object; skipped"]
 
 
-def test_an_anthropic_message_with_thinking_a_search_and_a_fetch_gives_every_page() -> None:
-    fetch = {
+def _fetch_block(used: str, url: str, title: str, source: dict[str, str]) -> dict[str, Any]:
+    """An Anthropic ``web_fetch_tool_result`` block of a page."""
+    document = {"type": "document", "title": title, "source": source}
+    return {
         "type": "web_fetch_tool_result",
-        "tool_use_id": "s2",
-        "content": {
-            "type": "web_fetch_result",
-            "url": "https://b.org/page",
-            "content": {
-                "type": "document",
-                "source": {"type": "text", "media_type": "text/plain", "data": "The page."},
-                "title": "B",
-            },
-        },
+        "tool_use_id": used,
+        "content": {"type": "web_fetch_result", "url": url, "content": document},
     }
+
+
+def test_an_anthropic_message_with_thinking_a_search_and_a_fetch_gives_every_page() -> None:
+    fetch = _fetch_block("s2", "https://b.org/page", "B", {"type": "text", "data": "The page."})
     failed = {
         "type": "web_fetch_tool_result",
         "tool_use_id": "s3",
@@ -2008,19 +2006,8 @@ def test_scores_in_numpy_s_repr_and_odd_page_numbers_are_read() -> None:
 def test_a_fetched_pdf_is_kept_without_text_and_a_failed_fetch_names_its_address() -> None:
     """A fetched PDF's bytes are no text to quote, but the answer may cite the page: its marker
     is then unverifiable, not unknown."""
-    fetched = {
-        "type": "web_fetch_tool_result",
-        "tool_use_id": "s1",
-        "content": {
-            "type": "web_fetch_result",
-            "url": "https://a.com/x.pdf",
-            "content": {
-                "type": "document",
-                "title": "Report",
-                "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
-            },
-        },
-    }
+    pdf = {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"}
+    fetched = _fetch_block("s1", "https://a.com/x.pdf", "Report", pdf)
     asked = {"type": "server_tool_use", "id": "s2", "name": "web_fetch",
              "input": {"url": "https://b.com/gone"}}  # fmt: skip
     failed = {
@@ -2226,19 +2213,8 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
     ]
     # a review: a fetch beside code's run, a search result inside a tool's result, code's
     # output, a dict; an OpenAI output item is no Anthropic message
-    fetch = {
-        "type": "web_fetch_tool_result",
-        "tool_use_id": "f1",
-        "content": {
-            "type": "web_fetch_result",
-            "url": "https://ex.com/q3",
-            "content": {
-                "type": "document",
-                "title": "Q3",
-                "source": {"type": "text", "data": "Revenue rose 12% in Q3."},
-            },
-        },
-    }
+    text = {"type": "text", "data": "Revenue rose 12% in Q3."}
+    fetch = _fetch_block("f1", "https://ex.com/q3", "Q3", text)
     code = {
         "type": "code_execution_tool_result",
         "tool_use_id": "c1",

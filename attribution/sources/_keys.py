@@ -9,7 +9,14 @@ from attribution._errors import InputError
 from attribution._wire import SOURCE_TYPES, CitationSource
 from attribution.sources._urls import canonical_url
 
-__all__ = ["check_distinct_ids", "content_key", "is_web_url", "make_source_key", "source_key"]
+__all__ = [
+    "check_distinct_ids",
+    "content_key",
+    "is_web_url",
+    "make_source_key",
+    "source_key",
+    "text_digest",
+]
 
 _WEB_TYPES = frozenset({"web", "web_result"})
 # One page is one source whether a search result or a scrape brought it, so every web source
@@ -53,10 +60,14 @@ def make_source_key(source_type: str, locator: Locator) -> str:
     return ":".join([source_type, *texts])
 
 
+def text_digest(text: str) -> str:
+    """A short hash of ``text`` (blanks around it aside): what names a source by its text."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:16]
+
+
 def content_key(source_type: str, text: str) -> str:
     """Key for a source that has no locator of its own: its type and a hash of its text."""
-    digest = hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:16]
-    return make_source_key(source_type, ("sha256", digest))
+    return make_source_key(source_type, ("sha256", text_digest(text)))
 
 
 def source_key(source: CitationSource) -> str:

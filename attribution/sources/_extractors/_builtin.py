@@ -34,7 +34,6 @@ from attribution.sources._extractors._shapes import (
 from attribution.sources._extractors._stores import store_records
 from attribution.sources._extractors._vendors import (
     fetched_pages,
-    file_search_chunks,
     message_tool_results,
     provider_results,
 )
@@ -81,9 +80,8 @@ def extract_generic(call: ToolOutput, warn: Warn) -> Iterator[CitationSource]:
         return
     if isinstance(data, str) and (page_data := reader_page(data, warn)) is not None:
         data = page_data
-    if (pages := fetched_pages(data, warn)) is not data:  # Anthropic's web fetch
-        textless = isinstance(pages, dict) and "results" in pages
-        yield from (web_results if textless else web_pages)(pages, call, warn)
+    if fetched_pages(data) is not data:  # Anthropic's web fetch, read as a scrape tool reads it
+        yield from web_pages(data, call, warn)
         return
     if isinstance(data, dict) and openai_response_pages(data) is not None:
         # an OpenAI Responses answer: the pages it searched and cites, its files' chunks; its
@@ -126,10 +124,10 @@ def _response_sources(
     """The sources of an OpenAI Responses answer: its file search's chunks, the pages its web
     search found and its text cites, what its other tools returned; a warning where it has
     none of them."""
-    chunks = file_search_chunks(data) or []
+    chunks = store_records(data) or []  # the chunks its file search returned
     pages = openai_response_pages(data) or []
     if chunks:
-        yield from record_sources(store_records(data) or chunks, FILE_CHUNK, call, warn)
+        yield from record_sources(chunks, FILE_CHUNK, call, warn)
     if pages:
         yield from web_results(data, call, warn)
     results = _call_results(data)
@@ -154,10 +152,9 @@ def _message_sources(
     if provider_results(data) is not None:
         found = True
         yield from web_results(data, call, warn)
-    elif (pages := fetched_pages(data, warn)) is not data:
+    elif fetched_pages(data) is not data:
         found = True
-        textless = isinstance(pages, dict) and "results" in pages
-        yield from (web_results if textless else web_pages)(pages, call, warn)
+        yield from web_pages(data, call, warn)
     for name, content in told:
         if isinstance(content, list):  # content blocks: read as an MCP result's are
             for block_source in mcp_sources({"content": content}, call, warn):

@@ -27,7 +27,12 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
-from attribution.sources._extractors._stores import FIELDS_TEXT, store_records
+from attribution.sources._extractors._stores import (
+    CHUNK_IDS,
+    DOCUMENT_IDS,
+    FIELDS_TEXT,
+    store_records,
+)
 
 __all__ = [
     "ANON_CHUNK",
@@ -65,10 +70,7 @@ class RecordShape:
     """Whether a record without text is useless (a listing of links is not)."""
 
 
-_CHUNK_KEY = (
-    ("document_id", "doc_id", "documentId", "file_id", "fileId", "source_id", "sourceId"),
-    ("chunk_id", "chunkId", "id", "chunk_index", "chunkIndex"),
-)
+_CHUNK_KEY = (DOCUMENT_IDS, CHUNK_IDS)
 _CHUNK_TEXT = ("text", "content", "chunk", "page_content", "pageContent", "chunk_text", FIELDS_TEXT)
 _CHUNK_TITLE = (
     "title",

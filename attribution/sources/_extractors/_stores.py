@@ -12,7 +12,6 @@ flattens all of them into plain records ``{id, text, uri, title, ...}`` that
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -25,11 +24,24 @@ from attribution.sources._extractors._shapes import (
     with_metadata,
 )
 from attribution.sources._extractors._vendors import file_search_chunks
+from attribution.sources._keys import text_digest
 
-__all__ = ["FIELDS_TEXT", "store_records"]
+__all__ = ["CHUNK_IDS", "DOCUMENT_IDS", "FIELDS_TEXT", "store_records"]
 
 _TEXT_FIELDS = ("text", "page_content", "pageContent", "content", "chunk", "document")
 _URI_FIELDS = ("url", "source", "uri", "file_path", "filePath", "link")
+DOCUMENT_IDS = (
+    "document_id",
+    "doc_id",
+    "documentId",
+    "file_id",
+    "fileId",
+    "source_id",
+    "sourceId",
+)
+"""The fields that name a chunk's document (the outer part of its key)."""
+CHUNK_IDS = ("chunk_id", "chunkId", "id", "chunk_index", "chunkIndex")
+"""The fields that name a chunk inside its document (the inner part of its key)."""
 
 
 def _chroma(data: JSONObject) -> list[JSONObject] | None:
@@ -240,7 +252,7 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
                     else {}
                 )
             record = _with_text(dict(source))
-            named = first_id(record, *_DOCUMENT_IDS) is not None
+            named = first_id(record, *DOCUMENT_IDS) is not None
             if hit.get("_id") is not None and not named:
                 # the hit's own id names it in its index: a "chunk_id" that counts a
                 # document's chunks, or an "id" its chunks share, names no hit alone
@@ -257,7 +269,11 @@ def _search_hits(data: JSONObject) -> list[Any] | None:
                 continue
             record = {k: v for k, v in item.items() if not k.startswith("@")}
             captions = item.get("@search.captions")
-            said = [first_str(c, "text") for c in captions] if isinstance(captions, list) else []
+            said = [
+                first_str(c, "text")
+                for c in (captions if isinstance(captions, list) else [])
+                if isinstance(c, dict)
+            ]
             if said and not first_str(record, *_TEXT_FIELDS):
                 record["text"] = " ".join(c for c in said if c)  # the semantic ranker's caption
             record = _with_text(record)
@@ -329,7 +345,7 @@ def _unpacked(items: list[Any]) -> list[Any] | None:
         return [
             {**r["entity"], "id": r.get("id"), "score": r.get("distance")}
             if isinstance(r["entity"], dict)
-            else r  # warned about by the reader, the others kept
+            else dict(r)  # warned about by the reader, the others kept (a copy: keyed after)
             for r in rows
         ]
     return None
@@ -373,18 +389,6 @@ def store_records(data: Any) -> list[JSONObject] | None:
     return records
 
 
-_DOCUMENT_IDS = (
-    "document_id",
-    "doc_id",
-    "documentId",
-    "file_id",
-    "fileId",
-    "source_id",
-    "sourceId",
-)
-_CHUNK_IDS = ("chunk_id", "chunkId", "id", "chunk_index", "chunkIndex")
-
-
 def _keyed(records: list[Any]) -> list[Any]:
     """Records of a store that names a chunk by one id only, given both a chunk's key needs:
     a chunk with an id of its own and no document's is its own document (Haystack, Milvus,
@@ -394,12 +398,12 @@ def _keyed(records: list[Any]) -> list[Any]:
     for record in records:
         if not isinstance(record, dict):
             continue
-        document = first_id(record, *_DOCUMENT_IDS)
-        chunk = first_id(record, *_CHUNK_IDS)
+        document = first_id(record, *DOCUMENT_IDS)
+        chunk = first_id(record, *CHUNK_IDS)
         if document is None and chunk is not None:
             record["document_id"] = chunk
         elif document is not None and chunk is None:
             text = first_text(with_metadata(record), *_TEXT_FIELDS, FIELDS_TEXT)
             if text:
-                record["chunk_id"] = hashlib.sha256(text.strip().encode()).hexdigest()[:16]
+                record["chunk_id"] = text_digest(text)
     return records

@@ -21,6 +21,14 @@ __all__ = ["fetched_pages", "file_search_chunks", "message_tool_results", "provi
 
 _ANTHROPIC_SEARCH = "web_search_tool_result"
 _ANTHROPIC_FETCH = "web_fetch_tool_result"
+_CODE_RESULTS = frozenset(
+    {
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+    }
+)
+"""The blocks of an Anthropic message that hold a code run's result."""
 _OTHER_BLOCKS = frozenset(
     {
         "text",
@@ -31,9 +39,7 @@ _OTHER_BLOCKS = frozenset(
         "tool_result",
         "mcp_tool_use",
         "mcp_tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
+        *_CODE_RESULTS,
     }
 )
 """The blocks of an Anthropic message that hold no page."""
@@ -163,7 +169,7 @@ def _gemini_results(data: Any) -> list[Any] | None:
     chunks: list[Any] = []
     found = False
     for meta in metadata:
-        listed = first_list(meta, "groundingChunks", "grounding_chunks")
+        listed = _first_list(meta, "groundingChunks", "grounding_chunks")
         if listed is not None:
             found = True
             chunks.extend(listed)
@@ -186,7 +192,7 @@ def _gemini_results(data: Any) -> list[Any] | None:
     return results
 
 
-def first_list(obj: Any, *names: str) -> list[Any] | None:
+def _first_list(obj: Any, *names: str) -> list[Any] | None:
     """The first of ``names`` in ``obj`` holding a list."""
     if not isinstance(obj, dict):
         return None
@@ -241,15 +247,15 @@ def file_search_chunks(data: Any) -> list[JSONObject] | None:
         return None
     items: list[Any] | None = None
     if data.get("object") == "vector_store.search_results.page":
-        items = first_list(data, "data")
+        items = _first_list(data, "data")
     elif data.get("type") == "file_search_call":
-        items = first_list(data, "results")
+        items = _first_list(data, "results")
     elif data.get("object") == "response" and isinstance(data.get("output"), list):
         calls = [
             o for o in data["output"] if isinstance(o, dict) and o.get("type") == "file_search_call"
         ]
         if calls:
-            items = [r for c in calls for r in (first_list(c, "results") or [])]
+            items = [r for c in calls for r in (_first_list(c, "results") or [])]
     if not items:
         return None  # no results listed (the API lists them only when asked): read otherwise
     records: list[JSONObject] = []
@@ -275,28 +281,11 @@ def file_search_chunks(data: Any) -> list[JSONObject] | None:
     return records
 
 
-_TOOL_BLOCKS = frozenset(
-    {
-        "server_tool_use",
-        "web_search_tool_result",
-        "web_fetch_tool_result",
-        "mcp_tool_use",
-        "mcp_tool_result",
-        "tool_use",
-        "tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-    }
-)
+_TOOL_BLOCKS = (_OTHER_BLOCKS - {"text", "thinking", "redacted_thinking"}) | {
+    _ANTHROPIC_SEARCH,
+    _ANTHROPIC_FETCH,
+}
 """Blocks of an Anthropic message that a tool call or its result makes."""
-_CODE_RESULTS = frozenset(
-    {
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-    }
-)
 
 
 def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
@@ -335,7 +324,10 @@ def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
         if kind in ("mcp_tool_result", "tool_result") and content:
             found.append((name, content))
         elif kind in _CODE_RESULTS and isinstance(content, dict):
-            out = content.get("stdout") or first_str(content.get("content"), "stdout")
+            inner = content.get("content")
+            out = content.get("stdout") or (
+                first_str(inner, "stdout") if isinstance(inner, dict) else None
+            )
             if isinstance(out, str) and out.strip():
                 found.append((name, out))
     return found
