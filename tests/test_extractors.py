@@ -2256,3 +2256,19 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
     assert [s.type for s in run("slack", slack).sources] == ["api"]
     history = {"type": "message", "role": "user", "content": [{"type": "text", "text": "Hi"}]}
     assert run("history", history).sources
+
+
+def test_malformed_parts_of_provider_and_index_answers_are_skipped_not_crashed_on() -> None:
+    """A caption or a code run's result of the wrong type reached a field reader made for
+    objects: the extractor failed and the call lost its other sources."""
+    azure = {"value": [{"@search.score": 1, "id": "1", "content": "Body",
+                        "@search.captions": [None, "x", {"text": "Cap"}]}]}  # fmt: skip
+    result = run("azure_search", azure)
+    assert [s.full_content for s in result.sources] == ["Body"]
+    assert not any("extractor" in w.reason for w in result.warnings)
+    code = {"type": "code_execution_tool_result", "tool_use_id": "c1", "content": {"content": [1]}}
+    search = {"type": "web_search_tool_result", "tool_use_id": "s", "content": [
+        {"type": "web_search_result", "url": "https://a.org/x", "title": "A"}]}  # fmt: skip
+    result = run("claude", {"type": "message", "role": "assistant", "content": [search, code]})
+    assert [s.uri for s in result.sources] == ["https://a.org/x"]
+    assert not any("extractor" in w.reason for w in result.warnings)
