@@ -974,21 +974,23 @@ def test_mcp_call_tool_result_blocks() -> None:
         "isError": False,
     }
     result = run("mcp.github__search_code", output)
-    # a file: address is never a source's uri (a UI renders it as a link): said, id kept
+    # a file: address is never a source's uri (a UI renders it as a link): said, id kept;
+    # the line about the results beside them is none of them
     assert [w.reason for w in result.warnings] == [
-        "item 2: its address uses the unsafe file: scheme; the address was dropped and the "
-        "source kept"
+        "block 1 is a status line beside the results ('Found 2 files mentioning the mirror.');"
+        " skipped",
+        "item 1: its address uses the unsafe file: scheme; the address was dropped and the "
+        "source kept",
     ]
-    assert result.sources[1].uri is None
+    assert result.sources[0].uri is None
     assert [(s.type, s.id) for s in result.sources] == [
-        ("mcp", content_key("mcp", "Found 2 files mentioning the mirror.")),
         ("mcp", "mcp:file:///repo/docs/mirror.md"),
         ("web_result", "web_result:https://github.com/spacetelescope/jwst"),
         ("mcp", "mcp:repo://docs/orbit.md"),
         ("web_result", "web_result:https://webbtelescope.org/news/first-images"),
     ]
-    text, resource, link, _, search = result.sources
-    assert text.title == "github/search_code"
+    resource, link, _, search = result.sources
+    assert resource.title == "github/search_code"
     assert resource.full_content == "# Mirror\n18 segments."
     assert link.snippet == "Python library for JWST data processing."
     assert link.domain == "github.com"
@@ -2272,3 +2274,62 @@ def test_malformed_parts_of_provider_and_index_answers_are_skipped_not_crashed_o
     result = run("claude", {"type": "message", "role": "assistant", "content": [search, code]})
     assert [s.uri for s in result.sources] == ["https://a.org/x"]
     assert not any("extractor" in w.reason for w in result.warnings)
+
+
+def test_a_grounding_redirect_takes_the_site_the_chunk_names_as_its_domain() -> None:
+    """Gemini's grounding chunks address pages through a redirect on Google's host; the site is
+    the chunk's title (the Gemini API) or its ``domain`` (Vertex AI), not the redirect's host."""
+    redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQ"
+    answer = {
+        "candidates": [
+            {
+                "groundingMetadata": {
+                    "groundingChunks": [
+                        {"web": {"uri": redirect + "1", "title": "uefa.com"}},
+                        {
+                            "web": {
+                                "uri": redirect + "2",
+                                "title": "BBC Sport",
+                                "domain": "bbc.co.uk",
+                            }
+                        },
+                        {"web": {"uri": redirect + "3", "title": "A page, not a site"}},
+                        {"web": {"uri": "https://www.espn.com/x", "title": "espn.org"}},
+                    ]
+                }
+            }
+        ]
+    }
+    sources = run("google_search", answer).sources
+    assert [s.domain for s in sources] == [
+        "uefa.com",
+        "bbc.co.uk",
+        "vertexaisearch.cloud.google.com",
+        "espn.com",  # an address of the page itself: its own host, whatever the title says
+    ]
+    # a search result that names its site: a host name is taken, anything else is not
+    results = [
+        {"url": "https://a.org/x", "title": "X", "snippet": "x", "domain": "www.A.org"},
+        {"url": "https://b.org/y", "title": "Y", "snippet": "y", "domain": "Example News"},
+    ]
+    assert [s.domain for s in run("web_search", results).sources] == ["a.org", "b.org"]
+
+
+def test_a_status_line_beside_an_mcp_servers_results_is_no_source() -> None:
+    """Elastic's MCP server answers with "Total results: 3, showing 3." before the hits."""
+    hits = [
+        {"title": "A", "url": "https://a.org/x", "content": "Alpha text."},
+        {"title": "B", "url": "https://b.org/y", "content": "Beta text."},
+    ]
+    blocks = [
+        {"type": "text", "text": "Total results: 2, showing 2."},
+        {"type": "text", "text": json.dumps(hits)},
+    ]
+    result = run("mcp__elasticsearch__search", {"content": blocks})
+    assert [s.uri for s in result.sources] == ["https://a.org/x", "https://b.org/y"]
+    assert any("status line" in w.reason for w in result.warnings)
+    # alone, or beside text that lists nothing, a short line is the tool's answer: kept
+    alone = run("mcp__db__count", {"content": blocks[:1]})
+    assert [s.full_content for s in alone.sources] == ["Total results: 2, showing 2."]
+    prose = [blocks[0], {"type": "text", "text": "The index holds two articles on 2FA."}]
+    assert len(run("mcp__db__count", {"content": prose}).sources) == 2

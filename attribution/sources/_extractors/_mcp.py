@@ -234,9 +234,33 @@ def _block_sources(
     if not blocks and not quiet_if_empty:
         warn("result has no content blocks")
     several = len(blocks) > 1
+    found: list[tuple[str, bool, list[CitationSource]]] = []
     for position, block in enumerate(blocks, 1):
         what = f"block {position}" if several else "block"
         if not isinstance(block, dict):
             warn(f"{what} is a {kind_of(block)}, not a content block; skipped")
             continue
-        yield from _block_sources_of(block, what, call, warn)
+        text = block.get("type") == "text"
+        found.append((what, text, list(_block_sources_of(block, what, call, warn))))
+    listed = any(len(got) > 1 or any(s.type != "mcp" for s in got) for _, _, got in found)
+    for what, text, got in found:
+        if listed and text and len(got) == 1 and _status_line(got[0]):
+            line = got[0].full_content or ""
+            warn(f"{what} is a status line beside the results ({line[:100]!r}); skipped")
+            continue
+        yield from got
+
+
+_STATUS_CHARS = 100
+
+
+def _status_line(source: CitationSource) -> bool:
+    """Whether a block's text is a line about the results, not a result: one short line with a
+    number ("Total results: 3, showing 3.", "Found 12 documents")."""
+    text = (source.full_content or "").strip()
+    return (
+        source.type == "mcp"
+        and len(text) <= _STATUS_CHARS
+        and "\n" not in text
+        and any(c.isdigit() for c in text)
+    )

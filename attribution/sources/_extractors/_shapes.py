@@ -532,6 +532,18 @@ def parse_labelled_text(
     return records
 
 
+_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}")
+"""A host name: ``uefa.com``, ``en.wikipedia.org`` (not "Wikipedia", nor an address)."""
+
+
+def _host(name: str | None) -> str | None:
+    """``name`` as a host without ``www.``, where it is one."""
+    if not name:
+        return None
+    name = name.strip().lower().rstrip(".")
+    return name.removeprefix("www.") if _HOST.fullmatch(name) else None
+
+
 def make_source(
     call: ToolOutput,
     source_type: SourceType,
@@ -542,6 +554,7 @@ def make_source(
     snippet: str | None = None,
     full_content: str | None = None,
     page: int | None = None,
+    domain: str | None = None,
 ) -> CitationSource | None:
     """A source found in ``call``'s output, with its stable key as id.
 
@@ -558,6 +571,8 @@ def make_source(
         snippet: short excerpt.
         full_content: whole text.
         page: page number.
+        domain: the site's host where the tool gives it and ``uri`` does not (a redirect's
+            address: Gemini's grounding); a value that is no host name is not used.
 
     Returns:
         The source, or None when there is nothing to key it by (no locator, text or uri).
@@ -580,7 +595,7 @@ def make_source(
         tool_request_id=call.tool_request_id,
         uri=uri,
         title=title,
-        domain=domain_of(uri) if is_web_url(uri) else None,
+        domain=_host(domain) or (domain_of(uri) if is_web_url(uri) else None),
         snippet=snippet,
         full_content=full_content,
         page_number=page,

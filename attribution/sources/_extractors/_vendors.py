@@ -15,7 +15,7 @@ from typing import Any
 
 from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import JSONObject, first_str
-from attribution.sources._urls import canonical_url
+from attribution.sources._urls import canonical_url, domain_of
 
 __all__ = ["fetched_pages", "file_search_chunks", "message_tool_results", "provider_results"]
 
@@ -188,8 +188,17 @@ def _gemini_results(data: Any) -> list[Any] | None:
             ),
             chunk,
         )
-        results.append({**page, "url": first_str(page, "uri", "url")})
+        url = first_str(page, "uri", "url")
+        site = first_str(page, "domain")
+        if site is None and domain_of(url) in _REDIRECT_HOSTS:
+            site = first_str(page, "title")  # the site's name: a redirect names no site
+        results.append({**page, "url": url, "domain": site})
     return results
+
+
+_REDIRECT_HOSTS = frozenset({"vertexaisearch.cloud.google.com"})
+"""Hosts of Gemini's grounding redirects (``/grounding-api-redirect/...``): the page's site is
+the chunk's ``domain`` (Vertex AI) or its ``title`` (the Gemini API writes the site there)."""
 
 
 def _first_list(obj: Any, *names: str) -> list[Any] | None:

@@ -272,6 +272,7 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         title=_undecorated(first_str(item, *_TITLE_FIELDS)),
         snippet=snippet,
         full_content=full,
+        domain=first_str(item, "domain"),
     )
     if source is not None:
         yield source
