@@ -2333,3 +2333,61 @@ def test_a_status_line_beside_an_mcp_servers_results_is_no_source() -> None:
     assert [s.full_content for s in alone.sources] == ["Total results: 2, showing 2."]
     prose = [blocks[0], {"type": "text", "text": "The index holds two articles on 2FA."}]
     assert len(run("mcp__db__count", {"content": prose}).sources) == 2
+
+
+def test_documents_an_anthropic_answer_cites_are_read_from_what_it_quotes() -> None:
+    """Documents given with the request (char, page and block locations) and a caller's search
+    results (search_result_location) are not in the response: the quoted text is all it holds
+    of them, and it is theirs, not the answer's."""
+    message = {
+        "type": "message",
+        "role": "assistant",
+        "stop_reason": "end_turn",
+        "content": [
+            {
+                "type": "text",
+                "text": "The grass is green and the sky is blue.",
+                "citations": [
+                    {"type": "char_location", "cited_text": "The grass is green.",
+                     "document_index": 0, "document_title": "Notes", "start_char_index": 0,
+                     "end_char_index": 19},
+                    {"type": "char_location", "cited_text": "The sky is blue.",
+                     "document_index": 0, "document_title": "Notes", "start_char_index": 20,
+                     "end_char_index": 36},
+                    {"type": "char_location", "cited_text": "The grass is green.",
+                     "document_index": 0, "document_title": "Notes", "start_char_index": 0,
+                     "end_char_index": 19},
+                    {"type": "page_location", "cited_text": "Rayleigh scattering.",
+                     "document_index": 1, "document_title": None, "start_page_number": 3,
+                     "end_page_number": 4},
+                    {"type": "content_block_location", "cited_text": "", "document_index": 2,
+                     "start_block_index": 0, "end_block_index": 1},
+                    {"type": "char_location", "cited_text": "No index.", "document_index": True},
+                ],
+            },
+            {
+                "type": "text",
+                "text": " Refunds take 5 days, says the wiki.",
+                "citations": [
+                    {"type": "search_result_location", "source": "https://acme.example/refunds",
+                     "title": "Refunds", "cited_text": "Refunds take 5 business days.",
+                     "search_result_index": 0, "start_block_index": 0, "end_block_index": 0},
+                    {"type": "search_result_location", "source": "wiki://hr/leave",
+                     "title": "Leave", "cited_text": "Leave carries over.",
+                     "search_result_index": 1, "start_block_index": 0, "end_block_index": 0},
+                ],
+            },
+        ],
+    }  # fmt: skip
+    result = run("claude", message)
+    assert [(s.type, s.id, s.uri, s.title, s.snippet) for s in result.sources] == [
+        ("file", "file:document:0:Notes", None, "Notes", "The grass is green.\n\nThe sky is blue."),
+        ("file", "file:document:1:", None, None, "Rayleigh scattering."),
+        ("web_result", "web_result:https://acme.example/refunds", "https://acme.example/refunds",
+         "Refunds", "Refunds take 5 business days."),
+        ("file", "file:search_result:wiki://hr/leave", "wiki://hr/leave", "Leave",
+         "Leave carries over."),
+    ]  # fmt: skip
+    assert any("cited_text" in w.reason for w in result.warnings)
+    # the model's own text is still no source
+    assert not any("The grass is green and" in (s.snippet or "") for s in result.sources)

@@ -33,6 +33,7 @@ from attribution.sources._extractors._shapes import (
 )
 from attribution.sources._extractors._stores import store_records
 from attribution.sources._extractors._vendors import (
+    cited_documents,
     fetched_pages,
     message_tool_results,
     provider_results,
@@ -49,6 +50,7 @@ from attribution.sources._extractors._web import (
     wikipedia_pages,
 )
 from attribution.sources._html import html_page, looks_like_html
+from attribution.sources._keys import is_web_url
 
 __all__ = ["default_extractors"]
 
@@ -166,6 +168,27 @@ def _message_sources(
         if source is not None:
             found = True
             yield source
+    cited = cited_documents(data)
+    for document in cited:  # documents and search results of the request, as it quotes them
+        web = is_web_url(document.source)
+        source = make_source(
+            call,
+            "web_result" if web else "file",
+            locator=None if web else (document.kind, document.key),
+            uri=document.source,
+            title=document.title or document.source,
+            snippet="\n\n".join(document.quoted),
+        )
+        if source is not None:
+            found = True
+            yield source
+    if cited:
+        warn(
+            f"the answer cites {len(cited)} document(s) or search result(s) of the request "
+            "(char_location, page_location, content_block_location, search_result_location "
+            "citations), which the message does not hold: each is read from the text the "
+            "answer quotes of it (cited_text); pass them as sources for their whole text"
+        )
     if not found:
         warn(
             "output is a model's message with no tool results (web search, fetch, MCP or tool "

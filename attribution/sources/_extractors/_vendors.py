@@ -11,13 +11,20 @@ its output. These helpers turn each into the plain results the other extractors 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from attribution.sources._extractors._framework import Warn
 from attribution.sources._extractors._shapes import JSONObject, first_str
 from attribution.sources._urls import canonical_url, domain_of
 
-__all__ = ["fetched_pages", "file_search_chunks", "message_tool_results", "provider_results"]
+__all__ = [
+    "CitedDocument",
+    "cited_documents",
+    "fetched_pages",
+    "file_search_chunks",
+    "message_tool_results",
+    "provider_results",
+]
 
 _ANTHROPIC_SEARCH = "web_search_tool_result"
 _ANTHROPIC_FETCH = "web_fetch_tool_result"
@@ -340,3 +347,57 @@ def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
             if isinstance(out, str) and out.strip():
                 found.append((name, out))
     return found
+
+
+_DOCUMENT_CITATIONS = frozenset({"char_location", "page_location", "content_block_location"})
+
+
+class CitedDocument(NamedTuple):
+    """A document or search result an Anthropic answer cites, known only by what it quotes."""
+
+    kind: str
+    """``document`` (a document given with the request) or ``search_result`` (a search result
+    block a tool of the caller returned)."""
+    key: str
+    """The document's index and title, or the search result's source."""
+    title: str | None
+    source: str | None
+    """A search result's ``source`` (an address, or a name of the caller's own)."""
+    quoted: list[str]
+    """The texts the answer quotes of it (``cited_text``), each once, in the order cited."""
+
+
+def cited_documents(data: Any) -> list[CitedDocument]:
+    """The documents an Anthropic message's text cites with ``char_location``,
+    ``page_location`` or ``content_block_location`` citations (documents given with the
+    request), and the search results it cites with ``search_result_location`` ones: the
+    response holds neither, only the text it quotes of each (``cited_text``), which is what
+    the answer's claims can be checked against."""
+    blocks = _blocks(data)
+    found: dict[tuple[str, str], CitedDocument] = {}
+    for block in blocks or []:
+        citations = block.get("citations") if isinstance(block, dict) else None
+        for cite in citations if isinstance(citations, list) else []:
+            if not isinstance(cite, dict) or not (quote := first_str(cite, "cited_text")):
+                continue
+            kind = cite.get("type")
+            if kind in _DOCUMENT_CITATIONS:
+                index = cite.get("document_index")
+                title = first_str(cite, "document_title")
+                if not isinstance(index, int) or isinstance(index, bool):
+                    continue
+                key = ("document", f"{index}:{title or ''}")
+                new = CitedDocument("document", key[1], title, None, [])
+            elif kind == "search_result_location":
+                source = first_str(cite, "source")
+                title = first_str(cite, "title")
+                if not (source or title):
+                    continue
+                key = ("search_result", source or title or "")
+                new = CitedDocument("search_result", key[1], title, source, [])
+            else:
+                continue
+            document = found.setdefault(key, new)
+            if quote not in document.quoted:
+                document.quoted.append(quote)
+    return list(found.values())
