@@ -93,6 +93,7 @@ from attribution.verify import (
     Verifier,
     clear_text_cache,
     sentence_judge,
+    titled_passage,
     verbatim_as_written,
     verbatim_in,
     word_key,
@@ -739,7 +740,8 @@ class Attributor:
         )
         lap("match")
 
-        verified = self._verify(checked, match, passages)
+        titles = [s.title for s in prepared.sources]
+        verified = self._verify(checked, match, passages, titles)
         lap("verify")
         n = len(claims)
         return self._decide_and_emit(
@@ -816,7 +818,10 @@ class Attributor:
         checked = [CheckedClaim(segment=s, cited_numbers=(), cited_sources=()) for s in segments]
         passages = make_passages(sources, self.config.match)
         match = self.matcher.match([s.read_as for s in segments], passages)
-        per_source, pair_support, contradicting, refused = self._verify(checked, match, passages)
+        titles = [s.title for s in sources]
+        per_source, pair_support, contradicting, refused = self._verify(
+            checked, match, passages, titles
+        )
         numbering = Numbering(
             numbers=tuple(range(1, len(sources) + 1)),
             source_ids=tuple(src.id for src in sources),
@@ -844,7 +849,11 @@ class Attributor:
         return configured if configured is not None else self.verifier.threshold
 
     def _verify(
-        self, claims: Sequence[CheckedClaim], match: MatchResult, passages: Sequence[Passage]
+        self,
+        claims: Sequence[CheckedClaim],
+        match: MatchResult,
+        passages: Sequence[Passage],
+        titles: Sequence[str | None],
     ) -> Verified:
         """Best support per (claim, source), and of the best pair of passages per claim.
 
@@ -922,7 +931,9 @@ class Attributor:
                 source_index = passages[p].source_index
                 if source_index in verbatim or (verbatim and source_index not in cited):
                     continue
-                pair = Pair(claim=text, passage=passages[p].text, cosine=c.cosine)
+                # the source's title where it alone gives the claim's number (a date, a year)
+                read = titled_passage(text, passages[p].text, titles[source_index])
+                pair = Pair(claim=text, passage=read, cosine=c.cosine)
                 if first and rank >= first and source_index not in cited:
                     later[i].append(pair)
                     later_owners[i].append((i, (p,)))

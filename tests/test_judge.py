@@ -123,6 +123,13 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
         # each of these supported pairs as a contradiction), and another currency (supported)
         ("The flight takes 2.5 hours.", "The flight takes 150 minutes.", True),
         ("The water boils at 212 °F.", "Water boils at 100 °C at sea level.", True),
+        ("Bake the cake at 350 °F.", "Bake the cake at 180 °C for 35 minutes.", True),
+        ("Bake the cake at 400 °F.", "Bake the cake at 180 °C for 35 minutes.", False),
+        (
+            "The film runs 2 hours.",
+            "The film runs 2 hours 10 minutes and was shot in Morocco.",
+            False,
+        ),
         ("The team has a dozen members.", "The team has 12 members.", True),
         ("Three quarters of voters approved it.", "75 percent of voters approved it.", True),
         (
@@ -212,3 +219,65 @@ def test_a_passage_read_as_contradicting_is_not_read_again(attributor: Attributo
     (read,) = judge_pairs(model, [(passage, claim)])
     (whole,) = model.predict([(passage, claim)])
     assert (read == whole).all()
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "supported"),
+    [
+        (
+            "Telemetry is disabled by default.",
+            "Telemetry is not enabled by default. You can turn it on in the privacy settings.",
+            True,
+        ),
+        (
+            "Telemetry is enabled by default.",
+            "Telemetry is not enabled by default. You can turn it on in the privacy settings.",
+            False,
+        ),
+        (
+            "The west wing was never closed to visitors during the repairs.",
+            "The west wing remained open to visitors during the repairs to its roof.",
+            True,
+        ),
+        (
+            "The review found no evidence of fraud.",
+            "The auditors' review did not find any evidence of fraud at the charity.",
+            True,
+        ),
+        (
+            "The review found evidence of fraud.",
+            "The auditors' review did not find any evidence of fraud at the charity.",
+            False,
+        ),
+    ],
+)
+def test_a_state_written_as_the_negation_of_its_opposite_is_the_same_state(
+    attributor: Attributor, claim: str, passage: str, supported: bool
+) -> None:
+    # the judge read "is disabled" against "is not enabled" as a contradiction (0.02), "was
+    # never closed" against "remained open" too; the claim is read in the passage's words
+    from attribution import CitationSource
+
+    source = CitationSource(id="s", type="web", full_content=passage)
+    (checked,) = attributor.check_claims([claim], [source])
+    assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)
+
+
+def test_a_date_only_the_sources_title_gives_is_read_with_the_title(
+    attributor: Attributor,
+) -> None:
+    # the text alone says "today": the claim that gives the title's date was unsupported (0.01)
+    from attribution import CitationSource
+
+    source = CitationSource(
+        id="s",
+        type="web",
+        title="Release notes: 12 March 2024",
+        full_content="Version 3 was released today. It brings a new editor and faster sync.",
+    )
+    right, wrong = attributor.check_claims(
+        ["Version 3 was released on 12 March 2024.", "Version 3 was released on 14 March 2024."],
+        [source],
+    )
+    assert right.verdict == "supported", (right.verdict, right.score)
+    assert wrong.verdict != "supported", (wrong.verdict, wrong.score)

@@ -421,6 +421,10 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ("It boils at 212 °F.", "Water boils at 100 °C.", "It boils at 100 °C."),
         ("It was -40°F.", "It was −40 °C that night.", "It was −40 °C."),
         ("It was 72 °F.", "It was 22 °C.", "It was 22 °C."),
+        # an oven's degrees Celsius in whole tens, as recipes convert them
+        ("Bake it at 350 °F.", "Bake it at 180 °C.", "Bake it at 180 °C."),
+        ("Bake it at 180 °C.", "Bake it at 350 °F.", "Bake it at 350 °F."),
+        ("Roast it at 400 °F.", "Roast it at 200 °C.", "Roast it at 200 °C."),
         ("The team has a dozen members.", "It has 12 members.", "The team has 12 members."),
         (
             "Three quarters of voters approved.",
@@ -450,6 +454,10 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ("The flight takes 2.5 hours.", "It takes 160 minutes.", "The flight takes 2.5 hours."),
         ("It was 20 °C.", "It was 70 °F.", "It was 20 °C."),
         ("It boils at 100 °C.", "It boils at 200 °F.", "It boils at 100 °C."),
+        # tens from above water's boiling point, in degrees Celsius only
+        ("Bake it at 400 °F.", "Bake it at 180 °C.", "Bake it at 400 °F."),
+        ("It boils at 100 °C.", "It boils at 205 °F.", "It boils at 100 °C."),
+        ("It was 40 °C.", "It was 100 °F.", "It was 40 °C."),
         ("It opened on 12 May.", "A dozen people came.", "It opened on 12 May."),
         ("It took half an hour.", "It took 50% longer.", "It took half an hour."),
         ("About 60% of them voted.", "Two-thirds of them voted.", "About 60% of them voted."),
@@ -731,6 +739,30 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
     assert sign_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        ("The film runs 2 hours.", "The film runs 2 hours 10 minutes, in colour.", True),
+        ("The hike took 2 hours.", "The hike took 2 hours and a half.", True),
+        ("The race took 2 h.", "The winner's time: 2h 30m.", True),
+        # the same time, alone or in its other form; another part; no time in parts
+        ("The film runs 2 hours.", "The film runs 2 hours.", False),
+        ("The film runs 130 minutes.", "The film runs 2 hours 10 minutes.", False),
+        ("It lasts 10 minutes.", "It lasts 2 hours 10 minutes.", False),
+        ("The hike took 2 hours.", "It took 2 hours; the return 1 hour 30 minutes.", False),
+        ("The film runs 2 hours.", "The film runs 3 hours 10 minutes.", False),
+        ("The film has 2 parts.", "The film runs 2 hours 10 minutes.", False),
+    ],
+)
+def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # the judge read "runs 2 hours" against "runs 2 hours 10 minutes" as support (0.996)
+    from attribution.text import time_conflict
+
+    assert time_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 
@@ -888,7 +920,11 @@ def test_amounts_of_money_give_their_value_and_currency() -> None:
         ("5 km", "5 kg", False),  # another dimension
         ("212 °F", "100 °C", True),  # temperatures: within a degree's rounding
         ("72 °F", "22 °C", True),
-        ("350 °F", "180 °C", False),  # a conversion rounded to tens of degrees is refused
+        # degrees Celsius above boiling in whole tens are rounded to tens (recipes, ovens)
+        ("350 °F", "180 °C", True),
+        ("400 °F", "180 °C", False),
+        ("180 °F", "82 °C", True),
+        ("170 °F", "80 °C", False),  # not below it
         ("215 °F", "100 °C", False),
         ("1,860 °F", "1,000 °C", False),
         ("200 °F", "100 °C", False),
@@ -924,3 +960,110 @@ def test_sentence_spans_are_cached_by_text_and_limit() -> None:
     assert [p.text.count("A sentence") for p in loose] == [3, 3, 3, 3]  # another limit
     clear_sentence_cache()
     assert make_passages([one, other], tight) == first
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "as_written"),
+    [
+        (
+            "Telemetry is disabled by default.",
+            "Telemetry is not enabled by default; turn it on in the settings.",
+            "Telemetry is not enabled by default.",
+        ),
+        (
+            "Telemetry is not enabled by default.",
+            "Telemetry is disabled by default.",
+            "Telemetry is disabled by default.",
+        ),
+        (
+            "The bridge was never closed to traffic.",
+            "The bridge remained open to traffic throughout the storm.",
+            "The bridge was open to traffic.",
+        ),
+        (
+            "The API isn't available in Europe.",
+            "It is unavailable in Europe.",
+            "The API is unavailable in Europe.",
+        ),
+        (
+            "The store is still closed.",
+            "The store is still not open.",
+            "The store is still not open.",
+        ),
+        ("The field is optional.", "The field is not required.", "The field is not required."),
+        (
+            "The trial found no significant difference.",
+            "The trial did not find a significant difference between the groups.",
+            "The trial did not find any significant difference.",
+        ),
+        (
+            "The drug has no effect on sleep.",
+            "It does not have any effect on sleep.",
+            "The drug does not have any effect on sleep.",
+        ),
+        (
+            "The study did not find any link.",
+            "The study found no link.",
+            "The study found no link.",
+        ),
+        ("It has no effect.", "It doesn't have an effect.", "It does not have any effect."),
+        # the same state: as written; the other state stated: as written (the judge's to see)
+        ("The museum is closed on Mondays.", "The museum is closed on Mondays.", None),
+        ("The museum is closed on Mondays.", "The museum is open on Mondays.", None),
+        # the passage writes both forms: the claim's own stays
+        ("The API is unavailable.", "The API is unavailable; it is not available today.", None),
+        # a state the negation grades or stands before: as written
+        ("The feature is not fully supported.", "The feature is unsupported.", None),
+        ("Support has not been available since May.", "Support is unavailable.", None),
+        ("The feature is not only open but free.", "The feature is closed.", None),
+        # no state: an adjective before a noun, a verb, a word joined by a hyphen
+        ("Apple's closed ecosystem is popular.", "It is not open.", None),
+        ("The firm closed its office.", "The office is not open.", None),
+        ("The code is open-source.", "The code is not closed.", None),
+        # another verb: as written
+        ("The study found no link.", "The study did not report any link.", None),
+        ("The company paid a dividend in 2023.", "It did not pay a dividend in 2023.", None),
+        # from a review: "never" beside a state that did not last, the passage's own word
+        ("The bridge was never closed.", "It was open until 2019, when it was closed.", None),
+        ("The store is never closed.", "The store is open on Sundays.", None),
+        ("The castle was never open to visitors.", "It was closed to visitors in 2020.", None),
+        # two opposites both of which may fail: "not unsafe" is not "safe", "not safe" is not
+        # "unsafe"; the other way holds ("unsafe" says "not safe")
+        ("The vaccine is safe.", "The vaccine is not unsafe, though data are few.", None),
+        ("Rain is likely on Friday.", "Rain is not unlikely on Friday.", None),
+        ("The data is private.", "The data is not public yet.", None),
+        ("The bridge is unsafe.", "The bridge is not safe for trucks.", None),
+        ("The bridge is not safe.", "The bridge is unsafe.", "The bridge is unsafe."),
+        ("The tank is full.", "The tank is not empty.", None),
+        ("Access is unlimited.", "Access is not limited to staff.", None),
+        # an adverb after "isn't", "no longer", two negations, another sense, another tense
+        ("It isn't generally available.", "It is unavailable to free users.", None),
+        ("It is no longer available.", "It is unavailable until May.", None),
+        ("None of the stores are closed.", "The stores are not open on Sundays.", None),
+        ("The factory was closed down.", "The factory is not open.", None),
+        ("The account was closed by the bank.", "The account is not open.", None),
+        ("The rate was changed to 5%.", "The rate is not unchanged.", None),
+        ("He is known as Bob.", "He is not unknown.", None),
+        ("The bridge is not safe enough.", "The bridge is unsafe.", None),
+        ("The tank remained closed.", "The tank is not open.", None),
+        ("Researchers have found no harm.", "Researchers did not find any harm.", None),
+        ("It will have no effect.", "It did not have any effect.", None),
+        ("They found no fewer than 20 cases.", "They did not find any cases.", None),
+        ("The town has no parks.", "The town does not have a lot of parks.", None),
+        # as the claim writes it: capitals, "isn't", curly quotes
+        ("Telemetry IS DISABLED.", "Telemetry is not enabled.", "Telemetry IS NOT ENABLED."),
+        ("It isn’t available.", "It is unavailable.", "It is unavailable."),
+        (
+            "The museum is open to the public.",
+            "The museum is not closed to the public.",
+            "The museum is not closed to the public.",
+        ),
+    ],
+)
+def test_a_state_as_the_negation_of_its_opposite_is_the_same_state(
+    claim: str, passage: str, as_written: str | None
+) -> None:
+    # the judge read "is disabled" against "is not enabled" as a contradiction (0.02)
+    from attribution.text import as_written_in
+
+    assert as_written_in(claim, passage) == (as_written or claim)

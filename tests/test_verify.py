@@ -241,6 +241,10 @@ def test_the_verbatim_rule(claim: str, passage: str, found: bool) -> None:
         ("The film runs 120 minutes.", "The film runs 2 hours 10 minutes.", False),
         ("It was 23 °F in July.", "It was 5 °C in July, and -5 °C in January.", False),
         ("Water boils at 215 °F at sea level.", "Water boils at 100 °C at sea level.", False),
+        # a state in the passage's words, where the passage's sentence ends there too
+        ("Telemetry is disabled by default.", "Telemetry is not enabled by default.", True),
+        ("The feature is unavailable.", "The feature is not available in the free plan.", False),
+        ("The API is disabled.", "The API is not enabled for free users; paid have it.", False),
     ],
 )
 def test_a_claim_written_with_the_passage_s_forms_may_be_verbatim(
@@ -254,3 +258,40 @@ def test_a_claim_written_with_the_passage_s_forms_may_be_verbatim(
 def test_the_verbatim_rule_needs_enough_words() -> None:
     assert VERBATIM_MIN_WORDS == 4
     assert not verbatim_in(word_key(""), word_key("anything at all here"))
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "title", "titled"),
+    [
+        ("It shipped on 12 March 2024.", "Version 3 shipped today.", "Notes: 12 March 2024", True),
+        ("It shipped in 2024.", "Version 3 shipped today.", "Annual report 2024", True),
+        # a number the title lacks, or gives otherwise: the passage alone
+        ("It shipped on 14 March 2024.", "Version 3 shipped today.", "Notes: 12 March 2024", False),
+        ("It shipped in 2023.", "Version 3 shipped today.", "Annual report 2024", False),
+        # the passage gives the claim's numbers, the claim gives none, no title, the title inside
+        ("It shipped in 2024.", "It shipped in 2024.", "Report 2024", False),
+        ("It shipped last spring.", "It shipped today.", "Report 2024", False),
+        ("It shipped in 2024.", "It shipped today.", None, False),
+        ("It shipped in 2024.", "Report 2024. It shipped today.", "Report 2024", False),
+        # from a review: a number of the title that is no date of the passage's "today"
+        ("It shipped on 12 March 2024.", "It shipped yesterday.", "Notes: 12 March 2024", False),
+        ("Revenue rose 8% in 2023.", "Revenue rose 8% in 2022.", "Annual report 2023", False),
+        ("In 2023 it grew.", "In 2022 it fell. This year it grew.", "Annual report 2023", False),
+        ("The trail has 10 falls.", "Today the trail has falls.", "Top 10 trails", False),
+        ("It lasts 15 hours.", "Today it lasts 20 hours.", "iPhone 15 review", False),
+        (
+            "It shipped on 12 March 2024 with 5 fixes.",
+            "It shipped today with 12 fixes.",
+            "Notes: 5 March 2024",
+            False,
+        ),
+        ("It shipped on 12 March 2024.", "It shipped today.", "Notes: 12 March 2024 " * 20, False),
+    ],
+)
+def test_a_title_is_read_with_its_passage_only_where_it_alone_gives_the_claims_numbers(
+    claim: str, passage: str, title: str | None, titled: bool
+) -> None:
+    from attribution.verify import titled_passage
+
+    read = titled_passage(claim, passage, title)
+    assert read == (f"{title}\n{passage}" if titled else passage)

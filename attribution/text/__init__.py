@@ -4,6 +4,8 @@
 - ``_markers``: find, format, normalise and renumber citation markers, with exact offsets.
 - ``_periods``: quarters, halves and fiscal years in their forms (``Q4 FY25``, ``fourth
   quarter of fiscal 2025``).
+- ``_polarity``: a state and the negation of its opposite (``is disabled``, ``is not enabled``;
+  ``found no``, ``did not find any``).
 - ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
 - ``_quantities``: a number written with a scale or another metric unit, compared by value.
 """
@@ -31,6 +33,7 @@ from attribution.text._markers import (
     written_style,
 )
 from attribution.text._periods import Period, period_edits, periods
+from attribution.text._polarity import COMPLEMENTS, CONTRARIES, denial_edits, polarity_edits
 from attribution.text._quantities import (
     Quantity,
     as_written_in,
@@ -42,6 +45,7 @@ from attribution.text._quantities import (
     range_conflict,
     same_quantity,
     sign_conflict,
+    time_conflict,
 )
 from attribution.text._regions import (
     LOCATOR,
@@ -85,6 +89,8 @@ from attribution.text._terms import (
 )
 
 __all__ = [
+    "COMPLEMENTS",
+    "CONTRARIES",
     "LABEL_WORD",
     "LOCATOR",
     "MARKER_STYLES",
@@ -106,6 +112,7 @@ __all__ = [
     "currency_conflict",
     "day_before_month",
     "decimal_comma",
+    "denial_edits",
     "ends_with_day",
     "entity_terms",
     "fenced_code",
@@ -134,6 +141,7 @@ __all__ = [
     "opens_report",
     "period_edits",
     "periods",
+    "polarity_edits",
     "protected_spans",
     "quantities",
     "quantity_values",
@@ -149,6 +157,7 @@ __all__ = [
     "source_sentence_spans",
     "starts_sentence",
     "stem",
+    "time_conflict",
     "url_end",
     "word_tokens",
     "written_style",

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from attribution.text._periods import period_edits
+from attribution.text._polarity import polarity_edits
 from attribution.text._terms import (
     canonical_number,
     content_terms,
@@ -167,6 +168,10 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     return close and a.low <= b.high and b.low <= a.high
 
 
+OVEN_CELSIUS = (150.0, 300.0)
+"""Degrees Celsius an oven's recipes convert to whole tens (not a capacitor's rated 110 °C,
+105 °C to within a degree, nor a kiln's 1,000 °C)."""
+
 CONVERSION_TOLERANCE = 0.02
 """The largest relative difference between a metric and an imperial figure of one quantity
 (rounded conversions: 4,700 miles is 7,564 km, written 7,600 km)."""
@@ -228,11 +233,20 @@ temperature to convert (a change of 1 °C is one of 1.8 °F, not of 33.8 °F). "
 is a temperature."""
 
 
-def _spread(written: str, factor: float, dimension: str) -> float:
+def _spread(written: str, factor: float, dimension: str, raw: str, value: float) -> float:
     """What a measure as written may stand for either side, in the base unit: half a unit of
-    its last place; a temperature's whole degrees are degrees ("100 °C" is 99.5 to 100.5)."""
+    its last place; a temperature's whole degrees are degrees ("100 °C" is 99.5 to 100.5), but
+    an oven's degrees Celsius (:data:`OVEN_CELSIUS`) in whole tens are rounded to tens, as
+    recipes convert them ("180 °C" is 175 to 185: 350 °F, 176.7 °C, is written so; 400 °F,
+    204.4 °C, as "200 °C"); not one written with a decimal ("180.0 °C"). Fahrenheit figures are
+    the ones converted from, and stay whole."""
     if dimension == "temperature":
         decimals = len(written.split(".", 1)[1]) if "." in written else 0
+        low, high = OVEN_CELSIUS
+        whole = raw.isdigit() and written.endswith("0")  # "180", not "180.0"
+        celsius = value - float(_ZERO_CELSIUS)  # "-200 °C" is no oven's
+        if factor == 1.0 and whole and low <= celsius <= high:
+            return 5.0
         return 0.5 * 10.0**-decimals * factor
     return _half_place(written) * factor
 
@@ -360,7 +374,7 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         if value is None or taken.overlaps(start, end):
             return
         taken.add(start, end)
-        spread = _spread(written, factor, dimension) if system else 0.0
+        spread = _spread(written, factor, dimension, raw, float(value)) if system else 0.0
         low, high = float(value) - spread, float(value) + spread
         found.append(Quantity(start, end, value, dimension, written, False, system, low, high))
 
@@ -433,14 +447,21 @@ def as_written_in(claim: str, passage: str) -> str:
     metres long."; "It took 2.5 hours." against "... 150 minutes ..." reads "It took 150
     minutes."; a full date likewise ("on 21/01/1793" against "on 21 January 1793"), and a
     quarter, half or fiscal year ("Q4 FY2025" against "the fourth quarter of fiscal 2025":
-    :func:`attribution.text.period_edits`). Only a scaled number, a measure, a share, a
-    dozen, a date or a reporting period, on either side, is rewritten, and only to the same
-    quantity (:func:`same_quantity`), day or period; everything else is left as it is (the
-    claim itself when nothing changes). Cached: the verbatim rule and the judge read the
-    same pair."""
+    :func:`attribution.text.period_edits`), and a state written as the negation of its
+    opposite ("is disabled" against "... is not enabled ...", "found no" against "did not
+    find any": :func:`attribution.text.polarity_edits`). Only a scaled number, a measure, a
+    share, a dozen, a date, a reporting period or such a state, on either side, is rewritten,
+    and only to the same quantity (:func:`same_quantity`), day, period or state; everything
+    else is left as it is (the claim itself when nothing changes). Cached: the verbatim rule
+    and the judge read the same pair."""
     edits = [
         (start, end, _cased(claim, start, written))
         for start, end, written in period_edits(claim, passage)
+    ]
+    edits += [
+        e
+        for e in polarity_edits(claim, passage)
+        if not any(e[0] < b and a < e[1] for a, b, _ in edits)
     ]
     if not _may_hold_quantity(claim) or not _may_hold_quantity(passage):
         return _edited(claim, edits)
@@ -719,6 +740,50 @@ def sign_conflict(claim: str, passage: str) -> bool:
         if any(t.system == q.system and math.isclose(_degrees(t), -degrees) for t in theirs):
             return True
     return False
+
+
+def _times_in_parts(text: str) -> list[tuple[str, bool]]:
+    """The times ``text`` writes in parts ("2 hours 10 minutes", "1 h 30 min", "2 hours and a
+    half"): each as (its first part's value in seconds, whether the parts add to more)."""
+    measures = [(m, _unit(m.group(2))) for m in _MEASURE.finditer(text)]
+    found: list[tuple[str, bool]] = []
+    k = 0
+    while k < len(measures):
+        m, unit = measures[k]
+        if unit is None or unit[0] != "duration" or not _compound(text, measures, k):
+            k += 1
+            continue
+        first = scaled_value(canonical_number(m.group(1)), unit[1])
+        j = k
+        while j + 1 < len(measures):
+            nxt, after = measures[j + 1]
+            joined = _JOINS_TIMES.fullmatch(text, measures[j][0].end(), nxt.start())
+            if not (isinstance(after, tuple) and after[0] == "duration" and joined):
+                break
+            j += 1
+        more = j > k or _MORE_TIME.match(text, measures[j][0].end()) is not None
+        if first is not None and not _TIME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+            found.append((first, more))
+        k = j + 1
+    return found
+
+
+def time_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a time the passage gives only as the first part of a longer
+    one: "The film runs 2 hours." against "The film runs 2 hours 10 minutes." (a small judge
+    reads the two as one, 0.996). A passage that also gives the claim's time alone is no
+    conflict."""
+    mine = [q for q in _quantities_once(claim) if q.dimension == "duration"]
+    if not mine or not _may_hold_quantity(passage):
+        return False
+    parts = _times_in_parts(passage)
+    if not parts:
+        return False
+    alone = {t.value for t in _quantities_once(passage) if t.dimension == "duration"}
+    return any(
+        q.value not in alone and any(first == q.value and more for first, more in parts)
+        for q in mine
+    )
 
 
 def _degrees(q: Quantity) -> float:

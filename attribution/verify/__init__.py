@@ -27,6 +27,7 @@ from attribution.verify._judge import SentenceJudge, sentence_judge
 from attribution.verify._loading import load_verifier
 from attribution.verify._nli_verifier import NliVerifier
 from attribution.verify._protocol import Pair, Verifier, VerifierOutput
+from attribution.verify._titles import titled_passage
 from attribution.verify._verbatim import (
     VERBATIM_MIN_WORDS,
     verbatim_as_written,
@@ -52,6 +53,7 @@ __all__ = [
     "load_verifier",
     "pair_features",
     "sentence_judge",
+    "titled_passage",
     "verbatim_as_written",
     "verbatim_in",
     "word_key",

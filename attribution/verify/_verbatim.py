@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from attribution.text import as_written_in
+from attribution.text import as_written_in, polarity_edits
 
 __all__ = ["VERBATIM_MIN_WORDS", "verbatim_as_written", "verbatim_in", "word_key"]
 
@@ -58,18 +58,21 @@ def verbatim_in(claim_key: str, passage_key: str) -> bool:
 
 
 def verbatim_as_written(claim: str, passage: str, passage_key: str) -> bool:
-    """Whether the claim, its quantities and dates written as the passage writes them (and only
-    then), is verbatim in the passage (``passage_key``: the passage's :func:`word_key`), and,
-    where it ends with a quantity, the passage's sentence ends there too ("The hike took 2
-    hours" is not what "... took 2 hours and a half" says, nor "The dose is 1,000 mg" what
-    "... 1,000 mg/m2" says)."""
+    """Whether the claim, its quantities, dates and states written as the passage writes them
+    (and only then), is verbatim in the passage (``passage_key``: the passage's
+    :func:`word_key`), and, where it ends with a quantity or a state was rewritten, the
+    passage's sentence ends there too ("The hike took 2 hours" is not what "... took 2 hours
+    and a half" says, nor "The dose is 1,000 mg" what "... 1,000 mg/m2" says, nor "The API is
+    disabled" what "The API is not enabled for free users" says)."""
     written = as_written_in(claim, passage)
     if written == claim or not verbatim_in(word_key(written), passage_key):
         return False
     core = written.rstrip(_TRAILING)
     tail = core[-_TAIL_CHARS:]
-    if not any(c.isdigit() for c in core[-_TAIL_CHARS // 2 :]):
+    stated = bool(polarity_edits(claim, passage))  # "is unavailable" as "is not available"
+    if not stated and not any(c.isdigit() for c in core[-_TAIL_CHARS // 2 :]):
         return True  # words after its last number: the verbatim rule saw them
+    # "is not available" of "... is not available in the free plan" is no "is unavailable"
     return re.search(re.escape(tail) + _ENDS_THERE, passage) is not None
 
 

@@ -1,0 +1,280 @@
+"""A state and the negation of its opposite: "is disabled" and "is not enabled".
+
+A careful reader takes "Telemetry is disabled by default." and "Telemetry is not enabled by
+default." for one statement, and "The bridge was never closed to traffic." for what "The bridge
+remained open to traffic" says. A small judge reads a negation it does not find in the claim as
+a contradiction (the first pair: supported 0.02). Here a claim's state is written as the
+passage writes it (:func:`polarity_edits`), as :func:`attribution.text.as_written_in` writes a
+quantity: "is disabled" as "is not enabled" where the passage says "not enabled", "was never
+closed" as "was open" where the passage says it "remained open".
+
+Only a word of a known pair of opposites after a form of *be* (or *remain*, *stay*, *become*)
+is read, on both sides, and only where the passage writes the other form and never the claim's
+own word: "a disabled user", "The firm closed its office", "was closed by the bank", "is known
+as" are no states, and a passage that says "closed" anywhere leaves the claim as it is. Two
+opposites of which one or the other always holds (:data:`COMPLEMENTS`: enabled, disabled) are
+read both ways; of two that both may fail (:data:`CONTRARIES`: safe, unsafe), "not safe" is
+read as "unsafe" only where the passage says "unsafe" ("unsafe" says "not safe"; "not unsafe"
+does not say "safe"). "Never" is "not" only beside a state the passage says lasted ("remained
+open"; "was open until 2019" is no "never closed"); "no longer", an adverb after "isn't" and a
+negation before the form of *be* ("has not been available") leave the claim as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+__all__ = ["COMPLEMENTS", "CONTRARIES", "denial_edits", "polarity_edits"]
+
+COMPLEMENTS: tuple[tuple[str, str], ...] = (
+    ("disabled", "enabled"),
+    ("unavailable", "available"),
+    ("inactive", "active"),
+    ("closed", "open"),
+    ("impossible", "possible"),
+    ("unable", "able"),
+    ("unsupported", "supported"),
+    ("excluded", "included"),
+    ("optional", "required"),
+    ("optional", "mandatory"),
+    ("illegal", "legal"),
+    ("invalid", "valid"),
+    ("absent", "present"),
+    ("false", "true"),
+    ("incorrect", "correct"),
+    ("incomplete", "complete"),
+    ("unknown", "known"),
+    ("unchanged", "changed"),
+    ("inaccessible", "accessible"),
+    ("ineligible", "eligible"),
+    ("offline", "online"),
+    ("dead", "alive"),
+)
+"""Opposite states one of which holds: "not enabled" says "disabled", and "not disabled"
+says "enabled"."""
+CONTRARIES: tuple[tuple[str, str], ...] = (
+    ("unlikely", "likely"),
+    ("unsafe", "safe"),
+    ("unsuccessful", "successful"),
+    ("insufficient", "sufficient"),
+    ("unnecessary", "necessary"),
+    ("uncommon", "common"),
+    ("unaffected", "affected"),
+    ("hidden", "visible"),
+    ("private", "public"),
+)
+"""Opposite states both of which may fail: "unsafe" says "not safe", but "not unsafe" does
+not say "safe" (nor "not public yet" "private")."""
+
+_OTHERS: dict[str, tuple[str, ...]] = {}
+for _a, _b in (*COMPLEMENTS, *CONTRARIES):
+    _OTHERS[_a] = (*_OTHERS.get(_a, ()), _b)
+    _OTHERS[_b] = (*_OTHERS.get(_b, ()), _a)
+_CONTRARY = frozenset(frozenset(pair) for pair in CONTRARIES)
+
+_BE = (
+    r"(?:is|are|was|were|be|been|being|am|remains?|remained|remaining|stays?|stayed|staying"
+    r"|becomes?|became|becoming|gets?|got|'re|’re)"
+)
+_PLAIN_BE = frozenset("is are was were be been being am 're ’re".split())
+"""Forms of *be* a "not" may follow ("is not open"; not "remained not open")."""
+_LASTING = re.compile(r"(?i:remain|stay)")
+_ADVERB = (
+    r"(?:(?i:currently|temporarily|permanently|still|now|also|officially|generally|usually"
+    r"|normally|typically)[ \t]+)?"
+)
+"""An adverb that leaves a state as it is ("is still closed" is "is still not open"); not
+one that grades it ("not fully supported" is not "unsupported")."""
+_WORDS = "|".join(sorted(_OTHERS, key=len, reverse=True))
+_STATE = re.compile(
+    rf"(?i:\b(?P<be>{_BE})|(?P<nt>(?:is|are|was|were)n[’']t))[ \t]+(?P<adverb>{_ADVERB})"
+    rf"(?P<neg>(?i:not|never|no[ \t]+longer)[ \t]+)?"
+    rf"(?P<word>(?i:{_WORDS}))\b(?![-’'])"
+    r"(?![ \t]+(?i:by(?![ \t]+default)|down|up|off|out|as|enough)\b)"
+)
+"""A state after a form of *be*: ``is disabled``, ``was never closed``, ``isn't available``,
+``is still not open``. Not a word joined by a hyphen (``open-source``), nor a verb's participle
+or another sense ("closed by the bank", "closed down", "known as")."""
+_TO = re.compile(r"[ \t]+to\b", re.IGNORECASE)
+_BEFORE_TO = frozenset({"required", "optional", "changed", "unchanged", "known", "unknown"})
+"""Words that before "to" are a verb or a sense of their own ("required to register", "changed
+to 5%", "known to cause"); others keep their sense ("open to traffic", "available to all")."""
+_NEGATED_BE = re.compile(r"(?i:\b(?:not|never|no[ \t]+longer)|n[’']t)[ \t]+$")
+"""A negation before the form of *be* ("has not been available", "hasn't been open")."""
+_WORD_CUE = re.compile(rf"\b(?i:{_WORDS})\b")
+
+
+class _State(NamedTuple):
+    start: int
+    """Where the negation, else the word, starts."""
+    end: int
+    word: str
+    """In lower case."""
+    negated: bool
+    editable: bool
+    """Whether a claim's may be written in another form (not after "no longer", an adverb
+    after "isn't", or a negation before the form of *be*)."""
+    never: bool
+    be: str
+    """The form of *be* before it, in lower case (``is``, ``remained``; ``is`` for "isn't")."""
+
+
+def _states(text: str) -> list[_State]:
+    """The states ``text`` writes."""
+    found = []
+    for m in _STATE.finditer(text):
+        word = m.group("word").lower()
+        if word in _BEFORE_TO and _TO.match(text, m.end()):
+            continue
+        neg = " ".join((m.group("neg") or "").lower().split())
+        be = (m.group("be") or "is").lower()
+        if m.group("nt") is not None:  # "isn't available": the "n't" goes
+            plain = not (neg or m.group("adverb"))  # not "isn't generally", "isn't not"
+            start = m.end("nt") - 3
+            found.append(_State(start, m.end("word"), word, True, plain, False, be))
+        elif neg:
+            editable = neg != "no longer"  # "no longer available" says it was
+            state = _State(m.start("neg"), m.end("word"), word, True, editable, neg == "never", be)
+            found.append(state)
+        elif _NEGATED_BE.search(text, max(0, m.start() - 12), m.start()) is not None:
+            found.append(_State(m.start("word"), m.end("word"), word, True, False, False, be))
+        else:
+            found.append(_State(m.start("word"), m.end("word"), word, False, True, False, be))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _passage_states(passage: str) -> tuple[frozenset[tuple[str, bool]], frozenset[str]]:
+    """The passage's states (word, negated), and the words of those it says lasted
+    ("remained open")."""
+    states = _states(passage)
+    lasting = frozenset(s.word for s in states if not s.negated and _LASTING.match(s.be))
+    return frozenset((s.word, s.negated) for s in states), lasting
+
+
+def _cased(like: str, word: str) -> str:
+    """``word`` in the case of ``like`` (``DISABLED``: ``NOT ENABLED``)."""
+    if like.isupper() and len(like) > 1:
+        return word.upper()
+    return word.capitalize() if like[:1].isupper() else word
+
+
+_OTHER_NEGATION = re.compile(
+    r"(?i:\b(?:not|never|no|none|nobody|nothing|neither|nor|without|hardly|barely)\b|n[’']t\b)"
+)
+"""A negation in the claim besides its state's own: "None of the stores are closed" is read as
+written (not as "None of the stores are not open")."""
+
+
+def polarity_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
+    """Edits (start, end, replacement) that write each of the claim's states as the passage
+    writes it: the claim's "disabled" as "not enabled" where the passage has "not enabled" (and
+    no "disabled"), its "not enabled" (or "isn't enabled") as "disabled" where the passage has
+    "disabled" (and no "enabled"); and each denial (:func:`denial_edits`). Nothing else
+    changes."""
+    denials = denial_edits(claim, passage)
+    if _WORD_CUE.search(claim) is None or _WORD_CUE.search(passage) is None:
+        return denials
+    theirs, lasting = _passage_states(passage)
+    edits: list[tuple[int, int, str]] = []
+    for state in _states(claim):
+        word, negated = state.word, state.negated
+        rest = claim[: state.start] + " " + claim[state.end :]
+        if _OTHER_NEGATION.search(rest) is not None:
+            continue  # two negations: as written
+        if not state.editable or (word, False) in theirs or (word, True) in theirs:
+            continue  # the passage writes the claim's own word, either way: the judge's to see
+        if not negated and state.be not in _PLAIN_BE:
+            continue  # "remained closed" is no "remained not open"
+        for other in _OTHERS[word]:
+            if (other, not negated) not in theirs:
+                continue
+            if not negated and frozenset((word, other)) in _CONTRARY:
+                continue  # "not unsafe" does not say "safe"
+            if state.never and other not in lasting:
+                continue  # "was open until 2019" is no "never closed"
+            cased = _cased(claim[state.end - len(word) : state.end], other)
+            written = cased if negated else f"{_cased(cased, 'not')} {cased}"
+            if negated and claim[state.start : state.start + 3] in ("n't", "n’t"):
+                written = f" {cased}"  # "isn't available" as "is unavailable"
+            edits.append((state.start, state.end, written))
+            break
+    return [*edits, *(d for d in denials if not any(d[0] < b and a < d[1] for a, b, _ in edits))]
+
+
+_LEMMAS: dict[str, tuple[str, str]] = {}
+"""A verb's form → (its base form, the auxiliary of its tense: did, does, do)."""
+for _base, _third, _past in (
+    ("find", "finds", "found"),
+    ("have", "has", "had"),
+    ("show", "shows", "showed"),
+    ("report", "reports", "reported"),
+    ("see", "sees", "saw"),
+    ("receive", "receives", "received"),
+    ("make", "makes", "made"),
+    ("give", "gives", "gave"),
+    ("take", "takes", "took"),
+    ("pay", "pays", "paid"),
+    ("record", "records", "recorded"),
+    ("detect", "detects", "detected"),
+    ("observe", "observes", "observed"),
+    ("identify", "identifies", "identified"),
+    ("offer", "offers", "offered"),
+    ("provide", "provides", "provided"),
+    ("require", "requires", "required"),
+    ("cause", "causes", "caused"),
+    ("win", "wins", "won"),
+    ("hold", "holds", "held"),
+):
+    _LEMMAS[_base] = (_base, "do")
+    _LEMMAS[_third] = (_base, "does")
+    _LEMMAS[_past] = (_base, "did")
+_VERBS = "|".join(sorted(_LEMMAS, key=len, reverse=True))
+_VERB_NO = re.compile(
+    r"(?<!\bhave )(?<!\bhas )(?<!\bhad )(?<!\bwill )(?<!\bwould )(?<!\bcan )(?<!\bcould )"
+    r"(?<!\bmay )(?<!\bmight )(?<!\bmust )(?<!\bshould )(?<!\bto )(?<!\bdid )(?<!\bdoes )"
+    rf"\b(?P<verb>(?i:{_VERBS}))[ \t]+(?P<no>no)[ \t]+"
+    r"(?!(?i:more|less|fewer|longer|later|sooner|one|doubt)\b)(?=\w)"
+)
+"""A verb and "no" before what it denies: "found no difference", "has no effect"; not after
+an auxiliary ("have found no", "will have no": another tense), nor "no more than", "no
+fewer than", "no one", "no doubt"."""
+_DID_NOT = re.compile(
+    rf"\b(?P<aux>(?i:did|does|do))(?:[ \t]+not|n[’']t)[ \t]+(?P<verb>(?i:{_VERBS}))"
+    r"[ \t]+(?P<any>(?i:any|an?))[ \t]+"
+    r"(?!(?i:lot|few|little|bit|great|good|majority|more|less|fewer|single)\b)(?=\w)"
+)
+""""did not" and a verb before what it denies: "did not find a difference", "doesn't have
+any effect"; not "did not find a lot of", "a few"."""
+
+
+_NO = re.compile(r"(?i:\bno\b)")
+_NOT = re.compile(r"(?i:\bnot\b|n[’']t\b)")
+
+
+def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
+    """Edits that write the claim's denial as the passage writes it: "found no difference" as
+    "did not find any difference" where the passage says "did not find a" (or "any"), and back
+    ("does not have any effect" as "has no effect"); the verb the same, its tense the claim's."""
+    if _NO.search(claim) is None and _NOT.search(claim) is None:
+        return []
+    edits: list[tuple[int, int, str]] = []
+    theirs_did = {_LEMMAS[m.group("verb").lower()][0] for m in _DID_NOT.finditer(passage)}
+    theirs_no = {_LEMMAS[m.group("verb").lower()][0] for m in _VERB_NO.finditer(passage)}
+    for m in _VERB_NO.finditer(claim):
+        base, aux = _LEMMAS[m.group("verb").lower()]
+        if base in theirs_did and base not in theirs_no:
+            verb = m.group("verb")
+            aux = aux.capitalize() if verb[:1].isupper() else aux
+            # "any" whatever the passage's article: "found no parks" is "did not find any parks"
+            edits.append((m.start(), m.end(), f"{aux} not {base} any "))
+    for m in _DID_NOT.finditer(claim):
+        base = _LEMMAS[m.group("verb").lower()][0]
+        if base in theirs_no and base not in theirs_did:
+            aux = m.group("aux").lower()
+            form = next(f for f, (b, a) in _LEMMAS.items() if b == base and a == aux)
+            form = form.capitalize() if m.group("aux")[:1].isupper() else form
+            edits.append((m.start(), m.end(), f"{form} no "))
+    return edits
