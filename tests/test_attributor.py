@@ -1401,6 +1401,14 @@ def test_the_answer_s_list_of_sources_lists_what_the_answer_cites(
     cited = "The Eiffel Tower was completed in 1889 [1]. It is 330 metres tall [2]."
     result = attributor.attribute(cited + "\n\nSources: [1], [3]", [eiffel, facts])
     assert result.answer == cited + "\n\nSources: [1], [2]"
+    # a number added below the list's first goes first (it came "Sources: [2], [1]")
+    second = "The Eiffel Tower was completed in 1889. It is 330 metres tall [2]."
+    for tail, listed in (
+        ("\n\nSources: [2]", "\n\nSources: [1], [2]"),
+        ("\n\nSources:\n[2] Tower facts", "\n\nSources:\n[1] Eiffel Tower\n[2] Tower facts"),
+    ):
+        result = attributor.attribute(second + tail, [eiffel, facts])
+        assert result.answer == second.replace("1889.", "1889 [1].") + listed, tail
     for tail, listed in cases.items():
         result = attributor.attribute(text + tail, [eiffel, facts])
         assert result.answer == text.replace("tall.", "tall [2].") + listed, tail

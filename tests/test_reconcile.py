@@ -158,6 +158,17 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
             "A [1].\n\nSources:\n[1] https://a.org",
             "A [1].\n\nSources:\n[1] https://a.org\n[2] https://b.org",
         ),
+        # an added number below the list's first goes first (the list in order)
+        ("A [3].\n\nSources: [3]", "A [3].\n\nSources: [2], [3]"),
+        ("A [3].\n\nSources:\n- [3] Three", "A [3].\n\nSources:\n- [2] Two\n- [3] Three"),
+        (
+            "A [3].\n\nSources:  \n[3] Three  \n[4] Four",
+            "A [3].\n\nSources:  \n[2] Two  \n[3] Three  \n[4] Four",
+        ),
+        (
+            "A [3].\n\nSources:\n[3] Three\n[1] One",
+            "A [3].\n\nSources:\n[3] Three\n[1] One\n[2] Two",
+        ),
         # a title with brackets and an address with a blank in a link
         (
             "A [1].\n\nSources:\n- [1] [One](https://a.org)",
@@ -168,7 +179,7 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
 def test_the_list_of_sources_in_its_forms(text: str, listed: str | None) -> None:
     from attribution.emit import listed_sources_edit
 
-    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://b.org"), known={1, 2, 3})
+    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://b.org"), known={1, 2, 3, 4})
     if listed is None:
         assert edit is None
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
 from attribution.segment import SOURCES_WORDS, key_line_labels
@@ -298,6 +298,10 @@ def listed_sources_edit(
             at = listed + numbers[-2].end()  # "[1] and [4]": "[1], [2] and [4]"
             return Edit(at, at, "".join(f", {written(n)}" for n in missing))
         between = gaps[0] if gaps and len(stays) == len(numbers) else ", "
+        whole = len(stays) == len(numbers)
+        if whole and missing[-1] < int(stays[0][1]) and _ascending(int(m[1]) for m in stays):
+            at = listed + stays[0].start()  # "Sources: [2]" with [1] added: "[1], [2]"
+            return Edit(at, at, "".join(f"{written(n)}{between}" for n in missing))
         at = listed + stays[-1].end()
         return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
     entries = []
@@ -351,8 +355,19 @@ def listed_sources_edit(
     newline = "\r\n" if crlf else "\n"
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
+    numbers = [int(m["n"]) for m in reversed(entries)]
+    if missing[-1] < numbers[0] and _ascending(numbers) and (known is None or staying == entries):
+        # "[2] Everest" with [1] added: "[1] Eiffel Tower" above it, the list in order
+        br = breaks[0] if breaks else ""
+        return Edit(first, first, "".join(f"{line}{br}{newline}" for line in new))
     hard = breaks[0] if breaks and not model["br"] and not last_goes else ""
     return Edit(end, end, (hard + newline).join(["", *new]))
+
+
+def _ascending(numbers: Iterable[int]) -> bool:
+    """Whether a list's numbers go up (then the numbers added before its first go first)."""
+    listed = list(numbers)
+    return all(a < b for a, b in itertools.pairwise(listed))
 
 
 def marker_edits(
