@@ -355,8 +355,8 @@ def listed_sources_edit(
     newline = "\r\n" if crlf else "\n"
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
-    numbers = [int(m["n"]) for m in reversed(entries)]
-    if missing[-1] < numbers[0] and _ascending(numbers) and (known is None or staying == entries):
+    order = [int(m["n"]) for m in reversed(entries)]
+    if missing[-1] < order[0] and _ascending(order) and (known is None or staying == entries):
         # "[2] Everest" with [1] added: "[1] Eiffel Tower" above it, the list in order
         br = breaks[0] if breaks else ""
         return Edit(first, first, "".join(f"{line}{br}{newline}" for line in new))
