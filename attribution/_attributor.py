@@ -1361,7 +1361,11 @@ class Attributor:
             if definitions is not None:
                 edits.append(definitions)  # last: after a marker added at the text's end
         elif (
-            (style == "bracket" or (target is not None and _dominant_style(markers) == "bracket"))
+            (
+                style == "bracket"
+                or (target is not None and _dominant_style(markers) == "bracket")
+                or bool(restyled)  # the answer's footnote definitions, now a list in its style
+            )
             and cfg.reconcile.list_added
             and key is None
         ):
@@ -1379,6 +1383,7 @@ class Attributor:
                 claims=[(c.segment.start, c.segment.end) for c in claims if c.segment.is_claim],
                 known=numbering.known if cfg.reconcile.drop_unknown else None,
                 style=style,
+                definitions=bool(restyled),
             )
             if listed is not None:
                 edits.append(listed)

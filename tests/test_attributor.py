@@ -1930,3 +1930,49 @@ def test_restyled_footnote_definitions_spare_code_and_drop_unknown_numbers() -> 
         ),
     ):
         assert engine.attribute(answer, sources).answer == want
+
+
+def test_restyled_footnote_definitions_list_the_sources_the_engine_adds() -> None:
+    """The definitions became a list in the markers' style, but the source the engine cited
+    for another claim was not listed under them (as it is under a list the answer writes)."""
+    sources = [
+        CitationSource(
+            id="a",
+            type="web",
+            title="Eiffel Tower facts",
+            uri="https://eiffel.example/facts",
+            full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+        ),
+        CitationSource(
+            id="b",
+            type="web",
+            title="Louvre history",
+            uri="https://louvre.example/history",
+            full_content="The Louvre is the world's most-visited museum. It opened in 1793.",
+        ),
+    ]
+    text = "The Eiffel Tower was completed in 1889.[^1] The Louvre opened in 1793."
+    for style, one, two in (
+        ("bracket", "[1]", "[2]"),
+        ("citation", "[citation:1]", "[citation:2]"),
+    ):
+        engine = Attributor(AttributionConfig(reconcile=ReconcileConfig(marker_style=style)))
+        cited = f"The Eiffel Tower was completed in 1889.{one} The Louvre opened in 1793.{two}"
+        for tail, listed in (
+            (
+                "\n\n[^1]: Eiffel Tower facts, https://eiffel.example/facts\n",
+                f"\n\n{one} Eiffel Tower facts, https://eiffel.example/facts\n"
+                f"{two} Louvre history, https://louvre.example/history\n",
+            ),
+            # an unknown number's definition goes; the new entry follows the one that stays
+            (
+                "\n\nSources:\n[^1]: Eiffel Tower facts\n[^7]: Unknown page\n",
+                f"\n\nSources:\n{one} Eiffel Tower facts\n{two} Louvre history\n",
+            ),
+        ):
+            assert engine.attribute(text + tail, sources).answer == cited + listed, (style, tail)
+    # footnotes kept as footnotes: the definition is added as one, as before
+    kept = Attributor().attribute(text + "\n\n[^1]: Eiffel Tower facts\n", sources)
+    assert kept.answer.endswith(
+        "[^1]: Eiffel Tower facts\n[^2]: Louvre history, https://louvre.example/history\n"
+    )

@@ -216,6 +216,12 @@ _ENTRY_LINE = re.compile(
 """A line of a list of sources under an answer: ``[1] Title``, ``- [2] [Title](https://...)``,
 ``**[3]** Title, https://...``; not a link definition (``[1]: https://...``), nor a line of an
 indented code block."""
+_DEFINITION_ENTRY = re.compile(
+    r"(?P<lead>[ ]{0,3})\[\^(?P<n>\d{1,6})\]:(?P<close>)(?P<sep>[ \t]+)(?P<rest>\S.*?)"
+    r"(?P<br>[ ]{2,}|\\)?"
+)
+"""A footnote definition of one line (``[^2]: A page``), an entry of the list the answer's
+definitions become where its markers are rewritten in another style."""
 _INLINE_LIST = re.compile(
     rf"[ \t]*(?:\*\*|__)?{SOURCES_WORDS}(?:[ \t*_]|[:：])*"
     r"(?P<list>\[\d{1,6}\](?:[ \t]*(?:(?:,|;|and|&)[ \t]*)?\[\d{1,6}\])*)"
@@ -256,6 +262,7 @@ def listed_sources_edit(
     claims: Sequence[tuple[int, int]] = (),
     known: Collection[int] | None = None,
     style: MarkerStyle = "bracket",
+    definitions: bool = False,
 ) -> Edit | None:
     """The edit that lists the sources ``text`` cites once edited (``cited``: the numbers the
     engine added and those the answer keeps) in the list of sources the answer ends with, where
@@ -265,7 +272,10 @@ def listed_sources_edit(
     title and address; ``claims``: the spans of the answer's claims (lines that hold one are
     prose, no list); ``known``: the numbers that stay in the answer (a one-line list whose
     other numbers are dropped); ``style``: the style the answer's markers are written in once
-    edited (``[citation:2]`` where the list's ``[1]`` becomes ``[citation:1]``). None when
+    edited (``[citation:2]`` where the list's ``[1]`` becomes ``[citation:1]``);
+    ``definitions``: the answer's footnote definitions are rewritten as a list in ``style``
+    (:func:`restyled_definitions`), so that its last lines ``[^1]: A page`` are that list's
+    entries and the new ones are written as its entries will be (``[2] B page``). None when
     there is no such list, it is inside a code block, or nothing is to add."""
 
     def written(n: int) -> str:
@@ -305,15 +315,18 @@ def listed_sources_edit(
         at = listed + stays[-1].end()
         return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
     entries = []
+    entry = _DEFINITION_ENTRY if definitions else _ENTRY_LINE
     for line in reversed(lines):
-        m = _ENTRY_LINE.fullmatch(line.rstrip("\r")) if len(line) <= _LINE_CHARS else None
+        m = entry.fullmatch(line.rstrip("\r")) if len(line) <= _LINE_CHARS else None
         if m is None:
             break
         entries.append(m)
     above = [line for line in lines[: len(lines) - len(entries)] if line.strip()]
     heading = above[-1] if above else ""  # a blank line may come between: "## Sources\n\n[1] A"
-    if not entries or (len(entries) < 2 and not _LIST_HEADING.fullmatch(heading.strip())):
-        return None  # a line of prose that opens with a marker is no list
+    if not entries or (
+        len(entries) < 2 and not definitions and not _LIST_HEADING.fullmatch(heading.strip())
+    ):
+        return None  # a line of prose that opens with a marker is no list (a definition is)
     first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
     if any(a < end and first < b for a, b in claims):
         return None  # "[5] It runs.\n[7] It flies.": claims, no list
@@ -361,7 +374,12 @@ def listed_sources_edit(
         br = breaks[0] if breaks else ""
         return Edit(first, first, "".join(f"{line}{br}{newline}" for line in new))
     hard = breaks[0] if breaks and not model["br"] and not last_goes else ""
-    return Edit(end, end, (hard + newline).join(["", *new]))
+    at = end
+    if definitions and last_goes:  # after the last that stays: the definitions after it go
+        k = entries.index(staying[0])  # lines from the end
+        at = end - sum(len(line) + 1 for line in lines[len(lines) - k :])
+        at -= text[at - 1 : at] == "\r"
+    return Edit(at, at, (hard + newline).join(["", *new]))
 
 
 def _ascending(numbers: Iterable[int]) -> bool:
