@@ -2391,3 +2391,20 @@ def test_documents_an_anthropic_answer_cites_are_read_from_what_it_quotes() -> N
     assert any("cited_text" in w.reason for w in result.warnings)
     # the model's own text is still no source
     assert not any("The grass is green and" in (s.snippet or "") for s in result.sources)
+
+
+def test_printed_milvus_hits_of_several_queries_are_read_and_other_data_lines_are_text() -> None:
+    """pymilvus 2.4's printed search result: a list of strings, each one query's hits."""
+
+    def hit(n: int) -> str:
+        return (
+            f"{{'id': {n}, 'distance': 0.8, 'entity': {{'text': 'Text {n}.', 'source': 's.md'}}}}"
+        )
+
+    printed = f'data: ["[{hit(1)}]", "[{hit(2)}]"] , extra_info: {{\'cost\': 0}}'
+    result = run("milvus_search", printed)
+    assert [s.full_content for s in result.sources] == ["Text 1.", "Text 2."]
+    # a line that merely starts with "data:" is text, as before
+    for text in ("data: the numbers are up", "data: [1, 2] and more", 'data: ["not a repr"]'):
+        (source,) = run("milvus_search", text).sources
+        assert source.full_content == text

@@ -18,12 +18,7 @@ import pytest
 
 from benchmarks.tool_shapes import FIXTURES, check, check_sources
 
-NOT_YET: dict[str, str] = {
-    "scrapers_stores/milvus_search_str_24.json": (
-        "pymilvus 2.4 prints its hits as 'data: [\"[{...}]\"]': a Python repr inside a string "
-        "inside a listing, with no mark of Milvus's own; kept as one text source"
-    ),
-}
+NOT_YET: dict[str, str] = {}
 """Fixtures (``<folder>/<file>``) that do not give their expected sources yet, with why."""
 
 PATHS = sorted(FIXTURES.glob("*/*.json"))

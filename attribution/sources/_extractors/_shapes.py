@@ -102,6 +102,8 @@ def coerce_output(output: Any) -> Any:
         output = bytes(output).decode("utf-8", errors="replace")
     if isinstance(output, str):
         stripped = output.strip()
+        if stripped.startswith("data:") and (hits := _printed_milvus_hits(stripped)) is not None:
+            return hits
         if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
             try:
                 return msgspec.json.decode(stripped)
@@ -112,6 +114,32 @@ def coerce_output(output: Any) -> Any:
                 # text that merely starts with a bracket stays text
                 return output if parsed is None else parsed
     return output
+
+
+_PRINTED_MILVUS = re.compile(
+    r"data:[ \t]*(\[.*\])[ \t]*(?:,[ \t]*extra_info:[ \t]*\{[^{}]*\})?", re.DOTALL
+)
+"""What ``print`` shows of a pymilvus 2.4 search result: ``data: ["[{'id': 2, 'distance': 0.5,
+'entity': {...}}, ...]"] , extra_info: {'cost': 0}`` (a list of strings, each the repr of one
+query's hits)."""
+
+
+def _printed_milvus_hits(text: str) -> list[Any] | None:
+    """The hits of a printed pymilvus 2.4 search result, every query's in order, or None when
+    ``text`` is no such print."""
+    match = _PRINTED_MILVUS.fullmatch(text)
+    if match is None:
+        return None
+    queries = parse_python_repr(match.group(1))
+    if not isinstance(queries, list) or not queries:
+        return None
+    hits: list[Any] = []
+    for query in queries:
+        parsed = parse_python_repr(query) if isinstance(query, str) else query
+        if not isinstance(parsed, list):
+            return None
+        hits.extend(parsed)
+    return hits
 
 
 MAX_REPR_CHARS = 2_000_000
