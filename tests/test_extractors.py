@@ -1439,7 +1439,7 @@ def test_secondary_result_lists_follow_the_main_one_merged_by_url() -> None:
     result = run("brave_web_search", output)
     assert result.warnings == ()
     assert [(s.uri, s.snippet) for s in result.sources] == [
-        ("https://a.org/", "Alpha."),
+        ("https://a.org/", "Alpha.\n\nAgain."),  # the FAQ's words for the page kept too
         ("https://n.org/", "News."),
         ("https://q.org/", "Ans."),
     ]
@@ -2311,8 +2311,11 @@ def test_a_grounding_redirect_takes_the_site_the_chunk_names_as_its_domain() -> 
     results = [
         {"url": "https://a.org/x", "title": "X", "snippet": "x", "domain": "www.A.org"},
         {"url": "https://b.org/y", "title": "Y", "snippet": "y", "domain": "Example News"},
+        # a page's own address names its site, whatever the result says (after a review)
+        {"url": "https://news.example.com/a", "title": "Z", "snippet": "z", "domain": "google.com"},
     ]
-    assert [s.domain for s in run("web_search", results).sources] == ["a.org", "b.org"]
+    found = [s.domain for s in run("web_search", results).sources]
+    assert found == ["a.org", "b.org", "news.example.com"]
 
 
 def test_a_status_line_beside_an_mcp_servers_results_is_no_source() -> None:
@@ -2382,10 +2385,10 @@ def test_documents_an_anthropic_answer_cites_are_read_from_what_it_quotes() -> N
     result = run("claude", message)
     assert [(s.type, s.id, s.uri, s.title, s.snippet) for s in result.sources] == [
         ("file", "file:document:0:Notes", None, "Notes", "The grass is green.\n\nThe sky is blue."),
-        ("file", "file:document:1:", None, None, "Rayleigh scattering."),
+        ("file", "file:document:1", None, None, "Rayleigh scattering."),
         ("web_result", "web_result:https://acme.example/refunds", "https://acme.example/refunds",
          "Refunds", "Refunds take 5 business days."),
-        ("file", "file:search_result:wiki://hr/leave", "wiki://hr/leave", "Leave",
+        ("mcp", "mcp:search_result:wiki://hr/leave:Leave", "wiki://hr/leave", "Leave",
          "Leave carries over."),
     ]  # fmt: skip
     assert any("cited_text" in w.reason for w in result.warnings)
@@ -2408,3 +2411,59 @@ def test_printed_milvus_hits_of_several_queries_are_read_and_other_data_lines_ar
     for text in ("data: the numbers are up", "data: [1, 2] and more", 'data: ["not a repr"]'):
         (source,) = run("milvus_search", text).sources
         assert source.full_content == text
+
+
+def test_a_short_fact_with_a_number_beside_links_is_a_source() -> None:
+    """After a review: "Population of Paris: 2,102,650 (INSEE, 2023)." beside a resource link
+    was dropped as a status line; only a line that counts the results is one."""
+    link = {"type": "resource_link", "uri": "https://www.insee.fr/paris", "name": "INSEE"}
+    for fact in (
+        "Population of Paris: 2,102,650 (INSEE, 2023).",
+        "The sum is 200.",
+        "Answer: the warranty lasts 2 years.",
+    ):
+        result = run("mcp__stats__lookup", {"content": [{"type": "text", "text": fact}, link]})
+        assert [s.full_content for s in result.sources][:1] == [fact]
+    for status in ("Found 12 documents.", "3 matching files", "Showing page 1 of 4"):
+        result = run("mcp__stats__lookup", {"content": [{"type": "text", "text": status}, link]})
+        assert [s.uri for s in result.sources] == ["https://www.insee.fr/paris"], status
+
+
+def test_a_document_two_answers_cite_keeps_both_quotes_and_a_cited_block_is_one_source() -> None:
+    """After a review: the same document cited by two messages of one agent loop kept one
+    message's quotes; a caller's search result block beside the answer that cites it was two
+    sources (one keyed by its text, one by its source)."""
+
+    def answer(text: str, quote: str) -> dict[str, Any]:
+        cite = {
+            "type": "char_location",
+            "cited_text": quote,
+            "document_index": 0,
+            "document_title": "Handbook",
+            "start_char_index": 0,
+            "end_char_index": 5,
+        }
+        return {"type": "message", "role": "assistant", "stop_reason": "end_turn",
+                "content": [{"type": "text", "text": text, "citations": [cite]}]}  # fmt: skip
+
+    result = extract_sources(
+        [
+            ToolOutput(tool_name="claude", output=answer("a", "Staff get 25 days of leave.")),
+            ToolOutput(tool_name="claude", output=answer("b", "Overtime is paid at 1.5x.")),
+        ]
+    )
+    (source,) = result.sources
+    assert source.snippet == "Staff get 25 days of leave.\n\nOvertime is paid at 1.5x."
+    block = {"type": "search_result", "source": "kb-17", "title": "Refunds",
+             "content": [{"type": "text", "text": "Refunds take 5 days."}]}  # fmt: skip
+    result_block = {"type": "tool_result", "tool_use_id": "t1", "content": [block]}
+    told = {"type": "message", "role": "user", "content": [result_block]}
+    cite = {"type": "search_result_location", "source": "kb-17", "title": "Refunds",
+            "cited_text": "Refunds take 5 days.", "search_result_index": 0,
+            "start_block_index": 0, "end_block_index": 0}  # fmt: skip
+    cited = {"type": "message", "role": "assistant", "stop_reason": "end_turn",
+             "content": [{"type": "text", "text": "Five days.", "citations": [cite]}]}  # fmt: skip
+    result = extract_sources(
+        [ToolOutput(tool_name="claude", output=told), ToolOutput(tool_name="claude", output=cited)]
+    )
+    assert [s.id for s in result.sources] == ["mcp:search_result:kb-17:Refunds"]

@@ -752,6 +752,18 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
         ("The hike took 2 hours.", "It took 2 hours; the return 1 hour 30 minutes.", False),
         ("The film runs 2 hours.", "The film runs 3 hours 10 minutes.", False),
         ("The film has 2 parts.", "The film runs 2 hours 10 minutes.", False),
+        # from a review: a bound or a round figure; a list of times; a part that is none
+        ("The film runs more than 2 hours.", "The film runs 2 hours 10 minutes.", False),
+        ("The film is over 2 hours long.", "The film runs 2 hours 10 minutes.", False),
+        ("The film runs about 2 hours.", "The film runs 2 hours 10 minutes.", False),
+        ("The first leg takes 2 hours.", "It takes 2 hours, 3 hours for the second leg.", False),
+        ("The climb takes 3 hours.", "The climb takes 3 hours, 800 m of ascent in all.", False),
+        ("Eggs need 10 minutes.", "Boil the eggs 10 minutes and 6 minutes for soft yolks.", False),
+        ("The festival lasts 3 days.", "It lasts 3 days, 2 days of which are free.", False),
+        ("The trip took 2 hours.", "The trip took 2 hours, half an hour of it in traffic.", False),
+        ("The film runs 2 hours.", "The film runs 2 hours 0 minutes.", False),
+        ("It takes 1 hour.", "It takes 1 hour 90 minutes.", False),
+        ("The hike takes 2 to 3 hours.", "It takes 2 to 3 hours 30 minutes.", True),
     ],
 )
 def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
@@ -920,9 +932,14 @@ def test_amounts_of_money_give_their_value_and_currency() -> None:
         ("5 km", "5 kg", False),  # another dimension
         ("212 °F", "100 °C", True),  # temperatures: within a degree's rounding
         ("72 °F", "22 °C", True),
-        # degrees Celsius above boiling in whole tens are rounded to tens (recipes, ovens)
-        ("350 °F", "180 °C", True),
-        ("400 °F", "180 °C", False),
+        # an oven's degrees Celsius in whole tens are rounded to tens; no other's
+        ("Bake at 350 °F", "Bake at 180 °C", True),
+        ("Roast at 400 °F", "Roast at 200 °C", True),
+        ("Bake at 400 °F", "Bake at 180 °C", False),
+        ("Roast at 365 °F", "Roast at 180 °C", False),
+        ("Roast at 365 °F", "Roast at 190 °C", False),
+        ("350 °F", "180 °C", False),
+        ("It melts at 490 °F", "It melts at 250 °C", False),
         ("180 °F", "82 °C", True),
         ("170 °F", "80 °C", False),  # not below it
         ("215 °F", "100 °C", False),

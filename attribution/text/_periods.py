@@ -74,7 +74,7 @@ _PERIODS = re.compile(
     + r"[ \t]+'?"
     + _RANGE_START
     + r"(?P<fiscal_year>(?:19|20)\d{2}|(?<=[-–/])\d{2})\b(?![.,]\d)",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # "ſecond" is no "second": each word found is a table's key
 )
 """A quarter, a half or a fiscal year, with the year written with it."""
 

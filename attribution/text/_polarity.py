@@ -26,6 +26,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from attribution.text._terms import STOPWORDS, source_sentence_spans
+
 __all__ = ["COMPLEMENTS", "CONTRARIES", "denial_edits", "polarity_edits"]
 
 COMPLEMENTS: tuple[tuple[str, str], ...] = (
@@ -74,12 +76,10 @@ for _a, _b in (*COMPLEMENTS, *CONTRARIES):
     _OTHERS[_b] = (*_OTHERS.get(_b, ()), _a)
 _CONTRARY = frozenset(frozenset(pair) for pair in CONTRARIES)
 
-_BE = (
-    r"(?:is|are|was|were|be|been|being|am|remains?|remained|remaining|stays?|stayed|staying"
-    r"|becomes?|became|becoming|gets?|got|'re|’re)"
-)
-_PLAIN_BE = frozenset("is are was were be been being am 're ’re".split())
-"""Forms of *be* a "not" may follow ("is not open"; not "remained not open")."""
+_BE = r"(?:is|are|was|were|be|been|being|am|remains?|remained|stays?|stayed|'re|’re)"
+_PLAIN_BE = frozenset("is are was were am 're ’re".split())
+"""Forms of *be* a "not" may follow in a rewritten claim ("is not open"; not "will be not
+open", "has been not open", "remained not open")."""
 _LASTING = re.compile(r"(?i:remain|stay)")
 _ADVERB = (
     r"(?:(?i:currently|temporarily|permanently|still|now|also|officially|generally|usually"
@@ -91,19 +91,50 @@ _WORDS = "|".join(sorted(_OTHERS, key=len, reverse=True))
 _STATE = re.compile(
     rf"(?i:\b(?P<be>{_BE})|(?P<nt>(?:is|are|was|were)n[’']t))[ \t]+(?P<adverb>{_ADVERB})"
     rf"(?P<neg>(?i:not|never|no[ \t]+longer)[ \t]+)?"
-    rf"(?P<word>(?i:{_WORDS}))\b(?![-’'])"
-    r"(?![ \t]+(?i:by(?![ \t]+default)|down|up|off|out|as|enough)\b)"
+    rf"(?P<word>(?i:{_WORDS}))\b(?![-’'])",
+    re.ASCII,  # "ſ" is no "s" here: every word found is a key of the tables
 )
 """A state after a form of *be*: ``is disabled``, ``was never closed``, ``isn't available``,
-``is still not open``. Not a word joined by a hyphen (``open-source``), nor a verb's participle
-or another sense ("closed by the bank", "closed down", "known as")."""
-_TO = re.compile(r"[ \t]+to\b", re.IGNORECASE)
+``is still not open``; not a word joined by a hyphen (``open-source``)."""
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)")
+_AFTER_STATE = frozenset(
+    """for to in on at until till during before after except from with without between by
+    since within throughout across over under through and or but while because unless if
+    when whenever today tonight now yet again anymore already too either still here there
+    this that these those each every""".split()
+)
+"""Words that may follow a state (a preposition, a conjunction, an adverb of time); another
+word makes it no state but a word of a name or an attribute ("is open source", "is common
+knowledge", "was closed down", "is known as", "was closed by the bank")."""
+_NOT_AFTER_STATE = frozenset({"down", "up", "off", "out", "as", "enough"})
+_BY_AGENT = re.compile(r"[ \t]+by[ \t]+(?!default\b)", re.ASCII)
+"""A passive's agent ("closed by the bank"): a verb, no state; "by default" is a state's."""
 _BEFORE_TO = frozenset({"required", "optional", "changed", "unchanged", "known", "unknown"})
 """Words that before "to" are a verb or a sense of their own ("required to register", "changed
 to 5%", "known to cause"); others keep their sense ("open to traffic", "available to all")."""
-_NEGATED_BE = re.compile(r"(?i:\b(?:not|never|no[ \t]+longer)|n[’']t)[ \t]+$")
-"""A negation before the form of *be* ("has not been available", "hasn't been open")."""
-_WORD_CUE = re.compile(rf"\b(?i:{_WORDS})\b")
+_LIMITS = frozenset({"until", "till", "during", "for", "before", "since", "when", "after"})
+"""Words right after a state that bound it in time ("remained open until 2019", "not open for
+a week"): "never closed", or "closed", says more."""
+_BOUNDS = _LIMITS - {"for"}
+"""Words anywhere in a passage's sentence that bound its state in time ("Before 2020, the
+border was not open"): the claim's state is that one only where the claim has them too."""
+_NEGATED_BE = re.compile(r"(?i:\b(?:not|never|no[ \t]+longer|cannot)|n[’']t)[ \t]+(?:\w+[ \t]+)?$")
+"""A negation before the form of *be* ("has not been available", "hasn't been open", "cannot
+be closed")."""
+_WORD_CUE = re.compile(rf"\b(?i:{_WORDS})\b", re.ASCII)
+_OTHER_NEGATION = re.compile(
+    r"(?i:\b(?:not|never|no|none|nobody|nothing|neither|nor|without|hardly|barely|cannot)\b"
+    r"|n[’']t\b)"
+)
+"""A negation besides a state's own: "None of the stores are closed" is read as written (not
+as "None of the stores are not open"); a passage's "Nobody said the pool is not open" says no
+state."""
+_HEARSAY = re.compile(
+    r"(?i:\b(?:if|unless|whether|when|whenever|until|deny|denies|denied|claim|claims|claimed"
+    r"|rumou?rs?|reports?[ \t]+that|allegedly|false|untrue|should|would|could|might|may)\b)"
+)
+"""Words that make a passage's sentence no statement of its state ("If telemetry is not
+enabled, ...", "Officials denied reports that the vaccine is not available")."""
 
 
 class _State(NamedTuple):
@@ -119,6 +150,14 @@ class _State(NamedTuple):
     never: bool
     be: str
     """The form of *be* before it, in lower case (``is``, ``remained``; ``is`` for "isn't")."""
+    after: str
+    """The word after it, in lower case ("by" of "by default"); empty at a clause's end."""
+    subject: str
+    """The word before the form of *be*, in lower case ("camera" of "The camera is
+    disabled")."""
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 
 
 def _states(text: str) -> list[_State]:
@@ -126,32 +165,88 @@ def _states(text: str) -> list[_State]:
     found = []
     for m in _STATE.finditer(text):
         word = m.group("word").lower()
-        if word in _BEFORE_TO and _TO.match(text, m.end()):
+        if word not in _OTHERS:
+            continue
+        following = _NEXT_WORD.match(text, m.end())
+        after = following.group(1).lower() if following else ""
+        if after in _NOT_AFTER_STATE or _BY_AGENT.match(text, m.end()):
+            continue
+        if after and after not in _AFTER_STATE and not after.endswith("ly"):
+            continue  # "is open source", "is common knowledge": a name's or a thing's word
+        if word in _BEFORE_TO and after == "to":
             continue
         neg = " ".join((m.group("neg") or "").lower().split())
         be = (m.group("be") or "is").lower()
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        subject = before.group(1).lower() if before else ""
         if m.group("nt") is not None:  # "isn't available": the "n't" goes
             plain = not (neg or m.group("adverb"))  # not "isn't generally", "isn't not"
-            start = m.end("nt") - 3
-            found.append(_State(start, m.end("word"), word, True, plain, False, be))
+            state = _State(
+                m.end("nt") - 3, m.end("word"), word, True, plain, False, be, after, subject
+            )
         elif neg:
             editable = neg != "no longer"  # "no longer available" says it was
-            state = _State(m.start("neg"), m.end("word"), word, True, editable, neg == "never", be)
-            found.append(state)
-        elif _NEGATED_BE.search(text, max(0, m.start() - 12), m.start()) is not None:
-            found.append(_State(m.start("word"), m.end("word"), word, True, False, False, be))
+            never = neg == "never"
+            state = _State(
+                m.start("neg"), m.end("word"), word, True, editable, never, be, after, subject
+            )
+        elif _NEGATED_BE.search(text, max(0, m.start() - 24), m.start()) is not None:
+            state = _State(
+                m.start("word"), m.end("word"), word, True, False, False, be, after, subject
+            )
         else:
-            found.append(_State(m.start("word"), m.end("word"), word, False, True, False, be))
+            state = _State(
+                m.start("word"), m.end("word"), word, False, True, False, be, after, subject
+            )
+        found.append(state)
     return found
 
 
+class _Stated(NamedTuple):
+    """A state a passage states: in a sentence with no other negation and no condition,
+    denial or hearsay."""
+
+    after: str
+    lasting: bool
+    """Said to last ("remained open"), and not bounded in time ("until 2019")."""
+    terms: frozenset[str]
+    """The sentence's words, in lower case."""
+    pronoun: bool
+    """Its subject is a pronoun ("It is unavailable"): of whatever the claim names."""
+    bounds: frozenset[str]
+    """The words of its sentence that bound it in time ("until", "before", "during", ...)."""
+
+
+_TERM = re.compile(r"[A-Za-z]+")
+_PRONOUNS = frozenset("it they this these that those he she we".split())
+
+
 @lru_cache(maxsize=4096)
-def _passage_states(passage: str) -> tuple[frozenset[tuple[str, bool]], frozenset[str]]:
-    """The passage's states (word, negated), and the words of those it says lasted
-    ("remained open")."""
-    states = _states(passage)
-    lasting = frozenset(s.word for s in states if not s.negated and _LASTING.match(s.be))
-    return frozenset((s.word, s.negated) for s in states), lasting
+def _passage_states(
+    passage: str,
+) -> tuple[frozenset[tuple[str, bool]], dict[tuple[str, bool], list[_Stated]]]:
+    """Every state the passage writes (word, negated), and those it states plainly."""
+    written: set[tuple[str, bool]] = set()
+    stated: dict[tuple[str, bool], list[_Stated]] = {}
+    for a, b in source_sentence_spans(passage):
+        sentence = passage[a:b]
+        states = _states(sentence)
+        if not states:
+            continue
+        terms = frozenset(t.lower() for t in _TERM.findall(sentence))
+        hearsay = _HEARSAY.search(sentence) is not None
+        for s in states:
+            written.add((s.word, s.negated))
+            rest = sentence[: s.start] + " " + sentence[s.end :]
+            if hearsay or _OTHER_NEGATION.search(rest) is not None:
+                continue
+            bounds = (terms & _BOUNDS) | ({s.after} & _LIMITS)
+            lasting = not s.negated and _LASTING.match(s.be) is not None
+            pronoun = s.subject in _PRONOUNS
+            stated.setdefault((s.word, s.negated), []).append(
+                _Stated(s.after, lasting, terms, pronoun, bounds)
+            )
+    return frozenset(written), stated
 
 
 def _cased(like: str, word: str) -> str:
@@ -161,45 +256,71 @@ def _cased(like: str, word: str) -> str:
     return word.capitalize() if like[:1].isupper() else word
 
 
-_OTHER_NEGATION = re.compile(
-    r"(?i:\b(?:not|never|no|none|nobody|nothing|neither|nor|without|hardly|barely)\b|n[’']t\b)"
-)
-"""A negation in the claim besides its state's own: "None of the stores are closed" is read as
-written (not as "None of the stores are not open")."""
+_PREPOSITIONS = _AFTER_STATE - {
+    "and",
+    "or",
+    "but",
+    "today",
+    "tonight",
+    "now",
+    "yet",
+    "again",
+    "anymore",
+    "already",
+    "too",
+    "either",
+    "still",
+    "here",
+    "there",
+}
+
+
+def _fits(state: _State, stated: _Stated, claim_terms: frozenset[str]) -> bool:
+    """Whether the passage's stated opposite speaks of the claim's state: of its subject (where
+    the claim names one), bounded as the claim's is ("not enabled for free users" is no
+    "disabled."; "not open on Mondays" is "closed on Mondays"), and, for "never", lasting."""
+    if stated.after in _PREPOSITIONS and stated.after != state.after:
+        return False
+    named = state.subject and state.subject not in STOPWORDS
+    if named and not stated.pronoun and state.subject not in stated.terms:
+        return False  # "The camera is disabled" and "The microphone is not enabled"
+    if not stated.bounds <= claim_terms:
+        return False  # "remained open until 2019", "Before 2020, ... not open": bounded
+    return not state.never or stated.lasting
 
 
 def polarity_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     """Edits (start, end, replacement) that write each of the claim's states as the passage
-    writes it: the claim's "disabled" as "not enabled" where the passage has "not enabled" (and
-    no "disabled"), its "not enabled" (or "isn't enabled") as "disabled" where the passage has
-    "disabled" (and no "enabled"); and each denial (:func:`denial_edits`). Nothing else
-    changes."""
+    writes it: the claim's "disabled" as "not enabled" where the passage states "not enabled"
+    (and nowhere "disabled"), its "not enabled" (or "isn't enabled") as "disabled" where the
+    passage states "disabled" (and nowhere "enabled"); and each denial (:func:`denial_edits`).
+    Nothing else changes."""
     denials = denial_edits(claim, passage)
     if _WORD_CUE.search(claim) is None or _WORD_CUE.search(passage) is None:
         return denials
-    theirs, lasting = _passage_states(passage)
+    written, stated = _passage_states(passage)
+    claim_terms = frozenset(t.lower() for t in _TERM.findall(claim))
     edits: list[tuple[int, int, str]] = []
     for state in _states(claim):
         word, negated = state.word, state.negated
-        rest = claim[: state.start] + " " + claim[state.end :]
-        if _OTHER_NEGATION.search(rest) is not None:
-            continue  # two negations: as written
-        if not state.editable or (word, False) in theirs or (word, True) in theirs:
+        if not state.editable or (word, False) in written or (word, True) in written:
             continue  # the passage writes the claim's own word, either way: the judge's to see
         if not negated and state.be not in _PLAIN_BE:
             continue  # "remained closed" is no "remained not open"
+        rest = claim[: state.start] + " " + claim[state.end :]
+        if _OTHER_NEGATION.search(rest) is not None:
+            continue  # two negations: as written
         for other in _OTHERS[word]:
-            if (other, not negated) not in theirs:
-                continue
             if not negated and frozenset((word, other)) in _CONTRARY:
                 continue  # "not unsafe" does not say "safe"
-            if state.never and other not in lasting:
-                continue  # "was open until 2019" is no "never closed"
+            theirs = stated.get((other, not negated), ())
+            if not any(_fits(state, s, claim_terms) for s in theirs):
+                continue
             cased = _cased(claim[state.end - len(word) : state.end], other)
-            written = cased if negated else f"{_cased(cased, 'not')} {cased}"
+            replacement = cased if negated else f"{_cased(cased, 'not')} {cased}"
             if negated and claim[state.start : state.start + 3] in ("n't", "n’t"):
-                written = f" {cased}"  # "isn't available" as "is unavailable"
-            edits.append((state.start, state.end, written))
+                replacement = f" {cased}"  # "isn't available" as "is unavailable"
+            edits.append((state.start, state.end, replacement))
             break
     return [*edits, *(d for d in denials if not any(d[0] < b and a < d[1] for a, b, _ in edits))]
 
@@ -236,7 +357,8 @@ _VERB_NO = re.compile(
     r"(?<!\bhave )(?<!\bhas )(?<!\bhad )(?<!\bwill )(?<!\bwould )(?<!\bcan )(?<!\bcould )"
     r"(?<!\bmay )(?<!\bmight )(?<!\bmust )(?<!\bshould )(?<!\bto )(?<!\bdid )(?<!\bdoes )"
     rf"\b(?P<verb>(?i:{_VERBS}))[ \t]+(?P<no>no)[ \t]+"
-    r"(?!(?i:more|less|fewer|longer|later|sooner|one|doubt)\b)(?=\w)"
+    r"(?!(?i:more|less|fewer|longer|later|sooner|one|doubt)\b)(?=\w)",
+    re.ASCII,  # "ſ" is no "s" here: every verb found is a key of the table
 )
 """A verb and "no" before what it denies: "found no difference", "has no effect"; not after
 an auxiliary ("have found no", "will have no": another tense), nor "no more than", "no
@@ -244,7 +366,8 @@ fewer than", "no one", "no doubt"."""
 _DID_NOT = re.compile(
     rf"\b(?P<aux>(?i:did|does|do))(?:[ \t]+not|n[’']t)[ \t]+(?P<verb>(?i:{_VERBS}))"
     r"[ \t]+(?P<any>(?i:any|an?))[ \t]+"
-    r"(?!(?i:lot|few|little|bit|great|good|majority|more|less|fewer|single)\b)(?=\w)"
+    r"(?!(?i:lot|few|little|bit|great|good|big|majority|more|less|fewer|single)\b)(?=\w)",
+    re.ASCII,
 )
 """"did not" and a verb before what it denies: "did not find a difference", "doesn't have
 any effect"; not "did not find a lot of", "a few"."""
@@ -254,6 +377,10 @@ _NO = re.compile(r"(?i:\bno\b)")
 _NOT = re.compile(r"(?i:\bnot\b|n[’']t\b)")
 
 
+def _verb_base(m: re.Match[str]) -> str:
+    return _LEMMAS[m.group("verb").lower()][0]
+
+
 def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     """Edits that write the claim's denial as the passage writes it: "found no difference" as
     "did not find any difference" where the passage says "did not find a" (or "any"), and back
@@ -261,8 +388,8 @@ def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     if _NO.search(claim) is None and _NOT.search(claim) is None:
         return []
     edits: list[tuple[int, int, str]] = []
-    theirs_did = {_LEMMAS[m.group("verb").lower()][0] for m in _DID_NOT.finditer(passage)}
-    theirs_no = {_LEMMAS[m.group("verb").lower()][0] for m in _VERB_NO.finditer(passage)}
+    theirs_did = {_verb_base(m) for m in _DID_NOT.finditer(passage)}
+    theirs_no = {_verb_base(m) for m in _VERB_NO.finditer(passage)}
     for m in _VERB_NO.finditer(claim):
         base, aux = _LEMMAS[m.group("verb").lower()]
         if base in theirs_did and base not in theirs_no:

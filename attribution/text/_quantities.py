@@ -168,6 +168,14 @@ def same_quantity(a: Quantity, b: Quantity) -> bool:
     return close and a.low <= b.high and b.low <= a.high
 
 
+_OVEN = re.compile(
+    r"(?i:\b(?:oven|ovens|bake|baked|bakes|baking|roast|roasted|roasting|roasts|preheat"
+    r"|preheated|broil|broiled|gas[ ]+mark|fan)\b)"
+)
+"""A word that makes a temperature an oven's (within a sentence's reach of it)."""
+OVEN_SPREAD = 4.5
+"""How far either side of an oven's degrees Celsius in whole tens a conversion may fall (400 °F
+is 204.4 °C, "200 °C"; 365 °F, 185 °C, is neither 180 nor 190)."""
 OVEN_CELSIUS = (150.0, 300.0)
 """Degrees Celsius an oven's recipes convert to whole tens (not a capacitor's rated 110 °C,
 105 °C to within a degree, nor a kiln's 1,000 °C)."""
@@ -233,20 +241,23 @@ temperature to convert (a change of 1 °C is one of 1.8 °F, not of 33.8 °F). "
 is a temperature."""
 
 
-def _spread(written: str, factor: float, dimension: str, raw: str, value: float) -> float:
+def _spread(
+    written: str, factor: float, dimension: str, raw: str, value: float, oven: bool
+) -> float:
     """What a measure as written may stand for either side, in the base unit: half a unit of
     its last place; a temperature's whole degrees are degrees ("100 °C" is 99.5 to 100.5), but
-    an oven's degrees Celsius (:data:`OVEN_CELSIUS`) in whole tens are rounded to tens, as
-    recipes convert them ("180 °C" is 175 to 185: 350 °F, 176.7 °C, is written so; 400 °F,
-    204.4 °C, as "200 °C"); not one written with a decimal ("180.0 °C"). Fahrenheit figures are
-    the ones converted from, and stay whole."""
+    an oven's degrees Celsius (:data:`OVEN_CELSIUS`, beside a word of baking or roasting:
+    ``oven``) in whole tens are rounded to tens, as recipes convert them ("180 °C" is 175.5 to
+    184.5: 350 °F, 176.7 °C, is written so; 400 °F, 204.4 °C, as "200 °C"); not one written
+    with a decimal ("180.0 °C"), nor a melting or ignition point. Fahrenheit figures are the
+    ones converted from, and stay whole."""
     if dimension == "temperature":
         decimals = len(written.split(".", 1)[1]) if "." in written else 0
         low, high = OVEN_CELSIUS
         whole = raw.isdigit() and written.endswith("0")  # "180", not "180.0"
         celsius = value - float(_ZERO_CELSIUS)  # "-200 °C" is no oven's
-        if factor == 1.0 and whole and low <= celsius <= high:
-            return 5.0
+        if factor == 1.0 and whole and oven and low <= celsius <= high:
+            return OVEN_SPREAD
         return 0.5 * 10.0**-decimals * factor
     return _half_place(written) * factor
 
@@ -275,7 +286,10 @@ _CENTS = re.compile(r"(?<![\w.,$])(\d+(?:\.\d+)?)[ \u00a0]?(?:cents?\b|¢)")
 """An amount in cents (``25 cents``, ``25¢``): a hundredth of the dollars a ``$`` before a number
 counts (``$0.25``)."""
 _DOZENS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "half a": 0.5}
-_DOZEN = re.compile(r"\b(a|one|two|three|four|five|half\s+a)[ -]dozen\b", re.IGNORECASE)
+_DOZEN = re.compile(
+    r"\b(a|one|two|three|four|five|half\s+a)[ -]dozen\b",
+    re.IGNORECASE | re.ASCII,  # "fıve" (a dotless i) is no "five": each word is a key
+)
 """A dozen in words (``a dozen``, ``two dozen``): 12, 24."""
 _PERCENT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)[ \u00a0\u202f]?(?:%|per\s?cent\b|pct\b)")
 """A share in per cent: ``75%``, ``75 percent``, ``75 per cent``."""
@@ -374,7 +388,12 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
         if value is None or taken.overlaps(start, end):
             return
         taken.add(start, end)
-        spread = _spread(written, factor, dimension, raw, float(value)) if system else 0.0
+        oven = dimension == "temperature" and _OVEN.search(text, max(0, start - 80), end + 80)
+        spread = (
+            _spread(written, factor, dimension, raw, float(value), oven is not None)
+            if system
+            else 0.0
+        )
         low, high = float(value) - spread, float(value) + spread
         found.append(Quantity(start, end, value, dimension, written, False, system, low, high))
 
@@ -742,27 +761,52 @@ def sign_conflict(claim: str, passage: str) -> bool:
     return False
 
 
+_JOINS_PARTS = re.compile(r"[ ]*(?:and[ ]+)?")
+"""What joins two parts of one time: a blank or "and" ("2 hours 10 minutes", "1 hour and 5
+minutes"); a comma lists times ("2 hours, 3 hours for the second leg")."""
+_HALF_MORE = re.compile(r"[ ]+(?:and[ ]+)?(?:an?[ ]+(?:half|quarter)|half[ ]+an?)\b", re.I)
+_MOST_PART = {60.0: 60.0, 3600.0: 60.0, 86400.0: 24.0, 604800.0: 7.0}
+"""The unit a part follows (seconds) and the most of the smaller unit it may hold: 59 minutes
+after hours, 23 hours after days."""
+_ABOUT = re.compile(
+    r"(?i:\b(?:more[ ]+than|less[ ]+than|over|under|at[ ]+least|at[ ]+most|about|around"
+    r"|roughly|approximately|nearly|almost|some|up[ ]+to|just|within|than|upwards[ ]+of)[ ]+$)"
+)
+"""Words that make a claim's time a bound or a round figure ("more than 2 hours", "about 2
+hours"): what "2 hours 10 minutes" says too, or near enough."""
+
+
 def _times_in_parts(text: str) -> list[tuple[str, bool]]:
-    """The times ``text`` writes in parts ("2 hours 10 minutes", "1 h 30 min", "2 hours and a
-    half"): each as (its first part's value in seconds, whether the parts add to more)."""
+    """The times ``text`` writes in parts ("2 hours 10 minutes", "1 h and 30 min", "2 hours and
+    a half"): each as (its first part's value in seconds, whether the parts add to more). A
+    part is a smaller unit than the one before it, of less than one of that (not "3 hours, 800
+    m", "10 minutes and 6 minutes")."""
     measures = [(m, _unit(m.group(2))) for m in _MEASURE.finditer(text)]
     found: list[tuple[str, bool]] = []
     k = 0
     while k < len(measures):
         m, unit = measures[k]
-        if unit is None or unit[0] != "duration" or not _compound(text, measures, k):
+        if unit is None or unit[0] != "duration":
             k += 1
             continue
-        first = scaled_value(canonical_number(m.group(1)), unit[1])
-        j = k
+        j, more = k, False
         while j + 1 < len(measures):
-            nxt, after = measures[j + 1]
-            joined = _JOINS_TIMES.fullmatch(text, measures[j][0].end(), nxt.start())
-            if not (isinstance(after, tuple) and after[0] == "duration" and joined):
+            (here, size), (nxt, after) = measures[j], measures[j + 1]
+            if nxt.group(2) == "m" and size is not None and size[1] == 3600.0:
+                after = _UNITS["min"]  # "2h 30m": minutes after hours, not metres
+            if not (isinstance(after, tuple) and after[0] == "duration" and size is not None):
                 break
+            if not _JOINS_PARTS.fullmatch(text, here.end(), nxt.start()):
+                break
+            most = _MOST_PART.get(size[1])
+            amount = scaled_value(canonical_number(nxt.group(1)), 1.0)
+            if most is None or after[1] >= size[1] or amount is None or float(amount) >= most:
+                break
+            more = more or float(amount) > 0
             j += 1
-        more = j > k or _MORE_TIME.match(text, measures[j][0].end()) is not None
-        if first is not None and not _TIME_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+        more = more or _HALF_MORE.match(text, measures[j][0].end()) is not None
+        first = scaled_value(canonical_number(m.group(1)), unit[1])
+        if first is not None and (j > k or more):
             found.append((first, more))
         k = j + 1
     return found
@@ -771,9 +815,13 @@ def _times_in_parts(text: str) -> list[tuple[str, bool]]:
 def time_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a time the passage gives only as the first part of a longer
     one: "The film runs 2 hours." against "The film runs 2 hours 10 minutes." (a small judge
-    reads the two as one, 0.996). A passage that also gives the claim's time alone is no
-    conflict."""
-    mine = [q for q in _quantities_once(claim) if q.dimension == "duration"]
+    reads the two as one, 0.996). A passage that also gives the claim's time alone, or a claim
+    whose time is a bound or round ("more than 2 hours", "about 2 hours"), is no conflict."""
+    mine = [
+        q
+        for q in _quantities_once(claim)
+        if q.dimension == "duration" and not _ABOUT.search(claim, max(0, q.start - 24), q.start)
+    ]
     if not mine or not _may_hold_quantity(passage):
         return False
     parts = _times_in_parts(passage)

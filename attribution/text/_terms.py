@@ -869,7 +869,9 @@ def scaled_matches(text: str) -> list[tuple[int, int, str, float]]:
     for pattern, table, fold in tables:
         for m in pattern.finditer(text):
             word = m.group(2).lower() if fold else m.group(2)
-            found.append((m.start(1), m.end(), m.group(1), table[word]))
+            factor = table.get(word)  # None: "bıllıon" (a dotless i) matched without case
+            if factor is not None:
+                found.append((m.start(1), m.end(), m.group(1), factor))
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from attribution._wire import CitationSource, ToolOutput
+from attribution._wire import CitationSource, SourceType, ToolOutput
 from attribution.sources._extractors._framework import ExtractorRegistry, Warn
 from attribution.sources._extractors._mcp import is_mcp_result, mcp_sources
 from attribution.sources._extractors._records import (
@@ -171,10 +171,11 @@ def _message_sources(
     cited = cited_documents(data)
     for document in cited:  # documents and search results of the request, as it quotes them
         web = is_web_url(document.source)
+        kind: SourceType = "web_result" if web else "mcp" if document.source else "file"
         source = make_source(
             call,
-            "web_result" if web else "file",
-            locator=None if web else (document.kind, document.key),
+            kind,  # a caller's search result as its MCP block is read; a document as a file
+            locator=None if web else document.locator,
             uri=document.source,
             title=document.title or document.source,
             snippet="\n\n".join(document.quoted),

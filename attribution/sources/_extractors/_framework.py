@@ -72,7 +72,9 @@ def merge_sightings(first: CitationSource, later: CitationSource) -> CitationSou
     """One source from two sightings of the same one: the first wins, gaps are filled.
 
     A later sighting with longer ``fullContent`` (a scrape of a page first seen as a search
-    result) brings its text, so nothing a tool returned is lost.
+    result) brings its text, and one with another snippet (a page's words another search
+    showed, a document's passage another answer quoted) adds it, so nothing a tool returned
+    is lost.
     """
     changes: dict[str, object] = {}
     for field in first.__struct_fields__:
@@ -81,6 +83,9 @@ def merge_sightings(first: CitationSource, later: CitationSource) -> CitationSou
             changes[field] = theirs
     if later.full_content and len(later.full_content) > len(first.full_content or ""):
         changes["full_content"] = later.full_content
+    if first.snippet and later.snippet and later.snippet not in first.snippet:
+        joined = f"{first.snippet}\n\n{later.snippet}"
+        changes["snippet"] = later.snippet if first.snippet in later.snippet else joined
     return msgspec.structs.replace(first, **changes) if changes else first
 
 

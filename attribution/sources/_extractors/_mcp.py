@@ -29,6 +29,7 @@ from attribution.sources._extractors._shapes import (
     is_empty,
     kind_of,
     make_source,
+    search_result_locator,
     text_of,
     to_json_text,
 )
@@ -160,9 +161,10 @@ def _block_source(
         if uri is None and text is None:
             warn(f"{what} (search_result) has no source and no text; skipped")
             return None
-        return make_source(
-            call, _typed(uri), uri=uri, title=first_str(block, "title"), snippet=text
-        )
+        named = first_str(block, "title")
+        web = is_web_url(uri)  # keyed as an answer that cites it keys it (else by its text)
+        locator = search_result_locator(uri, named) if uri and not web else None
+        return make_source(call, _typed(uri), locator=locator, uri=uri, title=named, snippet=text)
     if kind in _NOT_EVIDENCE:
         return None
     warn(f"{what} has unknown type {kind!r}; skipped")
@@ -252,15 +254,23 @@ def _block_sources(
 
 
 _STATUS_CHARS = 100
+_STATUS = re.compile(
+    r"(?i:\b(?:total|showing|shown|found|returned|returning|retrieved|page)\b.*\d"
+    r"|\d[\d,.]*[ \t]+(?:\w+[ \t]+)?(?:results?|hits?|matches|documents?|docs|items?|records?"
+    r"|entries|rows|files|chunks|passages|pages)\b)"
+)
+"""What a line about the results says: a count of them ("Total results: 3, showing 3.", "Found
+12 documents", "3 matching files")."""
 
 
 def _status_line(source: CitationSource) -> bool:
-    """Whether a block's text is a line about the results, not a result: one short line with a
-    number ("Total results: 3, showing 3.", "Found 12 documents")."""
+    """Whether a block's text is a line about the results, not a result: one short line that
+    counts them ("Total results: 3, showing 3."); not a short fact with a number ("Population of
+    Paris: 2,102,650 (INSEE, 2023).")."""
     text = (source.full_content or "").strip()
     return (
         source.type == "mcp"
         and len(text) <= _STATUS_CHARS
         and "\n" not in text
-        and any(c.isdigit() for c in text)
+        and _STATUS.search(text) is not None
     )

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_RENDER_DEPTH",
     "MAX_REPR_CHARS",
     "MAX_REPR_ITEMS",
+    "REDIRECT_HOSTS",
     "JSONObject",
     "Locator",
     "as_int",
@@ -44,6 +45,7 @@ __all__ = [
     "page_number",
     "parse_labelled_text",
     "parse_python_repr",
+    "search_result_locator",
     "text_of",
     "to_json_text",
     "unwrap",
@@ -572,6 +574,28 @@ def _host(name: str | None) -> str | None:
     return name.removeprefix("www.") if _HOST.fullmatch(name) else None
 
 
+REDIRECT_HOSTS = frozenset({"vertexaisearch.cloud.google.com"})
+"""Hosts of addresses that redirect to the page (Gemini's ``/grounding-api-redirect/...``):
+the page's site is the one the tool names, not theirs."""
+
+
+def _site(uri: str | None, named: str | None) -> str | None:
+    """A source's site: its address's host, or the one the tool names (a host name) where the
+    address is a redirect's or no web address (a page cannot show another site than its own)."""
+    own = domain_of(uri) if is_web_url(uri) else None
+    if own is None or own in REDIRECT_HOSTS:
+        return _host(named) or own
+    return own
+
+
+def search_result_locator(source: str | None, title: str | None) -> tuple[str, ...]:
+    """What identifies a search result block (``{"type": "search_result", "source", "title",
+    "content"}``) whose source is no web address: its source and title (two results of one
+    source, "kb", are two passages), the same where a tool returns it and where an answer
+    cites it."""
+    return ("search_result", *(part for part in (source, title) if part))
+
+
 def make_source(
     call: ToolOutput,
     source_type: SourceType,
@@ -600,7 +624,8 @@ def make_source(
         full_content: whole text.
         page: page number.
         domain: the site's host where the tool gives it and ``uri`` does not (a redirect's
-            address: Gemini's grounding); a value that is no host name is not used.
+            address: Gemini's grounding; no web address); a value that is no host name, or
+            one beside a page's own address, is not used.
 
     Returns:
         The source, or None when there is nothing to key it by (no locator, text or uri).
@@ -623,7 +648,7 @@ def make_source(
         tool_request_id=call.tool_request_id,
         uri=uri,
         title=title,
-        domain=_host(domain) or (domain_of(uri) if is_web_url(uri) else None),
+        domain=_site(uri, domain),
         snippet=snippet,
         full_content=full_content,
         page_number=page,

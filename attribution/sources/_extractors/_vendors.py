@@ -14,7 +14,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from attribution.sources._extractors._framework import Warn
-from attribution.sources._extractors._shapes import JSONObject, first_str
+from attribution.sources._extractors._shapes import (
+    REDIRECT_HOSTS,
+    JSONObject,
+    first_str,
+    search_result_locator,
+)
 from attribution.sources._urls import canonical_url, domain_of
 
 __all__ = [
@@ -197,15 +202,11 @@ def _gemini_results(data: Any) -> list[Any] | None:
         )
         url = first_str(page, "uri", "url")
         site = first_str(page, "domain")
-        if site is None and domain_of(url) in _REDIRECT_HOSTS:
-            site = first_str(page, "title")  # the site's name: a redirect names no site
+        if site is None and domain_of(url) in REDIRECT_HOSTS:
+            # the Gemini API writes the site as the chunk's title (Vertex AI as its domain)
+            site = first_str(page, "title")
         results.append({**page, "url": url, "domain": site})
     return results
-
-
-_REDIRECT_HOSTS = frozenset({"vertexaisearch.cloud.google.com"})
-"""Hosts of Gemini's grounding redirects (``/grounding-api-redirect/...``): the page's site is
-the chunk's ``domain`` (Vertex AI) or its ``title`` (the Gemini API writes the site there)."""
 
 
 def _first_list(obj: Any, *names: str) -> list[Any] | None:
@@ -355,11 +356,10 @@ _DOCUMENT_CITATIONS = frozenset({"char_location", "page_location", "content_bloc
 class CitedDocument(NamedTuple):
     """A document or search result an Anthropic answer cites, known only by what it quotes."""
 
-    kind: str
-    """``document`` (a document given with the request) or ``search_result`` (a search result
-    block a tool of the caller returned)."""
-    key: str
-    """The document's index and title, or the search result's source."""
+    locator: tuple[str, ...]
+    """What identifies it: a document's index and title (its message's id where it has no
+    title), a search result's source and title (:func:`search_result_locator`, as the MCP
+    reader keys a ``search_result`` block)."""
     title: str | None
     source: str | None
     """A search result's ``source`` (an address, or a name of the caller's own)."""
@@ -374,7 +374,8 @@ def cited_documents(data: Any) -> list[CitedDocument]:
     response holds neither, only the text it quotes of each (``cited_text``), which is what
     the answer's claims can be checked against."""
     blocks = _blocks(data)
-    found: dict[tuple[str, str], CitedDocument] = {}
+    message = first_str(data, "id") if isinstance(data, dict) else None
+    found: dict[tuple[str, ...], CitedDocument] = {}
     for block in blocks or []:
         citations = block.get("citations") if isinstance(block, dict) else None
         for cite in citations if isinstance(citations, list) else []:
@@ -386,18 +387,19 @@ def cited_documents(data: Any) -> list[CitedDocument]:
                 title = first_str(cite, "document_title")
                 if not isinstance(index, int) or isinstance(index, bool):
                     continue
-                key = ("document", f"{index}:{title or ''}")
-                new = CitedDocument("document", key[1], title, None, [])
+                # untitled documents of two requests share their indexes: the message tells
+                named = title or message
+                locator = ("document", str(index), *((named,) if named else ()))
+                new = CitedDocument(locator, title, None, [])
             elif kind == "search_result_location":
                 source = first_str(cite, "source")
                 title = first_str(cite, "title")
                 if not (source or title):
                     continue
-                key = ("search_result", source or title or "")
-                new = CitedDocument("search_result", key[1], title, source, [])
+                new = CitedDocument(search_result_locator(source, title), title, source, [])
             else:
                 continue
-            document = found.setdefault(key, new)
+            document = found.setdefault(new.locator, new)
             if quote not in document.quoted:
                 document.quoted.append(quote)
     return list(found.values())
