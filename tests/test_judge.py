@@ -249,6 +249,11 @@ def test_a_passage_read_as_contradicting_is_not_read_again(attributor: Attributo
             "The auditors' review did not find any evidence of fraud at the charity.",
             False,
         ),
+        (
+            "The company paid a dividend in 2023.",
+            "The company did not pay a dividend in 2023 because of its heavy debt load.",
+            False,
+        ),
     ],
 )
 def test_a_state_written_as_the_negation_of_its_opposite_is_the_same_state(

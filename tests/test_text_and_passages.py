@@ -775,6 +775,44 @@ def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
     assert time_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "The company paid a dividend in 2023.",
+            "The company did not pay a dividend in 2023.",
+            True,
+        ),
+        ("The museum is open on Mondays.", "The museum is not open on Mondays.", True),
+        ("The update fixes the memory leak.", "The update doesn't fix the memory leak.", True),
+        ("He played for Ajax in 2010.", "He never played for Ajax in 2010.", True),
+        (
+            "The drug was not approved by the FDA.",
+            "The drug was approved by the FDA in 2020.",
+            True,
+        ),
+        ("The firm did not pay a dividend.", "The firm paid a dividend in 2023.", True),
+        # the same polarity; another word besides the negation; "not only"; another sentence
+        ("The firm paid a dividend in 2023.", "The firm paid a dividend in 2023.", False),
+        ("The firm did not pay a dividend.", "The firm did not pay a dividend.", False),
+        ("The museum is open on Mondays.", "The museum is open on Mondays, not Sundays.", False),
+        ("Jonas Berg played in Sweden.", "Jonas Berg never played outside Norway.", False),
+        ("It is available in the EU.", "It is not only available in the EU but in the US.", False),
+        (
+            "The museum is open on Mondays.",
+            "It is not closed. The museum is open on Mondays.",
+            False,
+        ),
+        ("It is open.", "It is not open.", False),  # too short to tell
+    ],
+)
+def test_the_claim_with_a_negation_is_a_conflict(claim: str, passage: str, conflict: bool) -> None:
+    # the judge read "paid a dividend" against "did not pay a dividend" as support (0.58)
+    from attribution.text import negation_conflict
+
+    assert negation_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 
@@ -1011,7 +1049,7 @@ def test_sentence_spans_are_cached_by_text_and_limit() -> None:
         (
             "The trial found no significant difference.",
             "The trial did not find a significant difference between the groups.",
-            "The trial did not find any significant difference.",
+            "The trial did not find a significant difference.",
         ),
         (
             "The drug has no effect on sleep.",
@@ -1023,7 +1061,19 @@ def test_sentence_spans_are_cached_by_text_and_limit() -> None:
             "The study found no link.",
             "The study found no link.",
         ),
-        ("It has no effect.", "It doesn't have an effect.", "It does not have any effect."),
+        ("It has no effect.", "It doesn't have an effect.", "It does not have an effect."),
+        # the passage's article, but "any" before a plural (a small judge reads "did not find
+        # any difference" against "did not find a difference" as a contradiction, 0.99)
+        (
+            "The town has no parks.",
+            "The town does not have a park.",
+            "The town does not have any parks.",
+        ),
+        (
+            "They found no significant differences.",
+            "They did not find a significant difference.",
+            "They did not find any significant differences.",
+        ),
         # the same state: as written; the other state stated: as written (the judge's to see)
         ("The museum is closed on Mondays.", "The museum is closed on Mondays.", None),
         ("The museum is closed on Mondays.", "The museum is open on Mondays.", None),

@@ -33,7 +33,14 @@ from attribution.text._markers import (
     written_style,
 )
 from attribution.text._periods import Period, period_edits, periods
-from attribution.text._polarity import COMPLEMENTS, CONTRARIES, denial_edits, polarity_edits
+from attribution.text._polarity import (
+    COMPLEMENTS,
+    CONTRARIES,
+    NEGATION_MIN_WORDS,
+    denial_edits,
+    negation_conflict,
+    polarity_edits,
+)
 from attribution.text._quantities import (
     Quantity,
     as_written_in,
@@ -94,6 +101,7 @@ __all__ = [
     "LABEL_WORD",
     "LOCATOR",
     "MARKER_STYLES",
+    "NEGATION_MIN_WORDS",
     "STOPWORDS",
     "UNNUMBERED",
     "URL",
@@ -133,6 +141,7 @@ __all__ = [
     "money_amounts",
     "named_citations",
     "negated",
+    "negation_conflict",
     "normalize_markers",
     "number_ranges",
     "number_scales",

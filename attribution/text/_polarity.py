@@ -28,7 +28,14 @@ from typing import NamedTuple
 
 from attribution.text._terms import STOPWORDS, source_sentence_spans
 
-__all__ = ["COMPLEMENTS", "CONTRARIES", "denial_edits", "polarity_edits"]
+__all__ = [
+    "COMPLEMENTS",
+    "CONTRARIES",
+    "NEGATION_MIN_WORDS",
+    "denial_edits",
+    "negation_conflict",
+    "polarity_edits",
+]
 
 COMPLEMENTS: tuple[tuple[str, str], ...] = (
     ("disabled", "enabled"),
@@ -374,6 +381,11 @@ any effect"; not "did not find a lot of", "a few"."""
 
 
 _NO = re.compile(r"(?i:\bno\b)")
+_NEXT_NOUN = re.compile(
+    r"[A-Za-z]+(?=[ \t]*(?:[.,;:!?)]|$|[ \t]+(?:of|in|on|at|for|to|from|with|between|among"
+    r"|and|or|since|during|after|before)\b))"
+)
+"""The last word of the phrase after "no" (its noun, to tell a plural: "no parks in town")."""
 _NOT = re.compile(r"(?i:\bnot\b|n[’']t\b)")
 
 
@@ -388,15 +400,24 @@ def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     if _NO.search(claim) is None and _NOT.search(claim) is None:
         return []
     edits: list[tuple[int, int, str]] = []
-    theirs_did = {_verb_base(m) for m in _DID_NOT.finditer(passage)}
+    theirs_did = {_verb_base(m): m.group("any").lower() for m in _DID_NOT.finditer(passage)}
     theirs_no = {_verb_base(m) for m in _VERB_NO.finditer(passage)}
     for m in _VERB_NO.finditer(claim):
         base, aux = _LEMMAS[m.group("verb").lower()]
         if base in theirs_did and base not in theirs_no:
             verb = m.group("verb")
             aux = aux.capitalize() if verb[:1].isupper() else aux
-            # "any" whatever the passage's article: "found no parks" is "did not find any parks"
-            edits.append((m.start(), m.end(), f"{aux} not {base} any "))
+            # the passage's article, but "any" before a plural ("found no parks" is "did not
+            # find any parks"): a small judge reads "did not find any difference" against "did
+            # not find a difference" as a contradiction (0.99)
+            noun = _NEXT_NOUN.search(claim, m.end(), m.end() + 60)
+            plural = (
+                noun is not None and noun.group().endswith("s") and not noun.group().endswith("ss")
+            )
+            article = "any" if plural else theirs_did[base]
+            if article != "any":
+                article = "an" if claim[m.end() : m.end() + 1].lower() in tuple("aeiou") else "a"
+            edits.append((m.start(), m.end(), f"{aux} not {base} {article} "))
     for m in _DID_NOT.finditer(claim):
         base = _LEMMAS[m.group("verb").lower()][0]
         if base in theirs_no and base not in theirs_did:
@@ -405,3 +426,97 @@ def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
             form = form.capitalize() if m.group("aux")[:1].isupper() else form
             edits.append((m.start(), m.end(), f"{form} no "))
     return edits
+
+
+_TOKEN = re.compile(r"\w+(?:['’]\w+)?|[$€£¥₹%]")
+_CONTRACTED = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not")}
+_NEGATIONS = frozenset({"not", "never"})
+_DO = frozenset({"do", "does", "did"})
+NEGATION_MIN_WORDS = 4
+"""A claim needs at least this many words for :func:`negation_conflict`."""
+
+
+def _tokens(text: str) -> list[str]:
+    """Words case-folded, "n't" a word of its own ("didn't": "did", "not")."""
+    out: list[str] = []
+    for token in _TOKEN.findall(text.casefold().replace("’", "'")):
+        if token in _CONTRACTED:
+            out.extend(_CONTRACTED[token])
+        elif token.endswith("n't") and len(token) > 3:
+            out.extend((token[:-3], "not"))
+        else:
+            out.append(token)
+    return out
+
+
+def _inflects(form: str, base: str) -> bool:
+    """Whether ``form`` is ``base`` or a past or third-person form of it ("paid" of "pay",
+    "closed" of "close", "opened" of "open", "applies" of "apply")."""
+    if form == base:
+        return True
+    known = _LEMMAS.get(form)
+    if known is not None:
+        return known[0] == base
+    stem = base[:-1] + "i" if base.endswith("y") and base[-2:-1] not in "aeiou" else base
+    return form in (base + "s", base + "es", base + "d", base + "ed", stem + "ed", stem + "es")
+
+
+def _without_negation(words: list[str]) -> list[tuple[list[str], int]]:
+    """Each reading of ``words`` with one negation taken out ("did not pay" as the claim's
+    verb, at the position where the negation stood): (the words, that position, -1 for a verb
+    to be read in another form)."""
+    readings: list[tuple[list[str], int]] = []
+    for j, word in enumerate(words):
+        if word not in _NEGATIONS or (j + 1 < len(words) and words[j + 1] == "only"):
+            continue  # "not only ... but"
+        if j > 0 and words[j - 1] in _DO and j + 1 < len(words):
+            readings.append((words[: j - 1] + words[j + 1 :], j - 1))  # "did not pay": "pay"
+        else:
+            readings.append((words[:j] + words[j + 1 :], j))  # "is not open", "never played"
+    return readings
+
+
+def _found_at(claim: list[str], text: list[str], at: int) -> bool:
+    """Whether ``claim`` stands in ``text`` over position ``at``, the word there in any
+    inflected form of the claim's (the base form "did not" leaves)."""
+    n = len(claim)
+    for start in range(max(0, at - n + 1), min(at, len(text) - n) + 1):
+        window = text[start : start + n]
+        k = at - start
+        if all(a == b for i, (a, b) in enumerate(zip(claim, window, strict=True)) if i != k) and (
+            claim[k] == window[k]
+            or _inflects(claim[k], window[k])
+            or _inflects(window[k], claim[k])
+        ):
+            return True
+    return False
+
+
+def negation_conflict(claim: str, passage: str) -> bool:
+    """Whether the passage says the claim with a negation: "The company paid a dividend in
+    2023." against "The company did not pay a dividend in 2023" (a small judge read it as
+    support, 0.58, with P(contradiction) 0.89), "The museum is open on Mondays." against "The
+    museum is not open on Mondays.", and the other way ("The drug was not approved." against
+    "The drug was approved."). Word for word but for the one negation (and "did" with the
+    verb's form), inside one sentence of the passage."""
+    mine = _tokens(claim)
+    if len(mine) < NEGATION_MIN_WORDS or not _NEGATIONS & (set(_tokens(passage)) | set(mine)):
+        return False
+    negative = bool(_NEGATIONS & set(mine))
+    for start, end in source_sentence_spans(passage):
+        theirs = _tokens(passage[start:end])
+        if len(theirs) < len(mine) - 2:
+            continue
+        if negative:  # the claim's negation taken out is what the passage says
+            if any(
+                not _NEGATIONS & set(theirs) and _found_at(words, theirs, at)
+                for words, at in _without_negation(mine)
+                if at < len(words)
+            ):
+                return True
+        elif any(
+            at < len(words) and _found_at(mine, words, at)
+            for words, at in _without_negation(theirs)
+        ):
+            return True
+    return False
