@@ -2467,3 +2467,30 @@ def test_a_document_two_answers_cite_keeps_both_quotes_and_a_cited_block_is_one_
         [ToolOutput(tool_name="claude", output=told), ToolOutput(tool_name="claude", output=cited)]
     )
     assert [s.id for s in result.sources] == ["mcp:search_result:kb-17:Refunds"]
+
+
+def test_a_gemini_answer_grounded_on_a_document_store_gives_its_chunks_as_files() -> None:
+    """Vertex AI Search and RAG stores ground Gemini on ``retrievedContext`` chunks with their
+    text and a ``gs://`` address: they were web results with a warning on each address."""
+
+    def chunk(name: str, text: str | None) -> dict[str, Any]:
+        context = {"uri": f"gs://hr/{name}", "title": name, "text": text}
+        return {"retrievedContext": {k: v for k, v in context.items() if v is not None}}
+
+    chunks = [
+        chunk("handbook.pdf", "Unused leave carries over, up to 5 days."),
+        chunk("handbook.pdf", "Overtime is paid at 1.5 times the rate."),
+        chunk("empty.pdf", None),
+        {"web": {"uri": "https://acme.example/hr", "title": "acme.example"}},
+    ]
+    answer = {"candidates": [{"groundingMetadata": {"groundingChunks": chunks}}]}
+    result = run("gemini", answer)
+    assert [(s.type, s.uri, s.full_content) for s in result.sources] == [
+        ("file", "gs://hr/handbook.pdf", "Unused leave carries over, up to 5 days."),
+        ("file", "gs://hr/handbook.pdf", "Overtime is paid at 1.5 times the rate."),
+        ("web_result", "https://acme.example/hr", None),
+    ]
+    assert len({s.id for s in result.sources}) == 3  # two passages of one document: two chunks
+    assert [w.reason for w in result.warnings] == [
+        "result 3 (a store's chunk gs://hr/empty.pdf) has no text; skipped"
+    ]

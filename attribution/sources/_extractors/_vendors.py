@@ -20,9 +20,11 @@ from attribution.sources._extractors._shapes import (
     first_str,
     search_result_locator,
 )
+from attribution.sources._keys import is_web_url
 from attribution.sources._urls import canonical_url, domain_of
 
 __all__ = [
+    "RETRIEVED_CHUNK",
     "CitedDocument",
     "cited_documents",
     "fetched_pages",
@@ -162,6 +164,11 @@ def _anthropic_results(data: Any, warn: Warn) -> list[Any] | None:
     return results
 
 
+RETRIEVED_CHUNK = "_retrieved_chunk"
+"""The mark of a grounding chunk that is a store's passage (``retrievedContext`` with a
+``gs://`` or store address): read as a ``file`` chunk with its text, not as a web result."""
+
+
 def _gemini_results(data: Any) -> list[Any] | None:
     """The pages a Gemini answer was grounded on (``groundingChunks``: ``web`` and ``maps``
     pages, or ``retrievedContext`` chunks of a Vertex AI Search store), or None when it has
@@ -201,6 +208,11 @@ def _gemini_results(data: Any) -> list[Any] | None:
             chunk,
         )
         url = first_str(page, "uri", "url")
+        if page is not chunk.get("web") and page is not chunk.get("maps") and not is_web_url(url):
+            # a Vertex AI Search or RAG store's chunk (gs://, a store's id): a document's
+            # passage, with its text, not a web page
+            results.append({**page, "url": url, RETRIEVED_CHUNK: True})
+            continue
         site = first_str(page, "domain")
         if site is None and domain_of(url) in REDIRECT_HOSTS:
             # the Gemini API writes the site as the chunk's title (Vertex AI as its domain)

@@ -28,9 +28,13 @@ from attribution.sources._extractors._shapes import (
     unwrap,
     with_metadata,
 )
-from attribution.sources._extractors._vendors import fetched_pages, provider_results
+from attribution.sources._extractors._vendors import (
+    RETRIEVED_CHUNK,
+    fetched_pages,
+    provider_results,
+)
 from attribution.sources._html import html_page, looks_like_html
-from attribution.sources._keys import is_web_url
+from attribution.sources._keys import is_web_url, text_digest
 from attribution.sources._urls import canonical_url
 
 __all__ = [
@@ -249,6 +253,9 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
     if not isinstance(item, dict):
         warn(f"result {position} is a {kind_of(item)}, not an object; skipped")
         return
+    if item.get(RETRIEVED_CHUNK) is True:  # a store's passage Gemini was grounded on
+        yield from _retrieved_chunk(item, position, call, warn)
+        return
     item = with_metadata(item)
     url = first_str(item, *URL_FIELDS)
     snippet = _undecorated(first_text(item, *_SNIPPET_FIELDS))
@@ -273,6 +280,25 @@ def _result(item: Any, position: int, call: ToolOutput, warn: Warn) -> Iterator[
         snippet=snippet,
         full_content=full,
         domain=first_str(item, "domain"),
+    )
+    if source is not None:
+        yield source
+
+
+def _retrieved_chunk(
+    item: JSONObject, position: int, call: ToolOutput, warn: Warn
+) -> Iterator[CitationSource]:
+    """A passage of a document store a provider's answer was grounded on (Gemini's
+    ``retrievedContext``: ``gs://bucket/handbook.pdf``, its title and text): a ``file`` chunk
+    keyed by its document and text."""
+    uri, title = first_str(item, "url", "uri"), first_str(item, "title")
+    text = first_text(item, "text", "content")
+    if text is None:
+        warn(f"result {position} (a store's chunk {uri or title or ''}) has no text; skipped")
+        return
+    document = uri or title or "document"
+    source = make_source(
+        call, "file", locator=(document, text_digest(text)), uri=uri, title=title, full_content=text
     )
     if source is not None:
         yield source
