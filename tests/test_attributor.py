@@ -1971,6 +1971,25 @@ def test_restyled_footnote_definitions_list_the_sources_the_engine_adds() -> Non
             ),
         ):
             assert engine.attribute(text + tail, sources).answer == cited + listed, (style, tail)
+    # definitions a blank line apart, or with a line that continues one, are all listed (a
+    # review found the first repeated); the answer's own list after a note gets the entry
+    engine = Attributor(AttributionConfig(reconcile=ReconcileConfig(marker_style="citation")))
+    two = "The Eiffel Tower was completed in 1889.[^1] The Louvre opened in 1793.[^2]"
+    for defs in (
+        "\n\n[^1]: Eiffel Tower facts\n\n[^2]: Louvre history\n",
+        "\n\n[^1]: Eiffel Tower facts,\n    https://eiffel.example/facts\n[^2]: Louvre history\n",
+    ):
+        out = engine.attribute(two + defs, sources).answer
+        assert out.count("[citation:1] Eiffel Tower facts") == 1, out
+        assert out.count("Louvre history") == 1, out
+    noted = (
+        "The Eiffel Tower was completed in 1889 [1].[^1] The Louvre opened in 1793.\n\n"
+        "[^1]: Eiffel Tower facts.\n\nSources:\n[1] Eiffel Tower facts"
+    )
+    out = engine.attribute(noted, sources).answer
+    assert out.endswith("Sources:\n[citation:1] Eiffel Tower facts\n[citation:2] Louvre history"), (
+        out
+    )
     # footnotes kept as footnotes: the definition is added as one, as before
     kept = Attributor().attribute(text + "\n\n[^1]: Eiffel Tower facts\n", sources)
     assert kept.answer.endswith(

@@ -2408,7 +2408,12 @@ def test_printed_milvus_hits_of_several_queries_are_read_and_other_data_lines_ar
     result = run("milvus_search", printed)
     assert [s.full_content for s in result.sources] == ["Text 1.", "Text 2."]
     # a line that merely starts with "data:" is text, as before
-    for text in ("data: the numbers are up", "data: [1, 2] and more", 'data: ["not a repr"]'):
+    for text in (
+        "data: the numbers are up",
+        "data: [1, 2] and more",
+        'data: ["not a repr"]',
+        'data: [["alpha beta gamma"], ["delta"]]',  # rows of no hits (after a review)
+    ):
         (source,) = run("milvus_search", text).sources
         assert source.full_content == text
 

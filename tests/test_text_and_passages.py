@@ -804,6 +804,41 @@ def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
             False,
         ),
         ("It is open.", "It is not open.", False),  # too short to tell
+        # from a review: two negations, hearsay, a myth, a question, a bound, the claim said
+        ("The museum is open on Mondays.", "It is not true that it is not open on Mondays.", False),
+        ("The museum is open on Mondays.", "Nobody would claim it is not open on Mondays.", False),
+        (
+            "The museum is open on Mondays.",
+            "It is often said that the museum is not open on "
+            "Mondays. In fact, it opens on Mondays.",
+            False,
+        ),
+        (
+            "The museum is open on Mondays.",
+            "Is it true that the museum is not open on Mondays?",
+            False,
+        ),
+        (
+            "Acme paid a dividend in 2023.",
+            "Acme did not pay a dividend in 2023 until May, when it paid $1.",
+            False,
+        ),
+        (
+            "The bridge is open to cyclists.",
+            "The bridge is not open to cyclists during rush hour.",
+            False,
+        ),
+        (
+            "The company paid a dividend in 2023.",
+            "Critics claimed the company did not pay a "
+            "dividend in 2023, but the company paid a dividend in 2023.",
+            False,
+        ),
+        (
+            "The company paid a dividend.",
+            "The CEO denied reports that the company did not pay a dividend.",
+            False,
+        ),
     ],
 )
 def test_the_claim_with_a_negation_is_a_conflict(claim: str, passage: str, conflict: bool) -> None:
@@ -1087,6 +1122,13 @@ def test_sentence_spans_are_cached_by_text_and_limit() -> None:
         ("Apple's closed ecosystem is popular.", "It is not open.", None),
         ("The firm closed its office.", "The office is not open.", None),
         ("The code is open-source.", "The code is not closed.", None),
+        # the month, not the modal ("May" makes a sentence no statement of a state)
+        (
+            "The museum is closed on Mondays since 2021.",
+            "Since May 2021, the museum is not open on Mondays.",
+            "The museum is not open on Mondays since 2021.",
+        ),
+        ("The museum is closed on Mondays.", "The museum may not be open on Mondays.", None),
         # another verb: as written
         ("The study found no link.", "The study did not report any link.", None),
         ("The company paid a dividend in 2023.", "It did not pay a dividend in 2023.", None),

@@ -304,18 +304,22 @@ def listed_sources_edit(
         if not stays:  # "Sources: [7]", [7] dropped: "Sources: [2]", before the blank it takes
             at = len(text[:listed].rstrip(" \t"))
             return Edit(at, at, " " + ", ".join(written(n) for n in missing))
+        whole = len(stays) == len(numbers)
+        if whole and missing[-1] < int(stays[0][1]) and _ascending(int(m[1]) for m in stays):
+            # "Sources: [2]" with [1] added: "[1], [2]"; "[2] and [3]": "[1], [2] and [3]"
+            between = gaps[0] if gaps and not _AND.search(gaps[0]) else ", "
+            at = listed + stays[0].start()
+            return Edit(at, at, "".join(f"{written(n)}{between}" for n in missing))
         if len(stays) == len(numbers) and _AND.search(gaps[-1] if gaps else ""):
             at = listed + numbers[-2].end()  # "[1] and [4]": "[1], [2] and [4]"
             return Edit(at, at, "".join(f", {written(n)}" for n in missing))
         between = gaps[0] if gaps and len(stays) == len(numbers) else ", "
-        whole = len(stays) == len(numbers)
-        if whole and missing[-1] < int(stays[0][1]) and _ascending(int(m[1]) for m in stays):
-            at = listed + stays[0].start()  # "Sources: [2]" with [1] added: "[1], [2]"
-            return Edit(at, at, "".join(f"{written(n)}{between}" for n in missing))
         at = listed + stays[-1].end()
         return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
     entries = []
     entry = _DEFINITION_ENTRY if definitions else _ENTRY_LINE
+    if definitions and _DEFINITION_ENTRY.fullmatch(lines[-1].rstrip("\r")) is None:
+        entry, definitions = _ENTRY_LINE, False  # the answer's own list after its notes
     for line in reversed(lines):
         m = entry.fullmatch(line.rstrip("\r")) if len(line) <= _LINE_CHARS else None
         if m is None:
@@ -331,8 +335,14 @@ def listed_sources_edit(
     if any(a < end and first < b for a, b in claims):
         return None  # "[5] It runs.\n[7] It flies.": claims, no list
     # an entry's label may name more than one number ("[7] [1] Title", "[7], [1] Title")
+    # definitions above the last block ("[^1]: A\n\n[^2]: B", or a definition's continuation
+    # line between) are entries of the list too
+    earlier = (
+        {int(m[1]) for m in _ANY_DEFINITION.finditer(text, 0, first)} if definitions else set()
+    )
     missing = missing_of(
         {int(m["n"]) for m in entries}
+        | earlier
         | {
             int(n)
             for m in entries
@@ -348,7 +358,7 @@ def listed_sources_edit(
     staying = [e for e in entries if known is None or int(e["n"]) in known]
     last_goes = bool(staying) and staying[0] is not model
     rest = model["rest"]
-    new: list[str] = []
+    said_all: list[str] = []
     for n in missing:
         title, url = describe(n)
         if "](" in rest:
@@ -359,7 +369,11 @@ def listed_sources_edit(
             said = f"{title}{t['between'] or ' '}{t['open']}{url}{t['close']}"
         else:
             said = title
-        new.append(f"{model['lead']}{written(n)}{model['close']}{model['sep'] or ' '}{said}")
+        said_all.append(said)
+    new = [
+        f"{model['lead']}{written(n)}{model['close']}{model['sep'] or ' '}{said}"
+        for n, said in zip(missing, said_all, strict=True)
+    ]
     crlf = (
         any(line.endswith("\r") for line in lines[-len(entries) : -1])
         or text[end : end + 2] == "\r\n"
@@ -369,10 +383,21 @@ def listed_sources_edit(
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
     order = [int(m["n"]) for m in reversed(entries)]
-    if missing[-1] < order[0] and _ascending(order) and (known is None or staying == entries):
-        # "[2] Everest" with [1] added: "[1] Eiffel Tower" above it, the list in order
+    if (
+        missing[-1] < order[0]
+        and _ascending(order)
+        and (known is None or staying == entries)
+        and not earlier
+    ):
+        # "[2] Everest" with [1] added: "[1] Eiffel Tower" above it, the list in order, as
+        # the list's first line is written ("- [1] ..." above "- [2] ...")
         br = breaks[0] if breaks else ""
-        return Edit(first, first, "".join(f"{line}{br}{newline}" for line in new))
+        head = entries[-1]
+        above = [
+            f"{head['lead']}{written(n)}{head['close']}{head['sep'] or ' '}{said}"
+            for n, said in zip(missing, said_all, strict=True)
+        ]
+        return Edit(first, first, "".join(f"{line}{br}{newline}" for line in above))
     hard = breaks[0] if breaks and not model["br"] and not last_goes else ""
     at = end
     if definitions and last_goes:  # after the last that stays: the definitions after it go

@@ -138,7 +138,8 @@ as "None of the stores are not open"); a passage's "Nobody said the pool is not 
 state."""
 _HEARSAY = re.compile(
     r"(?i:\b(?:if|unless|whether|when|whenever|until|deny|denies|denied|claim|claims|claimed"
-    r"|rumou?rs?|reports?[ \t]+that|allegedly|false|untrue|should|would|could|might|may)\b)"
+    r"|rumou?rs?|reports?[ \t]+that|allegedly|false|untrue|should|would|could|might)\b)"
+    r"|\b(?:may|May(?![ \t]+\d))\b"  # the modal, not the month ("Since May 2021")
 )
 """Words that make a passage's sentence no statement of its state ("If telemetry is not
 enabled, ...", "Officials denied reports that the vaccine is not available")."""
@@ -476,9 +477,9 @@ def _without_negation(words: list[str]) -> list[tuple[list[str], int]]:
     return readings
 
 
-def _found_at(claim: list[str], text: list[str], at: int) -> bool:
-    """Whether ``claim`` stands in ``text`` over position ``at``, the word there in any
-    inflected form of the claim's (the base form "did not" leaves)."""
+def _found_at(claim: list[str], text: list[str], at: int) -> int:
+    """Where ``claim`` ends in ``text`` standing over position ``at``, the word there in any
+    inflected form of the claim's (the base form "did not" leaves); -1 where it does not."""
     n = len(claim)
     for start in range(max(0, at - n + 1), min(at, len(text) - n) + 1):
         window = text[start : start + n]
@@ -488,8 +489,27 @@ def _found_at(claim: list[str], text: list[str], at: int) -> bool:
             or _inflects(claim[k], window[k])
             or _inflects(window[k], claim[k])
         ):
-            return True
-    return False
+            return start + n
+    return -1
+
+
+def _has(words: list[str], part: list[str]) -> bool:
+    """Whether ``part`` stands word for word in ``words``."""
+    n = len(part)
+    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
+
+
+_BOUNDING = _LIMITS | {"until", "except", "unless", "outside", "without"}
+"""Words after the negated words that bound them ("did not pay a dividend until 2023", "is not
+open to cyclists during rush hour"): the claim without them is not what the passage denies."""
+
+
+_MISTAKEN = re.compile(
+    r"(?i:\b(?:myths?|misconceptions?|wrongly|mistakenly|falsely|contrary[ \t]+to"
+    r"|(?:often|commonly|widely)[ \t]+(?:said|believed|thought|claimed))\b)"
+)
+"""Words that say a sentence's statement is mistaken ("A common myth is that the museum is not
+open on Mondays", "It is often said that ...")."""
 
 
 def negation_conflict(claim: str, passage: str) -> bool:
@@ -498,25 +518,46 @@ def negation_conflict(claim: str, passage: str) -> bool:
     support, 0.58, with P(contradiction) 0.89), "The museum is open on Mondays." against "The
     museum is not open on Mondays.", and the other way ("The drug was not approved." against
     "The drug was approved."). Word for word but for the one negation (and "did" with the
-    verb's form), inside one sentence of the passage."""
+    verb's form), inside one sentence of the passage that states it plainly (no question, no
+    other negation, denial or hearsay), where the passage does not say the claim as it is."""
     mine = _tokens(claim)
     if len(mine) < NEGATION_MIN_WORDS or not _NEGATIONS & (set(_tokens(passage)) | set(mine)):
         return False
     negative = bool(_NEGATIONS & set(mine))
-    for start, end in source_sentence_spans(passage):
-        theirs = _tokens(passage[start:end])
-        if len(theirs) < len(mine) - 2:
+    sentences = [passage[a:b] for a, b in source_sentence_spans(passage)]
+    said = [_tokens(sentence) for sentence in sentences]
+    if any(_has(theirs, mine) for theirs in said):
+        return False  # "Critics said it did not pay a dividend, but it paid a dividend"
+    n = len(mine)
+    for sentence, theirs in zip(sentences, said, strict=True):
+        if len(theirs) < n - 2 or sentence.rstrip(" \t\"'”’)]").endswith("?"):
             continue
+        if _HEARSAY.search(sentence) is not None or _MISTAKEN.search(sentence) is not None:
+            continue  # "denied reports that", "Whether or not", "if it is not"
+        negations = len(_OTHER_NEGATION.findall(sentence))
         if negative:  # the claim's negation taken out is what the passage says
-            if any(
-                not _NEGATIONS & set(theirs) and _found_at(words, theirs, at)
+            if negations == 0 and any(
+                _found_at(words, theirs, at) >= 0
                 for words, at in _without_negation(mine)
                 if at < len(words)
             ):
                 return True
-        elif any(
-            at < len(words) and _found_at(mine, words, at)
-            for words, at in _without_negation(theirs)
-        ):
-            return True
+            continue
+        if negations != 1:
+            continue  # "It is not true that the museum is not open"
+        for j, word in enumerate(theirs):
+            if word not in _NEGATIONS:
+                continue
+            lo = max(0, j - n - 1)  # only the words the claim can reach from the negation
+            local = theirs[lo : j + n + 1]
+            for words, at in _without_negation(local):
+                if at + lo != j and at + lo != j - 1:
+                    continue
+                end = _found_at(mine, words, at)
+                if end < 0:
+                    continue
+                after = end + len(local) - len(words) + lo
+                if after < len(theirs) and theirs[after] in _BOUNDING:
+                    continue  # "did not pay a dividend until 2023"
+                return True
     return False

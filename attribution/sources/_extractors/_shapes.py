@@ -138,8 +138,8 @@ def _printed_milvus_hits(text: str) -> list[Any] | None:
     hits: list[Any] = []
     for query in queries:
         parsed = parse_python_repr(query) if isinstance(query, str) else query
-        if not isinstance(parsed, list):
-            return None
+        if not isinstance(parsed, list) or not all(isinstance(hit, dict) for hit in parsed):
+            return None  # a query's hits are rows ("data: [[1, 2], [3]]" is text)
         hits.extend(parsed)
     return hits
 
