@@ -786,6 +786,8 @@ def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
         ("The museum is open on Mondays.", "The museum is not open on Mondays.", True),
         ("The update fixes the memory leak.", "The update doesn't fix the memory leak.", True),
         ("He played for Ajax in 2010.", "He never played for Ajax in 2010.", True),
+        ("The app can export PDF files.", "The app cannot export PDF files.", True),
+        ("The app can't export PDF files.", "The app can export PDF files.", True),
         (
             "The drug was not approved by the FDA.",
             "The drug was approved by the FDA in 2020.",

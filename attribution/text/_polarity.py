@@ -430,7 +430,12 @@ def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
 
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)?|[$€£¥₹%]")
-_CONTRACTED = {"can't": ("can", "not"), "won't": ("will", "not"), "shan't": ("shall", "not")}
+_CONTRACTED = {
+    "can't": ("can", "not"),
+    "cannot": ("can", "not"),
+    "won't": ("will", "not"),
+    "shan't": ("shall", "not"),
+}
 _NEGATIONS = frozenset({"not", "never"})
 _DO = frozenset({"do", "does", "did"})
 NEGATION_MIN_WORDS = 4
