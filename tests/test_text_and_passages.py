@@ -421,6 +421,13 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ("It boils at 212 °F.", "Water boils at 100 °C.", "It boils at 100 °C."),
         ("It was -40°F.", "It was −40 °C that night.", "It was −40 °C."),
         ("It was 72 °F.", "It was 22 °C.", "It was 22 °C."),
+        # a time in another language's units
+        (
+            "Der Flug dauert 2,5 Stunden.",
+            "Der Flug dauert 150 Minuten.",
+            "Der Flug dauert 150 Minuten.",
+        ),
+        ("Es dauert 1 Tag.", "Es dauert 24 Stunden.", "Es dauert 24 Stunden."),
         # an oven's degrees Celsius in whole tens, as recipes convert them
         ("Bake it at 350 °F.", "Bake it at 180 °C.", "Bake it at 180 °C."),
         ("Bake it at 180 °C.", "Bake it at 350 °F.", "Bake it at 350 °F."),
@@ -764,6 +771,12 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
         ("The film runs 2 hours.", "The film runs 2 hours 0 minutes.", False),
         ("It takes 1 hour.", "It takes 1 hour 90 minutes.", False),
         ("The hike takes 2 to 3 hours.", "It takes 2 to 3 hours 30 minutes.", True),
+        # German, French, Spanish and Dutch units (a review: "2 Stunden" against "2 Stunden 10
+        # Minuten" was supported, 0.997)
+        ("Der Film dauert 2 Stunden.", "Der Film dauert 2 Stunden 10 Minuten.", True),
+        ("Le film dure 2 heures.", "Le film dure 2 heures et 10 minutes.", True),
+        ("La película dura 2 horas.", "La película dura 2 horas y 10 minutos.", True),
+        ("Der Film dauert 2 Stunden.", "Der Film dauert 2 Stunden.", False),
     ],
 )
 def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(

@@ -67,11 +67,17 @@ for _forms, _dimension, _factor, _system in (
     ("l litre litres liter liters", "volume", 1.0, "metric"),
     ("ml millilitre millilitres milliliter milliliters", "volume", 1e-3, "metric"),
     # one system (the same value only): "s" is no unit here ("1990s")
-    ("sec secs second seconds", "duration", 1.0, ""),
-    ("min mins minute minutes", "duration", 60.0, ""),
-    ("h hr hrs hour hours", "duration", 3600.0, ""),
-    ("day days", "duration", 86400.0, ""),
-    ("week weeks", "duration", 604800.0, ""),
+    # and as German, French, Spanish and Dutch write them ("2 Stunden 10 Minuten", "2 heures")
+    (
+        "sec secs second seconds sekunde sekunden seconde secondes segundo segundos",
+        "duration",
+        1.0,
+        "",
+    ),
+    ("min mins minute minutes minuten minuto minutos", "duration", 60.0, ""),
+    ("h hr hrs hour hours std stunde stunden heure heures hora horas uur", "duration", 3600.0, ""),
+    ("day days tag tage tagen jour jours día días dia dias dag dagen", "duration", 86400.0, ""),
+    ("week weeks woche wochen semaine semaines semana semanas weken", "duration", 604800.0, ""),
     # kelvins from zero Celsius (_ZERO_CELSIUS is added to the product, _FAHRENHEIT_ZERO
     # taken from a Fahrenheit number first)
     ("°C ºC degrees_celsius degrees_centigrade", "temperature", 1.0, "metric"),
@@ -82,7 +88,11 @@ for _forms, _dimension, _factor, _system in (
 
 _ZERO_CELSIUS = Decimal("273.15")
 _FAHRENHEIT_ZERO = Decimal(32)
-_SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3), key=len, reverse=True)
+_SHORT_WORDS = frozenset({"tag", "std", "dag", "día", "dia", "uur"})
+"""Unit words of three letters that are words, not symbols: any case ("1 Tag", "2 Std.")."""
+_SYMBOLS = sorted(
+    (f for f in _UNITS if len(f) <= 3 and f not in _SHORT_WORDS), key=len, reverse=True
+)
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
 _WORD_UNITS = "|".join(w.replace(" ", r"\s+") for w in _WORDS)
 _MEASURE = re.compile(
@@ -337,7 +347,7 @@ def _may_hold_quantity(text: str) -> bool:
     return _DIGIT.search(text) is not None or _WORD_CUES.search(text) is not None
 
 
-_JOINS_TIMES = re.compile(r"[ ,]*(?:and[ ]+)?")
+_JOINS_TIMES = re.compile(r"[ ,]*(?:(?:and|und|et|y|en)[ ]+)?")
 
 
 _MORE_TIME = re.compile(
@@ -761,7 +771,7 @@ def sign_conflict(claim: str, passage: str) -> bool:
     return False
 
 
-_JOINS_PARTS = re.compile(r"[ ]*(?:and[ ]+)?")
+_JOINS_PARTS = re.compile(r"[ ]*(?:(?:and|und|et|y|en)[ ]+)?")
 """What joins two parts of one time: a blank or "and" ("2 hours 10 minutes", "1 hour and 5
 minutes"); a comma lists times ("2 hours, 3 hours for the second leg")."""
 _HALF_MORE = re.compile(r"[ ]+(?:and[ ]+)?(?:an?[ ]+(?:half|quarter)|half[ ]+an?)\b", re.I)
