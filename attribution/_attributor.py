@@ -1385,8 +1385,7 @@ class Attributor:
                 style=style,
                 definitions=bool(restyled),
             )
-            if listed is not None:
-                edits.append(listed)
+            edits += listed
         marker_checks.sort(key=lambda c: c.start)  # stable: a marker's numbers keep their order
         return assemble_result(
             answer,

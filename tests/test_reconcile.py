@@ -84,13 +84,13 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
     ("text", "listed"),
     [
         ("A [1].\n\nSources: [1]", "A [1].\n\nSources: [1], [2]"),
-        ("A [1].\n\n**Refs:** [1] [3]\n", "A [1].\n\n**Refs:** [1] [3] [2]\n"),
+        ("A [1].\n\n**Refs:** [1] [3]\n", "A [1].\n\n**Refs:** [1] [2] [3]\n"),
         ("A [1].\n\n## Sources\n[1] One", "A [1].\n\n## Sources\n[1] One\n[2] Two"),
         (
             "A [1].\r\n\r\nSources:\r\n[1] One\r\n",
             "A [1].\r\n\r\nSources:\r\n[1] One\r\n[2] Two\r\n",
         ),
-        ("A [1].\n\n[1] One\n[3] Three", "A [1].\n\n[1] One\n[3] Three\n[2] Two"),
+        ("A [1].\n\n[1] One\n[3] Three", "A [1].\n\n[1] One\n[2] Two\n[3] Three"),
         ("A [1].\n\nSources:\n• [1] One", "A [1].\n\nSources:\n• [1] One\n• [2] Two"),
         (
             "A [1].\n\nSources:\n- **[1]** One — https://a.org",
@@ -105,12 +105,12 @@ def test_marker_goes_before_final_punctuation_and_outside_code_and_urls() -> Non
 def test_the_list_of_sources_takes_the_sources_added(text: str, listed: str | None) -> None:
     from attribution.emit import listed_sources_edit
 
-    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://two.org" if n == 5 else None))
+    edits = listed_sources_edit(text, [2], lambda n: ("Two", "https://two.org" if n == 5 else None))
     if listed is None:
-        assert edit is None
+        assert edits == []
     else:
-        assert edit is not None
-        assert apply_edits(text, [edit]).text == listed
+        assert edits
+        assert apply_edits(text, edits).text == listed
 
 
 def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None:
@@ -118,9 +118,9 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
 
     text = "Intro.\n[5] It runs fast.\n[7] It flies high."
     describe = lambda n: ("Two", None)  # noqa: E731
-    assert listed_sources_edit(text, [2], describe) is not None  # alone, it reads as a list
+    assert listed_sources_edit(text, [2], describe)  # alone, it reads as a list
     claims = [(7, 24), (25, len(text))]
-    assert listed_sources_edit(text, [2], describe, claims=claims) is None
+    assert listed_sources_edit(text, [2], describe, claims=claims) == []
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,7 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
         # hard line breaks go on; the address in the line's own brackets; an address alone
         (
             "A [1].\n\nSources:  \n[1] One  \n[3] Three",
-            "A [1].\n\nSources:  \n[1] One  \n[3] Three  \n[2] Two",
+            "A [1].\n\nSources:  \n[1] One  \n[2] Two  \n[3] Three",
         ),
         (
             "A [1].\n\nSources:\n* [1] One (https://a.org)",
@@ -179,18 +179,42 @@ def test_lines_of_claims_that_open_with_markers_are_no_list_of_sources() -> None
 def test_the_list_of_sources_in_its_forms(text: str, listed: str | None) -> None:
     from attribution.emit import listed_sources_edit
 
-    edit = listed_sources_edit(text, [2], lambda n: ("Two", "https://b.org"), known={1, 2, 3, 4})
+    edits = listed_sources_edit(text, [2], lambda n: ("Two", "https://b.org"), known={1, 2, 3, 4})
     if listed is None:
-        assert edit is None
+        assert edits == []
     else:
-        assert edit is not None
-        assert apply_edits(text, [edit]).text == listed
+        assert edits
+        assert apply_edits(text, edits).text == listed
 
 
 def test_a_link_in_the_list_escapes_its_title_and_wraps_an_odd_address() -> None:
     from attribution.emit import listed_sources_edit
 
     text = "A [1].\n\nSources:\n- [1] [One](https://a.org)"
-    edit = listed_sources_edit(text, [2], lambda n: ("A ] b", "https://b.org/a b"))
-    assert edit is not None
-    assert apply_edits(text, [edit]).text.endswith("- [2] [A \\] b](<https://b.org/a b>)")
+    edits = listed_sources_edit(text, [2], lambda n: ("A ] b", "https://b.org/a b"))
+    assert apply_edits(text, edits).text.endswith("- [2] [A \\] b](<https://b.org/a b>)")
+
+
+@pytest.mark.parametrize(
+    ("text", "listed"),
+    [
+        ("A [2].\n\nSources: [2]", "A [2].\n\nSources: [1], [2], [3]"),
+        ("A [2].\n\nSources: [2] and [4]", "A [2].\n\nSources: [1], [2], [3] and [4]"),
+        ("A [2].\n\nSources:\n- [2] Two", "A [2].\n\nSources:\n- [1] One\n- [2] Two\n- [3] Three"),
+        (
+            "A [2].\n\nSources:\n[2] Two\n[4] Four",
+            "A [2].\n\nSources:\n[1] One\n[2] Two\n[3] Three\n[4] Four",
+        ),
+        # not in order: the new ones after it, as before
+        ("A [2].\n\nSources: [4], [2]", "A [2].\n\nSources: [4], [2], [1], [3]"),
+    ],
+)
+def test_numbers_added_on_both_sides_of_the_list_s_go_where_they_belong(
+    text: str, listed: str
+) -> None:
+    # a review: "Sources: [2]" with [1] and [3] added gave "[2], [1], [3]"
+    from attribution.emit import listed_sources_edit
+
+    names = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
+    edits = listed_sources_edit(text, [1, 2, 3], lambda n: (names[n], None), known={1, 2, 3, 4})
+    assert apply_edits(text, edits).text == listed

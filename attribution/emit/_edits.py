@@ -263,7 +263,7 @@ def listed_sources_edit(
     known: Collection[int] | None = None,
     style: MarkerStyle = "bracket",
     definitions: bool = False,
-) -> Edit | None:
+) -> list[Edit]:
     """The edit that lists the sources ``text`` cites once edited (``cited``: the numbers the
     engine added and those the answer keeps) in the list of sources the answer ends with, where
     it ends with one and does not list them: a line like
@@ -275,7 +275,9 @@ def listed_sources_edit(
     edited (``[citation:2]`` where the list's ``[1]`` becomes ``[citation:1]``);
     ``definitions``: the answer's footnote definitions are rewritten as a list in ``style``
     (:func:`restyled_definitions`), so that its last lines ``[^1]: A page`` are that list's
-    entries and the new ones are written as its entries will be (``[2] B page``). None when
+    entries and the new ones are written as its entries will be (``[2] B page``). Where the
+    list's numbers go up and all stay, each new one goes where its number puts it (``[1], [2],
+    [3]`` for ``[2]`` with [1] and [3] added), else after the list. None (an empty list) where
     there is no such list, it is inside a code block, or nothing is to add."""
 
     def written(n: int) -> str:
@@ -284,7 +286,7 @@ def listed_sources_edit(
     body = text.rstrip()
     lines = body.split("\n")
     if not cited or not lines or len(_FENCE.findall(body)) % 2:
-        return None  # nothing to add, or the end of the text is inside a code block
+        return []  # nothing to add, or the end of the text is inside a code block
     end = len(body)
 
     def missing_of(listed: Collection[int]) -> list[int]:
@@ -297,25 +299,31 @@ def listed_sources_edit(
         stays = [m for m in numbers if known is None or int(m[1]) in known]
         missing = missing_of({int(m[1]) for m in stays})
         if not missing:
-            return None
+            return []
         gaps = [inline["list"][a.end() : b.start()] for a, b in itertools.pairwise(numbers)]
         line_start = end - len(last)
         listed = line_start + inline.start("list")
         if not stays:  # "Sources: [7]", [7] dropped: "Sources: [2]", before the blank it takes
             at = len(text[:listed].rstrip(" \t"))
-            return Edit(at, at, " " + ", ".join(written(n) for n in missing))
+            return [Edit(at, at, " " + ", ".join(written(n) for n in missing))]
         whole = len(stays) == len(numbers)
-        if whole and missing[-1] < int(stays[0][1]) and _ascending(int(m[1]) for m in stays):
-            # "Sources: [2]" with [1] added: "[1], [2]"; "[2] and [3]": "[1], [2] and [3]"
-            between = gaps[0] if gaps and not _AND.search(gaps[0]) else ", "
-            at = listed + stays[0].start()
-            return Edit(at, at, "".join(f"{written(n)}{between}" for n in missing))
-        if len(stays) == len(numbers) and _AND.search(gaps[-1] if gaps else ""):
-            at = listed + numbers[-2].end()  # "[1] and [4]": "[1], [2] and [4]"
-            return Edit(at, at, "".join(f", {written(n)}" for n in missing))
+        if whole and _ascending(int(m[1]) for m in stays):
+            # each where its number puts it: "Sources: [2]" with [1] and [3] added: "[1], [2],
+            # [3]"; "[1] and [4]" with [2]: "[1], [2] and [4]" (after [1], not before "and")
+            plain = next((g for g in gaps if not _AND.search(g)), ", ")
+            before_and = bool(gaps) and _AND.search(gaps[-1]) is not None
+            edits: list[Edit] = []
+            for t, group in _places(missing, [int(m[1]) for m in numbers]).items():
+                if t == len(numbers) or (t == len(numbers) - 1 and before_and and t > 0):
+                    at = listed + numbers[t - 1].end()
+                    edits.append(Edit(at, at, "".join(f"{plain}{written(n)}" for n in group)))
+                else:
+                    at = listed + numbers[t].start()
+                    edits.append(Edit(at, at, "".join(f"{written(n)}{plain}" for n in group)))
+            return edits
         between = gaps[0] if gaps and len(stays) == len(numbers) else ", "
         at = listed + stays[-1].end()
-        return Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))
+        return [Edit(at, at, "".join(f"{between}{written(n)}" for n in missing))]
     entries = []
     entry = _DEFINITION_ENTRY if definitions else _ENTRY_LINE
     if definitions and _DEFINITION_ENTRY.fullmatch(lines[-1].rstrip("\r")) is None:
@@ -330,10 +338,10 @@ def listed_sources_edit(
     if not entries or (
         len(entries) < 2 and not definitions and not _LIST_HEADING.fullmatch(heading.strip())
     ):
-        return None  # a line of prose that opens with a marker is no list (a definition is)
+        return []  # a line of prose that opens with a marker is no list (a definition is)
     first = end - sum(len(line) + 1 for line in lines[-len(entries) :]) + 1
     if any(a < end and first < b for a, b in claims):
-        return None  # "[5] It runs.\n[7] It flies.": claims, no list
+        return []  # "[5] It runs.\n[7] It flies.": claims, no list
     # an entry's label may name more than one number ("[7] [1] Title", "[7], [1] Title")
     # definitions above the last block ("[^1]: A\n\n[^2]: B", or a definition's continuation
     # line between) are entries of the list too
@@ -351,7 +359,7 @@ def listed_sources_edit(
         }
     )
     if not missing:
-        return None
+        return []
     model = entries[0]  # the last line: the new ones follow it
     # where the list's last lines go (their numbers dropped), the new ones follow the last
     # that stays: its hard break, not theirs
@@ -365,8 +373,8 @@ def listed_sources_edit(
             said = _link(title, url)
         elif url and _URL_ONLY.fullmatch(rest):
             said = url
-        elif url and url != title and (t := _TITLE_THEN_URL.fullmatch(rest)) is not None:
-            said = f"{title}{t['between'] or ' '}{t['open']}{url}{t['close']}"
+        elif url and url != title and (form := _TITLE_THEN_URL.fullmatch(rest)) is not None:
+            said = f"{title}{form['between'] or ' '}{form['open']}{url}{form['close']}"
         else:
             said = title
         said_all.append(said)
@@ -383,28 +391,47 @@ def listed_sources_edit(
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
     order = [int(m["n"]) for m in reversed(entries)]
-    if (
-        missing[-1] < order[0]
-        and _ascending(order)
-        and (known is None or staying == entries)
-        and not earlier
-    ):
-        # "[2] Everest" with [1] added: "[1] Eiffel Tower" above it, the list in order, as
-        # the list's first line is written ("- [1] ..." above "- [2] ...")
+    said_of = dict(zip(missing, said_all, strict=True))
+    edits = []
+    after: list[int] = missing
+    if _ascending(order) and (known is None or staying == entries) and not earlier:
+        # each above the first entry of a greater number, written as that entry is ("- [1]
+        # ..." above "- [2] ..."); the rest after the list
+        starts = list(
+            itertools.accumulate((len(line) + 1 for line in lines[-len(entries) :]), initial=first)
+        )
         br = breaks[0] if breaks else ""
-        head = entries[-1]
-        above = [
-            f"{head['lead']}{written(n)}{head['close']}{head['sep'] or ' '}{said}"
-            for n, said in zip(missing, said_all, strict=True)
-        ]
-        return Edit(first, first, "".join(f"{line}{br}{newline}" for line in above))
+        places = _places(missing, order)
+        after = places.pop(len(order), [])
+        for t, group in places.items():
+            like = entries[-1 - t]
+            above = [
+                f"{like['lead']}{written(n)}{like['close']}{like['sep'] or ' '}{said_of[n]}"
+                for n in group
+            ]
+            edits.append(
+                Edit(starts[t], starts[t], "".join(f"{line}{br}{newline}" for line in above))
+            )
+        new = [line for n, line in zip(missing, new, strict=True) if n in after]
+    if not new:
+        return edits
     hard = breaks[0] if breaks and not model["br"] and not last_goes else ""
     at = end
     if definitions and last_goes:  # after the last that stays: the definitions after it go
         k = entries.index(staying[0])  # lines from the end
         at = end - sum(len(line) + 1 for line in lines[len(lines) - k :])
         at -= text[at - 1 : at] == "\r"
-    return Edit(at, at, (hard + newline).join(["", *new]))
+    return [*edits, Edit(at, at, (hard + newline).join(["", *new]))]
+
+
+def _places(missing: Sequence[int], listed: Sequence[int]) -> dict[int, list[int]]:
+    """The numbers to add by the position of the first listed number greater than theirs (the
+    list's length for those after it), in order."""
+    places: dict[int, list[int]] = {}
+    for n in missing:
+        t = next((i for i, v in enumerate(listed) if v > n), len(listed))
+        places.setdefault(t, []).append(n)
+    return places
 
 
 def _ascending(numbers: Iterable[int]) -> bool:
