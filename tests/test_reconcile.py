@@ -207,6 +207,18 @@ def test_a_link_in_the_list_escapes_its_title_and_wraps_an_odd_address() -> None
         ),
         # not in order: the new ones after it, as before
         ("A [2].\n\nSources: [4], [2]", "A [2].\n\nSources: [4], [2], [1], [3]"),
+        # after a review: an "and" list's "and" goes to its new end; a line of several labels
+        # keeps the new ones after the list; a new line above a link is a link
+        ("A [2].\n\nSources: [1] and [2]", "A [2].\n\nSources: [1], [2] and [3]"),
+        (
+            "A [2].\n\nSources:\n[2], [5] Two\n[6] Six",
+            "A [2].\n\nSources:\n[2], [5] Two\n[6] Six\n[1] One\n[3] Three",
+        ),
+        (
+            "A [2].\n\nSources:\n[2] [Two](https://two.example)\n[4] Four",
+            "A [2].\n\nSources:\n[1] [One](https://one.example)\n[2] [Two](https://two.example)\n"
+            "[3] Three\n[4] Four",
+        ),
     ],
 )
 def test_numbers_added_on_both_sides_of_the_list_s_go_where_they_belong(
@@ -216,5 +228,7 @@ def test_numbers_added_on_both_sides_of_the_list_s_go_where_they_belong(
     from attribution.emit import listed_sources_edit
 
     names = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
-    edits = listed_sources_edit(text, [1, 2, 3], lambda n: (names[n], None), known={1, 2, 3, 4})
+    links = {1: "https://one.example"}
+    known = {1, 2, 3, 4, 5, 6}
+    edits = listed_sources_edit(text, [1, 2, 3], lambda n: (names[n], links.get(n)), known=known)
     assert apply_edits(text, edits).text == listed

@@ -428,6 +428,22 @@ def test_a_number_with_a_scale_is_found_by_its_value(
             "Der Flug dauert 150 Minuten.",
         ),
         ("Es dauert 1 Tag.", "Es dauert 24 Stunden.", "Es dauert 24 Stunden."),
+        # a German unit's dots are thousands; short words in their own case only
+        (
+            "Der Flug dauert 1.500 Minuten.",
+            "Der Flug dauert 90 Sekunden.",
+            "Der Flug dauert 1.500 Minuten.",
+        ),
+        (
+            "Airflow 2 DAG runs hourly.",
+            "Airflow 48 hours runs hourly.",
+            "Airflow 2 DAG runs hourly.",
+        ),
+        (
+            "Values within 2 std were kept.",
+            "Values within 120 minutes were kept.",
+            "Values within 2 std were kept.",
+        ),
         # an oven's degrees Celsius in whole tens, as recipes convert them
         ("Bake it at 350 °F.", "Bake it at 180 °C.", "Bake it at 180 °C."),
         ("Bake it at 180 °C.", "Bake it at 350 °F.", "Bake it at 350 °F."),
@@ -777,6 +793,11 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
         ("Le film dure 2 heures.", "Le film dure 2 heures et 10 minutes.", True),
         ("La película dura 2 horas.", "La película dura 2 horas y 10 minutos.", True),
         ("Der Film dauert 2 Stunden.", "Der Film dauert 2 Stunden.", False),
+        # after a review: a bound or a round figure in those languages too
+        ("Der Film dauert etwa 2 Stunden.", "Der Film dauert 2 Stunden 10 Minuten.", False),
+        ("Le film dure plus de 2 heures.", "Le film dure 2 heures et 10 minutes.", False),
+        ("La película dura unas 2 horas.", "La película dura 2 horas y 10 minutos.", False),
+        ("De film duurt ongeveer 2 uur.", "De film duurt 2 uur en 10 minuten.", False),
     ],
 )
 def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(

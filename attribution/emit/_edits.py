@@ -277,8 +277,8 @@ def listed_sources_edit(
     (:func:`restyled_definitions`), so that its last lines ``[^1]: A page`` are that list's
     entries and the new ones are written as its entries will be (``[2] B page``). Where the
     list's numbers go up and all stay, each new one goes where its number puts it (``[1], [2],
-    [3]`` for ``[2]`` with [1] and [3] added), else after the list. None (an empty list) where
-    there is no such list, it is inside a code block, or nothing is to add."""
+    [3]`` for ``[2]`` with [1] and [3] added), else after the list. No edit where there is no
+    such list, it is inside a code block, or nothing is to add."""
 
     def written(n: int) -> str:
         return format_marker((n,), style)
@@ -314,7 +314,15 @@ def listed_sources_edit(
             before_and = bool(gaps) and _AND.search(gaps[-1]) is not None
             edits: list[Edit] = []
             for t, group in _places(missing, [int(m[1]) for m in numbers]).items():
-                if t == len(numbers) or (t == len(numbers) - 1 and before_and and t > 0):
+                if t == len(numbers) and before_and:
+                    # "[1] and [4]" with [5]: "[1], [4] and [5]" (its "and" moves to the end)
+                    a, b = listed + numbers[-2].end(), listed + numbers[-1].start()
+                    edits.append(Edit(a, b, plain))
+                    at = listed + numbers[-1].end()
+                    *rest, final = group
+                    tail = f"{gaps[-1]}{written(final)}"
+                    edits.append(Edit(at, at, "".join(f"{plain}{written(n)}" for n in rest) + tail))
+                elif t == len(numbers) or (t == len(numbers) - 1 and before_and and t > 0):
                     at = listed + numbers[t - 1].end()
                     edits.append(Edit(at, at, "".join(f"{plain}{written(n)}" for n in group)))
                 else:
@@ -365,19 +373,20 @@ def listed_sources_edit(
     # that stays: its hard break, not theirs
     staying = [e for e in entries if known is None or int(e["n"]) in known]
     last_goes = bool(staying) and staying[0] is not model
-    rest = model["rest"]
-    said_all: list[str] = []
-    for n in missing:
+
+    def said(n: int, like: re.Match[str]) -> str:
+        """What an entry for ``n`` says, in the form of the entry ``like``."""
         title, url = describe(n)
+        rest = like["rest"]
         if "](" in rest:
-            said = _link(title, url)
-        elif url and _URL_ONLY.fullmatch(rest):
-            said = url
-        elif url and url != title and (form := _TITLE_THEN_URL.fullmatch(rest)) is not None:
-            said = f"{title}{form['between'] or ' '}{form['open']}{url}{form['close']}"
-        else:
-            said = title
-        said_all.append(said)
+            return _link(title, url)
+        if url and _URL_ONLY.fullmatch(rest):
+            return url
+        if url and url != title and (form := _TITLE_THEN_URL.fullmatch(rest)) is not None:
+            return f"{title}{form['between'] or ' '}{form['open']}{url}{form['close']}"
+        return title
+
+    said_all = [said(n, model) for n in missing]
     new = [
         f"{model['lead']}{written(n)}{model['close']}{model['sep'] or ' '}{said}"
         for n, said in zip(missing, said_all, strict=True)
@@ -391,10 +400,10 @@ def listed_sources_edit(
     # hard line breaks ("  " or "\\" at a line's end) between the lines: the last gets one too
     breaks = [m["br"] for m in entries[1:] if m["br"]]
     order = [int(m["n"]) for m in reversed(entries)]
-    said_of = dict(zip(missing, said_all, strict=True))
     edits = []
     after: list[int] = missing
-    if _ascending(order) and (known is None or staying == entries) and not earlier:
+    several = any(_MORE_LABELS.match(m["rest"]) for m in entries)  # "[2], [5] Title"
+    if _ascending(order) and (known is None or staying == entries) and not earlier and not several:
         # each above the first entry of a greater number, written as that entry is ("- [1]
         # ..." above "- [2] ..."); the rest after the list
         starts = list(
@@ -406,7 +415,7 @@ def listed_sources_edit(
         for t, group in places.items():
             like = entries[-1 - t]
             above = [
-                f"{like['lead']}{written(n)}{like['close']}{like['sep'] or ' '}{said_of[n]}"
+                f"{like['lead']}{written(n)}{like['close']}{like['sep'] or ' '}{said(n, like)}"
                 for n in group
             ]
             edits.append(

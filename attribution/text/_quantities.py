@@ -69,14 +69,19 @@ for _forms, _dimension, _factor, _system in (
     # one system (the same value only): "s" is no unit here ("1990s")
     # and as German, French, Spanish and Dutch write them ("2 Stunden 10 Minuten", "2 heures")
     (
-        "sec secs second seconds sekunde sekunden seconde secondes segundo segundos",
+        "sec secs second seconds sekunde sekunden seconde secondes segundo segundos seconden",
         "duration",
         1.0,
         "",
     ),
-    ("min mins minute minutes minuten minuto minutos", "duration", 60.0, ""),
-    ("h hr hrs hour hours std stunde stunden heure heures hora horas uur", "duration", 3600.0, ""),
-    ("day days tag tage tagen jour jours día días dia dias dag dagen", "duration", 86400.0, ""),
+    ("min mins minute minutes minuten minuut minuto minutos", "duration", 60.0, ""),
+    (
+        "h hr hrs hour hours Std stunde stunden heure heures hora horas uur uren",
+        "duration",
+        3600.0,
+        "",
+    ),
+    ("day days Tag tage tagen jour jours día días dias dag dagen", "duration", 86400.0, ""),
     ("week weeks woche wochen semaine semaines semana semanas weken", "duration", 604800.0, ""),
     # kelvins from zero Celsius (_ZERO_CELSIUS is added to the product, _FAHRENHEIT_ZERO
     # taken from a Fahrenheit number first)
@@ -86,13 +91,18 @@ for _forms, _dimension, _factor, _system in (
     for _form in _forms.split():
         _UNITS[_form.replace("_", " ")] = (_dimension, _factor, _system)
 
+_DECIMAL_COMMA_UNITS = frozenset(
+    """sekunde sekunden seconde secondes segundo segundos seconden minuten minuut minuto minutos
+    std stunde stunden heure heures hora horas uur uren tag tage tagen jour jours día días dias
+    dag dagen woche wochen semaine semaines semana semanas weken""".split()
+)
+"""Units of time in the words of languages that write a decimal comma."""
+_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
 _ZERO_CELSIUS = Decimal("273.15")
 _FAHRENHEIT_ZERO = Decimal(32)
-_SHORT_WORDS = frozenset({"tag", "std", "dag", "día", "dia", "uur"})
-"""Unit words of three letters that are words, not symbols: any case ("1 Tag", "2 Std.")."""
-_SYMBOLS = sorted(
-    (f for f in _UNITS if len(f) <= 3 and f not in _SHORT_WORDS), key=len, reverse=True
-)
+_SYMBOLS = sorted((f for f in _UNITS if len(f) <= 3), key=len, reverse=True)
+"""Units of three letters or fewer, in their one case ("km", "Tag", "Std", "dag", "uur", "día":
+not "5 G", "2 std" (deviations), "DAG", "3/4 dia")."""
 _WORDS = sorted((f for f in _UNITS if f not in _SYMBOLS), key=len, reverse=True)
 _WORD_UNITS = "|".join(w.replace(" ", r"\s+") for w in _WORDS)
 _MEASURE = re.compile(
@@ -388,9 +398,11 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
     taken = _Taken()
     comma = decimal_comma(text)
 
-    def add(start: int, end: int, raw: str, unit: tuple[str, float, str]) -> None:
+    def add(
+        start: int, end: int, raw: str, unit: tuple[str, float, str], *, decimal: bool = False
+    ) -> None:
         dimension, factor, system = unit
-        written = canonical_number(raw, comma)
+        written = canonical_number(raw, comma or decimal)
         if dimension == "temperature":
             start, value = _kelvins(text, start, written, factor)
         else:
@@ -422,7 +434,12 @@ def quantities(text: str, *, plain: bool = True) -> list[Quantity]:
                 text, max(0, m.start() - 40), m.start()
             ):
                 continue  # "warmed by 1 °C", "1.5 °C above pre-industrial": a change, no degree
-        add(m.start(), m.end(), m.group(1), unit)
+        # "1.500 Minuten": a German (French, Spanish, Dutch) unit's number writes its thousands
+        # with dots, whatever the text's other words say
+        thousands = m.group(2).lower() in _DECIMAL_COMMA_UNITS and bool(
+            _DOT_THOUSANDS.fullmatch(m.group(1))
+        )
+        add(m.start(), m.end(), m.group(1), unit, decimal=thousands)
     lower = text.lower()  # words the patterns need, looked for first (a long passage's cost)
     for m in _CENTS.finditer(text) if " cent" in lower or "¢" in text else ():
         add(m.start(), m.end(), m.group(1), ("count", 0.01, "cent"))
@@ -780,10 +797,15 @@ _MOST_PART = {60.0: 60.0, 3600.0: 60.0, 86400.0: 24.0, 604800.0: 7.0}
 after hours, 23 hours after days."""
 _ABOUT = re.compile(
     r"(?i:\b(?:more[ ]+than|less[ ]+than|over|under|at[ ]+least|at[ ]+most|about|around"
-    r"|roughly|approximately|nearly|almost|some|up[ ]+to|just|within|than|upwards[ ]+of)[ ]+$)"
+    r"|roughly|approximately|nearly|almost|some|up[ ]+to|just|within|than|upwards[ ]+of"
+    r"|etwa|ungefähr|rund|ca\.|circa|mehr[ ]+als|über|weniger[ ]+als|unter|mindestens"
+    r"|höchstens|bis[ ]+zu|fast|knapp|gut|environ|plus[ ]+de|moins[ ]+de|au[ ]+moins"
+    r"|près[ ]+de|presque|jusqu'à|jusqu’à|más[ ]+de|menos[ ]+de|unos|unas|aproximadamente"
+    r"|casi|al[ ]+menos|hasta|ongeveer|ruim|meer[ ]+dan|minder[ ]+dan|bijna|zo'n|tot)[ ]+$)"
 )
 """Words that make a claim's time a bound or a round figure ("more than 2 hours", "about 2
-hours"): what "2 hours 10 minutes" says too, or near enough."""
+hours", "etwa 2 Stunden", "environ 2 heures", "más de 2 horas", "ongeveer 2 uur"): what "2
+hours 10 minutes" says too, or near enough."""
 
 
 def _times_in_parts(text: str) -> list[tuple[str, bool]]:
