@@ -931,7 +931,7 @@ class Attributor:
                 source_index = passages[p].source_index
                 if source_index in verbatim or (verbatim and source_index not in cited):
                     continue
-                # the source's title where it alone gives the claim's number (a date, a year)
+                # the source's dated title where the passage's "today" is the claim's date
                 read = titled_passage(text, passages[p].text, titles[source_index])
                 pair = Pair(claim=text, passage=read, cosine=c.cosine)
                 if first and rank >= first and source_index not in cited:

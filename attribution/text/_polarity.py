@@ -8,10 +8,13 @@ passage writes it (:func:`polarity_edits`), as :func:`attribution.text.as_writte
 quantity: "is disabled" as "is not enabled" where the passage says "not enabled", "was never
 closed" as "was open" where the passage says it "remained open".
 
-Only a word of a known pair of opposites after a form of *be* (or *remain*, *stay*, *become*)
-is read, on both sides, and only where the passage writes the other form and never the claim's
-own word: "a disabled user", "The firm closed its office", "was closed by the bank", "is known
-as" are no states, and a passage that says "closed" anywhere leaves the claim as it is. Two
+Only a word of a known pair of opposites after a form of *be* (or *remain*, *stay*) is read,
+on both sides, and only where the passage writes the other form and never the claim's own word:
+"a disabled user", "The firm closed its office", "was closed by the bank", "is known as", "is
+open source" are no states, and a passage that says "closed" anywhere leaves the claim as it
+is. The passage's state counts only from a sentence that states it plainly (no other negation,
+condition, denial or hearsay: "If telemetry is not enabled, ..."), of the claim's subject (or a
+pronoun), bounded as the claim's is ("not enabled for free users" is no "disabled."). Two
 opposites of which one or the other always holds (:data:`COMPLEMENTS`: enabled, disabled) are
 read both ways; of two that both may fail (:data:`CONTRARIES`: safe, unsafe), "not safe" is
 read as "unsafe" only where the passage says "unsafe" ("unsafe" says "not safe"; "not unsafe"
@@ -216,7 +219,7 @@ class _Stated(NamedTuple):
 
     after: str
     lasting: bool
-    """Said to last ("remained open"), and not bounded in time ("until 2019")."""
+    """Said to last ("remained open"); its bounds in time are :attr:`bounds`."""
     terms: frozenset[str]
     """The sentence's words, in lower case."""
     pronoun: bool
@@ -396,8 +399,9 @@ def _verb_base(m: re.Match[str]) -> str:
 
 def denial_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     """Edits that write the claim's denial as the passage writes it: "found no difference" as
-    "did not find any difference" where the passage says "did not find a" (or "any"), and back
-    ("does not have any effect" as "has no effect"); the verb the same, its tense the claim's."""
+    "did not find a difference" where the passage says "did not find a" (its article; "any"
+    before a plural), and back ("does not have any effect" as "has no effect"); the verb the
+    same, its tense the claim's."""
     if _NO.search(claim) is None and _NOT.search(claim) is None:
         return []
     edits: list[tuple[int, int, str]] = []
@@ -468,9 +472,8 @@ def _inflects(form: str, base: str) -> bool:
 
 
 def _without_negation(words: list[str]) -> list[tuple[list[str], int]]:
-    """Each reading of ``words`` with one negation taken out ("did not pay" as the claim's
-    verb, at the position where the negation stood): (the words, that position, -1 for a verb
-    to be read in another form)."""
+    """Each reading of ``words`` with one negation taken out ("did not pay" as "pay", "is not
+    open" as "is open"): (the words, the position where the negation, or its "did", stood)."""
     readings: list[tuple[list[str], int]] = []
     for j, word in enumerate(words):
         if word not in _NEGATIONS or (j + 1 < len(words) and words[j + 1] == "only"):

@@ -3,13 +3,14 @@
 A news item or a release note dates itself in its title and says "today" in its text: "Release
 notes: 12 March 2024" over "Version 3 was released today.". A claim that gives the date
 ("Version 3 was released on 12 March 2024.") was called unsupported (0.01) by the text alone.
-Where the passage says "today" (or "tonight", "this week", ...) and gives no date or year of
-its own, and the claim's numbers it lacks are those of the claim's dates, each of which the
-title gives whole, the judge reads the title as the passage's first line
-(:func:`titled_passage`); otherwise the passage alone. A title is no evidence of anything else:
-read beside any passage, a number in it passed for the claim's ("Top 10 hiking trails" for
-"has 10 waterfalls", "iPhone 15 review" for "lasts 15 hours", "Annual report 2023" over a
-passage about 2022).
+Where the passage says "today" (or "this year", for a claim's year) in the sentence that holds
+the claim's other words, gives no date, year or other time of its own, the claim's numbers it
+lacks are those of the claim's date, and the title gives one date, the claim's, the judge reads
+the title as the passage's first line (:func:`titled_passage`); otherwise the passage alone. A
+title is no evidence of anything else: read beside any passage, a number in it passed for the
+claim's ("Top 10 hiking trails" for "has 10 waterfalls", "iPhone 15 review" for "lasts 15
+hours", "Annual report 2023" over a passage about 2022), and a "today" beside "yesterday" or
+"last month" for the day of another event.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ __all__ = ["TITLE_CHARS", "titled_passage"]
 
 _TODAY = re.compile(r"(?i:\b(?:today|tonight|this[ \t]+(?:morning|afternoon|evening))\b)")
 """A day the text leaves to its page's date."""
-_THIS_YEAR = re.compile(r"(?i:\bthis[ \t]+year\b)")
-"""A year the text leaves to its page's date (a claim's year, not its day)."""
+_TODAY_OR_THIS_YEAR = re.compile(
+    r"(?i:\b(?:today|tonight|this[ \t]+(?:morning|afternoon|evening|year))\b)"
+)
+"""A day or a year the text leaves to its page's date ("this year": a claim's year, not its
+day)."""
 _OTHER_TIME = re.compile(
     r"(?i:\b(?:yesterday|tomorrow|ago|recently|nowadays|(?:last|next|past|coming)[ \t]+"
     r"(?:week|month|year|night|weekend|monday|tuesday|wednesday|thursday|friday|saturday"
@@ -67,9 +71,7 @@ def titled_passage(claim: str, passage: str, title: str | None) -> str:
     missing = set(number_terms(claim)) - set(number_terms(passage))
     if not missing or not missing <= mine[0]:
         return passage  # a number the claim's date does not give ("Top 10", "iPhone 15")
-    now = (
-        _TODAY if _DAY_DATE.search(claim) else re.compile(f"{_TODAY.pattern}|{_THIS_YEAR.pattern}")
-    )
+    now = _TODAY if _DAY_DATE.search(claim) else _TODAY_OR_THIS_YEAR
     words = set(content_terms(_YEAR.sub(" ", _DAY_DATE.sub(" ", claim)))) - set(mine[0])
     for start, end in source_sentence_spans(passage):
         sentence = passage[start:end]
