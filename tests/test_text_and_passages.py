@@ -798,6 +798,12 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
         ("Le film dure plus de 2 heures.", "Le film dure 2 heures et 10 minutes.", False),
         ("La película dura unas 2 horas.", "La película dura 2 horas y 10 minutos.", False),
         ("De film duurt ongeveer 2 uur.", "De film duurt 2 uur en 10 minuten.", False),
+        # abbreviated parts and halves in those languages
+        ("Der Film dauert 2 Stunden.", "Der Film dauert 2 Std. 30 Min.", True),
+        ("The hike took 2 hrs.", "The hike took 2 hrs. 30 mins.", True),
+        ("La película dura 2 horas.", "La película dura 2 horas y media.", True),
+        ("Le film dure 2 heures.", "Le film dure 2 heures et demie.", True),
+        ("The hike took 2 hours.", "The hike took 2 hours. 30 minutes later it rained.", False),
     ],
 )
 def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(

@@ -69,12 +69,12 @@ for _forms, _dimension, _factor, _system in (
     # one system (the same value only): "s" is no unit here ("1990s")
     # and as German, French, Spanish and Dutch write them ("2 Stunden 10 Minuten", "2 heures")
     (
-        "sec secs second seconds sekunde sekunden seconde secondes segundo segundos seconden",
+        "sec secs Sek second seconds sekunde sekunden seconde secondes segundo segundos seconden",
         "duration",
         1.0,
         "",
     ),
-    ("min mins minute minutes minuten minuut minuto minutos", "duration", 60.0, ""),
+    ("min mins Min minute minutes minuten minuut minuto minutos", "duration", 60.0, ""),
     (
         "h hr hrs hour hours Std stunde stunden heure heures hora horas uur uren",
         "duration",
@@ -362,10 +362,12 @@ _JOINS_TIMES = re.compile(r"[ ,]*(?:(?:and|und|et|y|en)[ ]+)?")
 
 _MORE_TIME = re.compile(
     r"[ ,]*(?:and[ ]+)?(?:\d+(?:[.,]\d+)?[ ]?(?:h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)\b"
-    r"|an?[ ]+(?:half|quarter)\b|half[ ]+an?\b)",
+    r"|an?[ ]+(?:half|quarter)\b|half[ ]+an?\b)"
+    r"|[ ]+(?:et|y)[ ]+(?:demie|quart|media|cuarto)\b",
     re.IGNORECASE,
 )
-"""What goes on with a time in parts: "2h 30m", "1 min 30 s", "2 hours and a half"."""
+"""What goes on with a time in parts: "2h 30m", "1 min 30 s", "2 hours and a half", "2 heures
+et demie", "2 horas y media"."""
 _TIME_BEFORE = re.compile(
     r"\d[ ]?(?:h|hrs?|hours?|m|mins?|minutes?|d|days?)[ ,]*(?:and[ ]+)?$", re.IGNORECASE
 )
@@ -384,7 +386,12 @@ def _compound(text: str, measures: Sequence[tuple[re.Match[str], object]], k: in
             other, unit = measures[j]
             a, b = (other.end(), m.start()) if j < k else (m.end(), other.start())
             duration = isinstance(unit, tuple) and unit[0] == "duration"
-            if duration and _JOINS_TIMES.fullmatch(text, a, b):
+            first = other if j < k else m
+            short = len(first.group(2)) <= 3  # "2 Std. 30 Min.": an abbreviation's point
+            joined = _JOINS_TIMES.fullmatch(text, a, b) or (
+                short and _ABBREVIATED.fullmatch(text, a, b)
+            )
+            if duration and joined:
                 return True
     return False
 
@@ -791,7 +798,14 @@ def sign_conflict(claim: str, passage: str) -> bool:
 _JOINS_PARTS = re.compile(r"[ ]*(?:(?:and|und|et|y|en)[ ]+)?")
 """What joins two parts of one time: a blank or "and" ("2 hours 10 minutes", "1 hour and 5
 minutes"); a comma lists times ("2 hours, 3 hours for the second leg")."""
-_HALF_MORE = re.compile(r"[ ]+(?:and[ ]+)?(?:an?[ ]+(?:half|quarter)|half[ ]+an?)\b", re.I)
+_HALF_MORE = re.compile(
+    r"[ ]+(?:(?:and[ ]+)?(?:an?[ ]+(?:half|quarter)|half[ ]+an?)|(?:et|y)[ ]+(?:demie|quart"
+    r"|media|cuarto))\b",
+    re.I,
+)
+"""A half or a quarter more: "2 hours and a half", "2 heures et demie", "2 horas y media"."""
+_ABBREVIATED = re.compile(r"\.[ ]*(?:(?:and|und|et|y|en)[ ]+)?")
+"""What joins two parts where the first is abbreviated: "2 Std. 30 Min.", "2 hrs. 30 mins"."""
 _MOST_PART = {60.0: 60.0, 3600.0: 60.0, 86400.0: 24.0, 604800.0: 7.0}
 """The unit a part follows (seconds) and the most of the smaller unit it may hold: 59 minutes
 after hours, 23 hours after days."""
@@ -828,7 +842,11 @@ def _times_in_parts(text: str) -> list[tuple[str, bool]]:
                 after = _UNITS["min"]  # "2h 30m": minutes after hours, not metres
             if not (isinstance(after, tuple) and after[0] == "duration" and size is not None):
                 break
-            if not _JOINS_PARTS.fullmatch(text, here.end(), nxt.start()):
+            short = len(here.group(2)) <= 3  # "Std.", "hrs.": an abbreviation's point
+            joined = _JOINS_PARTS.fullmatch(text, here.end(), nxt.start()) or (
+                short and _ABBREVIATED.fullmatch(text, here.end(), nxt.start())
+            )
+            if not joined:
                 break
             most = _MOST_PART.get(size[1])
             amount = scaled_value(canonical_number(nxt.group(1)), 1.0)
