@@ -254,6 +254,11 @@ def test_a_passage_read_as_contradicting_is_not_read_again(attributor: Attributo
             "The company did not pay a dividend in 2023 because of its heavy debt load.",
             False,
         ),
+        (
+            "Automatic backups are enabled by default on self-hosted clusters.",
+            "Automatic backups are disabled by default on self-hosted clusters.",
+            False,
+        ),
     ],
 )
 def test_a_state_written_as_the_negation_of_its_opposite_is_the_same_state(

@@ -804,6 +804,11 @@ def test_a_temperature_with_the_other_sign_is_a_conflict(
         ("La película dura 2 horas.", "La película dura 2 horas y media.", True),
         ("Le film dure 2 heures.", "Le film dure 2 heures et demie.", True),
         ("The hike took 2 hours.", "The hike took 2 hours. 30 minutes later it rained.", False),
+        # a new user's trial: "just" is no hedge, "about" within a quarter only, an upper bound
+        ("The trip takes just 2 hours.", "The trip takes 2 hours 16 minutes.", True),
+        ("It takes about 1 hour.", "It takes 1 hour 25 minutes.", True),
+        ("It takes under 2 hours.", "It takes 2 hours 10 minutes.", True),
+        ("It takes nearly 2 hours.", "It takes 2 hours 10 minutes.", True),
     ],
 )
 def test_a_time_the_passage_gives_only_as_part_of_a_longer_one_is_a_conflict(
@@ -888,6 +893,37 @@ def test_the_claim_with_a_negation_is_a_conflict(claim: str, passage: str, confl
     from attribution.text import negation_conflict
 
     assert negation_conflict(claim, passage) is conflict
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "Automatic backups are enabled by default.",
+            "Automatic backups are disabled by default.",
+            True,
+        ),
+        ("Backups are enabled by default.", "Backups are not enabled by default.", True),
+        ("Backups are not disabled by default.", "Backups are disabled by default.", True),
+        ("The museum is closed on Mondays.", "The museum is open on Mondays.", True),
+        ("The bridge is safe.", "The bridge is unsafe.", True),
+        # the same state; both contraries denied; another subject, sense, bound; hearsay; "it"
+        ("Backups are disabled by default.", "Backups are disabled by default.", False),
+        ("The bridge is not safe.", "The bridge is not unsafe.", False),
+        ("The camera is disabled by default.", "The microphone is enabled by default.", False),
+        ("The museum is closed on Mondays.", "The museum is open every day but Tuesday.", False),
+        ("The API is disabled.", "If the API is enabled, it logs every request.", False),
+        ("It is not possible to go below zero.", "It is possible to create such a system.", False),
+        ("The bridge is safe.", "The bridge is unsafe for trucks.", False),
+    ],
+)
+def test_the_opposite_of_the_claims_state_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # a new user's trial: "enabled by default" against "disabled by default" was supported 0.89
+    from attribution.text import state_conflict
+
+    assert state_conflict(claim, passage) is conflict
 
 
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:

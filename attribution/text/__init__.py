@@ -40,6 +40,7 @@ from attribution.text._polarity import (
     denial_edits,
     negation_conflict,
     polarity_edits,
+    state_conflict,
 )
 from attribution.text._quantities import (
     Quantity,
@@ -165,6 +166,7 @@ __all__ = [
     "sign_conflict",
     "source_sentence_spans",
     "starts_sentence",
+    "state_conflict",
     "stem",
     "time_conflict",
     "url_end",

@@ -38,6 +38,7 @@ __all__ = [
     "denial_edits",
     "negation_conflict",
     "polarity_edits",
+    "state_conflict",
 ]
 
 COMPLEMENTS: tuple[tuple[str, str], ...] = (
@@ -567,5 +568,44 @@ def negation_conflict(claim: str, passage: str) -> bool:
                 after = end + len(local) - len(words) + lo
                 if after < len(theirs) and theirs[after] in _BOUNDING:
                     continue  # "did not pay a dividend until 2023"
+                return True
+    return False
+
+
+def state_conflict(claim: str, passage: str) -> bool:
+    """Whether the passage states plainly the opposite of a state the claim states: "Automatic
+    backups are enabled by default." against "Automatic backups are disabled by default." (a
+    small judge read it as support, 0.89), or against "... are not enabled by default.";
+    "closed" against "open" (one of two complements, or a contrary: "safe" against "unsafe").
+    The passage's state counts as :func:`polarity_edits` counts it (a plain sentence, bounded as
+    the claim is), of the subject the claim names ("Backups are ...": not "it is possible to
+    ..."); "not safe" against "not unsafe" is none (both may hold), nor is a claim whose state
+    stands under another negation."""
+    if _WORD_CUE.search(claim) is None or _WORD_CUE.search(passage) is None:
+        return False
+    written, stated = _passage_states(passage)
+    claim_terms = frozenset(t.lower() for t in _TERM.findall(claim))
+    for state in _states(claim):
+        word, negated = state.word, state.negated
+        if not state.editable or state.be not in _PLAIN_BE | {"be", "been", "being"}:
+            continue
+        rest = claim[: state.start] + " " + claim[state.end :]
+        if _OTHER_NEGATION.search(rest) is not None:
+            continue  # two negations: the judge's to read
+        opposites = [(word, not negated)]  # "is enabled" against "is not enabled"
+        for other in _OTHERS[word]:
+            contrary = frozenset((word, other)) in _CONTRARY
+            if not negated or not contrary:  # "not safe" and "not unsafe" may both hold
+                opposites.append((other, negated))  # "enabled" against "disabled"
+        if not state.subject or state.subject in STOPWORDS or state.subject in _PRONOUNS:
+            continue  # "it is not possible to ...": of what, the words after it say
+        for opposite in opposites:
+            if (
+                any(
+                    _fits(state, s, claim_terms) and state.subject in s.terms
+                    for s in stated.get(opposite, ())
+                )
+                and (word, negated) not in written
+            ):  # the passage says the claim's too: as is
                 return True
     return False

@@ -809,33 +809,23 @@ _ABBREVIATED = re.compile(r"\.[ ]*(?:(?:and|und|et|y|en)[ ]+)?")
 _MOST_PART = {60.0: 60.0, 3600.0: 60.0, 86400.0: 24.0, 604800.0: 7.0}
 """The unit a part follows (seconds) and the most of the smaller unit it may hold: 59 minutes
 after hours, 23 hours after days."""
-_ABOUT = re.compile(
-    r"(?i:\b(?:more[ ]+than|less[ ]+than|over|under|at[ ]+least|at[ ]+most|about|around"
-    r"|roughly|approximately|nearly|almost|some|up[ ]+to|just|within|than|upwards[ ]+of"
-    r"|etwa|ungefähr|rund|ca\.|circa|mehr[ ]+als|über|weniger[ ]+als|unter|mindestens"
-    r"|höchstens|bis[ ]+zu|fast|knapp|gut|environ|plus[ ]+de|moins[ ]+de|au[ ]+moins"
-    r"|près[ ]+de|presque|jusqu'à|jusqu’à|más[ ]+de|menos[ ]+de|unos|unas|aproximadamente"
-    r"|casi|al[ ]+menos|hasta|ongeveer|ruim|meer[ ]+dan|minder[ ]+dan|bijna|zo'n|tot)[ ]+$)"
-)
-"""Words that make a claim's time a bound or a round figure ("more than 2 hours", "about 2
-hours", "etwa 2 Stunden", "environ 2 heures", "más de 2 horas", "ongeveer 2 uur"): what "2
-hours 10 minutes" says too, or near enough."""
 
 
-def _times_in_parts(text: str) -> list[tuple[str, bool]]:
+def _times_in_parts(text: str) -> list[tuple[str, float]]:
     """The times ``text`` writes in parts ("2 hours 10 minutes", "1 h and 30 min", "2 hours and
-    a half"): each as (its first part's value in seconds, whether the parts add to more). A
-    part is a smaller unit than the one before it, of less than one of that (not "3 hours, 800
-    m", "10 minutes and 6 minutes")."""
+    a half"): each as (its first part's value in seconds, the whole time in seconds). A part is
+    a smaller unit than the one before it, of less than one of that (not "3 hours, 800 m", "10
+    minutes and 6 minutes")."""
     measures = [(m, _unit(m.group(2))) for m in _MEASURE.finditer(text)]
-    found: list[tuple[str, bool]] = []
+    found: list[tuple[str, float]] = []
     k = 0
     while k < len(measures):
         m, unit = measures[k]
-        if unit is None or unit[0] != "duration":
+        first = scaled_value(canonical_number(m.group(1)), unit[1]) if unit else None
+        if unit is None or unit[0] != "duration" or first is None:
             k += 1
             continue
-        j, more = k, False
+        j, total, last = k, float(first), unit[1]
         while j + 1 < len(measures):
             (here, size), (nxt, after) = measures[j], measures[j + 1]
             if nxt.group(2) == "m" and size is not None and size[1] == 3600.0:
@@ -852,25 +842,45 @@ def _times_in_parts(text: str) -> list[tuple[str, bool]]:
             amount = scaled_value(canonical_number(nxt.group(1)), 1.0)
             if most is None or after[1] >= size[1] or amount is None or float(amount) >= most:
                 break
-            more = more or float(amount) > 0
+            total += float(amount) * after[1]
+            last = after[1]
             j += 1
-        more = more or _HALF_MORE.match(text, measures[j][0].end()) is not None
-        first = scaled_value(canonical_number(m.group(1)), unit[1])
-        if first is not None and (j > k or more):
-            found.append((first, more))
+        half = _HALF_MORE.match(text, measures[j][0].end())
+        if half is not None:
+            total += last * (
+                0.25 if "quar" in half.group().lower() or "cuarto" in half.group() else 0.5
+            )
+        if total > float(first):
+            found.append((first, total))
         k = j + 1
     return found
+
+
+_AT_LEAST = re.compile(
+    r"(?i:\b(?:more[ ]+than|over|at[ ]+least|upwards[ ]+of|mehr[ ]+als|über|mindestens|gut"
+    r"|plus[ ]+de|au[ ]+moins|más[ ]+de|al[ ]+menos|meer[ ]+dan|ruim)[ ]+$)"
+)
+"""A claim's time as a lower bound ("more than 2 hours"): a longer one says it too."""
+_ROUGHLY = re.compile(
+    r"(?i:\b(?:about|around|roughly|approximately|some|etwa|ungefähr|rund|ca\.|circa|environ"
+    r"|aproximadamente|unos|unas|ongeveer|zo'n)[ ]+$)"
+)
+"""A claim's time as a round figure ("about 2 hours"): a longer one by a quarter or less says
+it too ("2 hours 10 minutes"; not "1 hour 25 minutes" for "about 1 hour")."""
+ROUGHLY_SHARE = 0.25
+"""How much longer than "about" a time may be."""
 
 
 def time_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a time the passage gives only as the first part of a longer
     one: "The film runs 2 hours." against "The film runs 2 hours 10 minutes." (a small judge
-    reads the two as one, 0.996). A passage that also gives the claim's time alone, or a claim
-    whose time is a bound or round ("more than 2 hours", "about 2 hours"), is no conflict."""
+    reads the two as one, 0.996). A passage that also gives the claim's time alone is no
+    conflict, nor is a claim's lower bound ("more than 2 hours"), nor a round figure within a
+    quarter ("about 2 hours"); an upper bound is ("under 2 hours", "nearly 2 hours")."""
     mine = [
         q
         for q in _quantities_once(claim)
-        if q.dimension == "duration" and not _ABOUT.search(claim, max(0, q.start - 24), q.start)
+        if q.dimension == "duration" and not _AT_LEAST.search(claim, max(0, q.start - 24), q.start)
     ]
     if not mine or not _may_hold_quantity(passage):
         return False
@@ -878,10 +888,16 @@ def time_conflict(claim: str, passage: str) -> bool:
     if not parts:
         return False
     alone = {t.value for t in _quantities_once(passage) if t.dimension == "duration"}
-    return any(
-        q.value not in alone and any(first == q.value and more for first, more in parts)
-        for q in mine
-    )
+    for q in mine:
+        if q.value in alone:
+            continue
+        rough = _ROUGHLY.search(claim, max(0, q.start - 24), q.start) is not None
+        for first, total in parts:
+            if first != q.value:
+                continue
+            if not rough or total > float(first) * (1 + ROUGHLY_SHARE):
+                return True
+    return False
 
 
 def _degrees(q: Quantity) -> float:
