@@ -210,6 +210,8 @@ def _cmd_attribute(args: argparse.Namespace) -> int:
             f"{against}",
             file=out,
         )
+        if c.reason and c.verdict != "supported":  # why: no relevant source, no text, ...
+            print(f"{'':>16}{c.reason}", file=out)
         if c.nearest:  # an unsupported claim: what the closest source does say
             near = c.nearest[0]
             said = near.text if len(near.text) <= 90 else near.text[:87] + "..."
@@ -437,7 +439,12 @@ def make_parser() -> argparse.ArgumentParser:
     attribute.add_argument(
         "--json", metavar="OUT.json", help="write the result as JSON (- for stdout)"
     )
-    attribute.add_argument("--style", choices=MARKER_STYLES, help="rewrite markers in this style")
+    attribute.add_argument(
+        "--style",
+        "--marker-style",  # as the service's option is called (markerStyle)
+        choices=MARKER_STYLES,
+        help="rewrite markers in this style",
+    )
     attribute.add_argument("--no-fill", action="store_true", help="do not add missing markers")
     attribute.add_argument(
         "--keep-unknown",
