@@ -2211,7 +2211,7 @@ def test_a_models_message_gives_what_its_tools_found_never_its_own_answer() -> N
                {"type": "text", "text": "It is 18 C in Paris."}]}  # fmt: skip
     assert [(s.type, s.title, s.full_content) for s in run("claude", message).sources] == [
         ("web_result", "A", None),
-        ("mcp", "claude", "Paris: 18 C"),
+        ("mcp", "w/weather", "Paris: 18 C"),  # its MCP server and tool
     ]
     # a review: a fetch beside code's run, a search result inside a tool's result, code's
     # output, a dict; an OpenAI output item is no Anthropic message
@@ -2499,3 +2499,22 @@ def test_a_gemini_answer_grounded_on_a_document_store_gives_its_chunks_as_files(
     assert [w.reason for w in result.warnings] == [
         "result 3 (a store's chunk gs://hr/empty.pdf) has no text; skipped"
     ]
+
+
+def test_an_mcp_connectors_results_inside_a_claude_message_are_titled_with_its_tool() -> None:
+    """A new user's trial: they were titled with the tool name the message was passed under
+    ("claude"); the connector's server and tool say where they came from."""
+    message = {
+        "type": "message",
+        "role": "assistant",
+        "stop_reason": "end_turn",
+        "content": [
+            {"type": "mcp_tool_use", "id": "m1", "name": "search_issues", "server_name": "linear",
+             "input": {"query": "login"}},
+            {"type": "mcp_tool_result", "tool_use_id": "m1", "is_error": False,
+             "content": [{"type": "text", "text": "ENG-4512: Login outage on 4 June 2025."}]},
+            {"type": "text", "text": "The outage was on 4 June."},
+        ],
+    }  # fmt: skip
+    (source,) = run("claude", message).sources
+    assert (source.title, source.tool_name) == ("linear/search_issues", "claude")

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import msgspec
+
 from attribution._wire import CitationSource, SourceType, ToolOutput
 from attribution.sources._extractors._framework import ExtractorRegistry, Warn
-from attribution.sources._extractors._mcp import is_mcp_result, mcp_sources
+from attribution.sources._extractors._mcp import is_mcp_result, mcp_sources, mcp_title
 from attribution.sources._extractors._records import (
     ANON_CHUNK,
     CHAT_TURN,
@@ -159,8 +161,11 @@ def _message_sources(
         yield from web_pages(data, call, warn)
     for name, content in told:
         if isinstance(content, list):  # content blocks: read as an MCP result's are
+            generic = mcp_title(call.tool_name)
             for block_source in mcp_sources({"content": content}, call, warn):
                 found = True
+                if block_source.title == generic:  # titled with the tool that returned it
+                    block_source = msgspec.structs.replace(block_source, title=name)
                 yield block_source
             continue
         text = content if isinstance(content, str) else to_json_text(content, warn)

@@ -317,6 +317,13 @@ _TOOL_BLOCKS = (_OTHER_BLOCKS - {"text", "thinking", "redacted_thinking"}) | {
 """Blocks of an Anthropic message that a tool call or its result makes."""
 
 
+def _tool_name(block: JSONObject) -> str:
+    """A tool call's name: an MCP connector's as ``server/tool`` ("linear/search_issues")."""
+    name = str(block.get("name") or block.get("type"))
+    server = first_str(block, "server_name")
+    return f"{server}/{name}" if server and block.get("type") == "mcp_tool_use" else name
+
+
 def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
     """What the tools called inside an Anthropic message returned, as (the tool's name, the
     result's content: text, a list of content blocks, an object), or None when ``data`` is no
@@ -339,7 +346,7 @@ def message_tool_results(data: Any) -> list[tuple[str, Any]] | None:
     elif not (data.get("role") == "user" and "tool_result" in kinds):
         return None  # a message of a chat history or an app: read as before
     names = {
-        str(b.get("id")): str(b.get("name") or b.get("type"))
+        str(b.get("id")): _tool_name(b)
         for b in blocks
         if isinstance(b, dict) and b.get("type") in ("mcp_tool_use", "tool_use", "server_tool_use")
     }
