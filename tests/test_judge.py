@@ -146,6 +146,7 @@ def test_the_wider_set_of_cases_is_well_formed() -> None:
         ),
         ("The bridge cost $5 billion.", "The bridge cost $5 billion.", True),
         ("The flight takes 2.5 hours.", "The flight takes 180 minutes.", False),
+        ("The train takes 260 minutes.", "The train takes 4 hours 20 minutes to Lyon.", True),
         # a temperature with the other sign (the judge read the two as one: 0.98)
         (
             "Overnight lows reached 5 °C in Oslo.",

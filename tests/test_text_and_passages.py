@@ -428,6 +428,23 @@ def test_a_number_with_a_scale_is_found_by_its_value(
             "Der Flug dauert 150 Minuten.",
         ),
         ("Es dauert 1 Tag.", "Es dauert 24 Stunden.", "Es dauert 24 Stunden."),
+        # a time and the same time in parts, either way (a new user's trial: contradicted)
+        (
+            "The flight takes 260 minutes.",
+            "The flight takes 4 hours 20 minutes.",
+            "The flight takes 4 hours 20 minutes.",
+        ),
+        (
+            "The flight takes 1 hour 25 minutes.",
+            "The flight takes 85 minutes.",
+            "The flight takes 85 minutes.",
+        ),
+        ("It took 150 minutes.", "It took 2 hours and a half.", "It took 2 hours and a half."),
+        (
+            "The flight takes 260 minutes.",
+            "The flight takes 4 hours 10 minutes.",
+            "The flight takes 260 minutes.",
+        ),
         # a German unit's dots are thousands; short words in their own case only
         (
             "Der Flug dauert 1.500 Minuten.",

@@ -565,6 +565,7 @@ def as_written_in(claim: str, passage: str) -> str:
         written = _cased(claim, start, written)  # "Two-thirds of" inside the claim
         if written != claim[start : q.end]:
             edits.append((start, q.end, written))
+    edits += _time_edits(claim, mine, passage, edits)
     return _edited(claim, edits)
 
 
@@ -811,13 +812,22 @@ _MOST_PART = {60.0: 60.0, 3600.0: 60.0, 86400.0: 24.0, 604800.0: 7.0}
 after hours, 23 hours after days."""
 
 
-def _times_in_parts(text: str) -> list[tuple[str, float]]:
+class _TimeInParts(NamedTuple):
+    first: str
+    """The first part's value in seconds (canonical)."""
+    total: float
+    """The whole time in seconds."""
+    start: int
+    end: int
+
+
+def _times_in_parts(text: str) -> list[_TimeInParts]:
     """The times ``text`` writes in parts ("2 hours 10 minutes", "1 h and 30 min", "2 hours and
-    a half"): each as (its first part's value in seconds, the whole time in seconds). A part is
-    a smaller unit than the one before it, of less than one of that (not "3 hours, 800 m", "10
-    minutes and 6 minutes")."""
+    a half"): each with its first part's value, the whole time in seconds and its span. A part
+    is a smaller unit than the one before it, of less than one of that (not "3 hours, 800 m",
+    "10 minutes and 6 minutes")."""
     measures = [(m, _unit(m.group(2))) for m in _MEASURE.finditer(text)]
-    found: list[tuple[str, float]] = []
+    found: list[_TimeInParts] = []
     k = 0
     while k < len(measures):
         m, unit = measures[k]
@@ -845,15 +855,44 @@ def _times_in_parts(text: str) -> list[tuple[str, float]]:
             total += float(amount) * after[1]
             last = after[1]
             j += 1
-        half = _HALF_MORE.match(text, measures[j][0].end())
+        end = measures[j][0].end()
+        half = _HALF_MORE.match(text, end)
         if half is not None:
             total += last * (
                 0.25 if "quar" in half.group().lower() or "cuarto" in half.group() else 0.5
             )
+            end = half.end()
         if total > float(first):
-            found.append((first, total))
+            found.append(_TimeInParts(first, total, m.start(), end))
         k = j + 1
     return found
+
+
+def _time_edits(
+    claim: str, mine: Sequence[Quantity], passage: str, taken: Sequence[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """Edits that write a claim's time as the passage writes the same time in parts, or the
+    other way: "260 minutes" as "4 hours 20 minutes", "1 hour 25 minutes" as "85 minutes" (the
+    judge read each against the other as a contradiction)."""
+    theirs = _times_in_parts(passage) if _may_hold_quantity(passage) else []
+    edits: list[tuple[int, int, str]] = []
+    free = [q for q in mine if not any(q.start < b and a < q.end for a, b, _ in taken)]
+    for q in free:
+        if q.dimension != "duration" or _ends_range(claim, q.start):
+            continue
+        same = next((t for t in theirs if math.isclose(t.total, float(q.value))), None)
+        if same is not None:
+            edits.append((q.start, q.end, passage[same.start : same.end]))
+    own = _times_in_parts(claim)
+    if own:
+        alone = [t for t in _quantities_once(passage) if t.dimension == "duration"]
+        for part in own:
+            if any(part.start < b and a < part.end for a, b, _ in [*taken, *edits]):
+                continue
+            same_alone = next((t for t in alone if math.isclose(float(t.value), part.total)), None)
+            if same_alone is not None:
+                edits.append((part.start, part.end, passage[same_alone.start : same_alone.end]))
+    return edits
 
 
 _AT_LEAST = re.compile(
@@ -892,7 +931,7 @@ def time_conflict(claim: str, passage: str) -> bool:
         if q.value in alone:
             continue
         rough = _ROUGHLY.search(claim, max(0, q.start - 24), q.start) is not None
-        for first, total in parts:
+        for first, total, _, _ in parts:
             if first != q.value:
                 continue
             if not rough or total > float(first) * (1 + ROUGHLY_SHARE):
