@@ -586,6 +586,11 @@ def test_markers_only_paragraph() -> None:
             "Based on the sources you shared, here is a short comparison of the phones:",
             "connective",
         ),
+        # a condition alone (a new user's trial: it was a claim, unsupported)
+        ("If you're planning a Paris museum day:", "connective"),
+        ("Before you upgrade the cluster to the next release:", "connective"),
+        ("If the cache is warm, the request takes 20 ms:", None),
+        ("When the cluster has more than 3 nodes and uses etcd:", None),  # a number: a fact
         # ... but not a sentence that states something before it ends in ':' (a review's)
         ("As of 2024, here are the tallest buildings, which all exceed 500 m:", None),
         ("Here are the three cities that hosted the Summer Olympics twice before 2000:", None),
