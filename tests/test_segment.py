@@ -588,9 +588,13 @@ def test_markers_only_paragraph() -> None:
         ),
         # a condition alone (a new user's trial: it was a claim, unsupported)
         ("If you're planning a Paris museum day:", "connective"),
-        ("Before you upgrade the cluster to the next release:", "connective"),
+        ("Before you upgrade the cluster:", "connective"),
         ("If the cache is warm, the request takes 20 ms:", None),
         ("When the cluster has more than 3 nodes and uses etcd:", None),  # a number: a fact
+        # a longer one may hold a clause of its own (a review)
+        ("If you mix bleach and ammonia you create toxic chloramine gas:", None),
+        ("Unless you pay by card the museum only takes cash:", None),
+        ("After-hours trading is riskier than regular trading:", None),
         # ... but not a sentence that states something before it ends in ':' (a review's)
         ("As of 2024, here are the tallest buildings, which all exceed 500 m:", None),
         ("Here are the three cities that hosted the Summer Olympics twice before 2000:", None),

@@ -109,8 +109,11 @@ into your account:"; not "As of 2024, here are the tallest buildings, which all 
 nor "Marie Curie won two Nobel Prizes; here's a summary:")."""
 _MAX_LONG_LEAD_IN_WORDS = 25
 _CONDITION_ONLY = re.compile(
-    r"(?i:(?:if|when|whenever|before|after|once|while|unless)\b[^,;:.\d]*[:：])"
+    r"(?i:(?:if|when|whenever|before|after|once|while|unless)\b(?!-)[^,;:.\d]*[:：])"
 )
+_MAX_CONDITION_WORDS = 7
+"""A condition alone is short ("If you're planning a Paris museum day:"); a longer one may hold
+a clause of its own ("If you mix bleach and ammonia you create toxic gas:")."""
 """A lead-in that is a condition alone, with no clause of its own and no number ("If you're
 planning a Paris museum day:", "Before you upgrade:"): what follows says what holds then."""
 
@@ -285,7 +288,7 @@ def skip_reason(clean: str, words: int, *, min_words: int) -> str | None:
         words <= _MAX_LEAD_IN_WORDS
         or (words <= _MAX_ANNOUNCED_LEAD_IN_WORDS and _LEAD_IN_WORDS.search(text))
         or (words <= _MAX_LONG_LEAD_IN_WORDS and _ANNOUNCES.match(text))
-        or (words <= _MAX_ANNOUNCED_LEAD_IN_WORDS and _CONDITION_ONLY.fullmatch(ending))
+        or (words <= _MAX_CONDITION_WORDS and _CONDITION_ONLY.fullmatch(ending))
     ):
         return "connective"
     if words < min_words:

@@ -227,6 +227,10 @@ class _Stated(NamedTuple):
     """Its subject is a pronoun ("It is unavailable"): of whatever the claim names."""
     bounds: frozenset[str]
     """The words of its sentence that bound it in time ("until", "before", "during", ...)."""
+    content: frozenset[str]
+    """Its sentence's words that are no stopwords, in lower case."""
+    tense: str | None
+    """``now`` or ``then`` by its form of *be* ("is", "was"); None for another."""
 
 
 _TERM = re.compile(r"[A-Za-z]+")
@@ -255,8 +259,9 @@ def _passage_states(
             bounds = (terms & _BOUNDS) | ({s.after} & _LIMITS)
             lasting = not s.negated and _LASTING.match(s.be) is not None
             pronoun = s.subject in _PRONOUNS
+            content = frozenset(t for t in terms if t not in STOPWORDS)
             stated.setdefault((s.word, s.negated), []).append(
-                _Stated(s.after, lasting, terms, pronoun, bounds)
+                _Stated(s.after, lasting, terms, pronoun, bounds, content, _TENSE.get(s.be))
             )
     return frozenset(written), stated
 
@@ -585,10 +590,12 @@ def state_conflict(claim: str, passage: str) -> bool:
         return False
     written, stated = _passage_states(passage)
     claim_terms = frozenset(t.lower() for t in _TERM.findall(claim))
+    passage_words = frozenset(t.lower() for t in _TERM.findall(passage))
     for state in _states(claim):
         word, negated = state.word, state.negated
         if not state.editable or state.be not in _PLAIN_BE | {"be", "been", "being"}:
             continue
+        said = word in passage_words  # "... and enabled on Enterprise": the claim's word too
         rest = claim[: state.start] + " " + claim[state.end :]
         if _OTHER_NEGATION.search(rest) is not None:
             continue  # two negations: the judge's to read
@@ -599,13 +606,27 @@ def state_conflict(claim: str, passage: str) -> bool:
                 opposites.append((other, negated))  # "enabled" against "disabled"
         if not state.subject or state.subject in STOPWORDS or state.subject in _PRONOUNS:
             continue  # "it is not possible to ...": of what, the words after it say
+        tense = _TENSE.get(state.be)
         for opposite in opposites:
-            if (
-                any(
-                    _fits(state, s, claim_terms) and state.subject in s.terms
-                    for s in stated.get(opposite, ())
-                )
-                and (word, negated) not in written
-            ):  # the passage says the claim's too: as is
-                return True
+            if opposite[0] != word and said:
+                continue  # "disabled on Free and enabled on Enterprise": the judge's to read
+            if opposite[0] == word and (word, negated) in written:
+                continue  # "enabled" and "not enabled" both said
+            for s in stated.get(opposite, ()):
+                if not (_fits(state, s, claim_terms) and state.subject in s.terms):
+                    continue
+                if s.tense is not None and tense is not None and s.tense != tense:
+                    continue  # "was disabled in 2019" is no "is enabled now"
+                # its sentence says nothing the claim does not ("Local backups are disabled"
+                # is of other backups than "Cloud backups are enabled")
+                if s.content - _STATE_WORDS <= claim_terms:
+                    return True
     return False
+
+
+_TENSE = {"is": "now", "are": "now", "am": "now", "'re": "now", "’re": "now", "was": "then",
+          "were": "then"}  # fmt: skip
+_STATE_WORDS = frozenset(_OTHERS) | {
+    "not", "never", "now", "still", "currently", "also", "today", "already", "again", "always",
+}  # fmt: skip
+"""Words a passage's sentence may say of a state beyond the claim's (its state, a time now)."""

@@ -878,9 +878,21 @@ def _time_edits(
     edits: list[tuple[int, int, str]] = []
     free = [q for q in mine if not any(q.start < b and a < q.end for a, b, _ in taken)]
     for q in free:
-        if q.dimension != "duration" or _ends_range(claim, q.start):
-            continue
-        same = next((t for t in theirs if math.isclose(t.total, float(q.value))), None)
+        if (
+            q.dimension != "duration"
+            or _ends_range(claim, q.start)
+            or claim[q.start : q.end] in passage
+        ):
+            continue  # the passage's own form of it stays ("lunch is 90 minutes")
+        same = next(
+            (
+                t
+                for t in theirs
+                if math.isclose(t.total, float(q.value))
+                and _same_time(claim, q, passage, _as_quantity(t))
+            ),
+            None,
+        )  # of the same thing: not "The flight takes 90 minutes" and "the layover is 1 hour 30"
         if same is not None:
             edits.append((q.start, q.end, passage[same.start : same.end]))
     own = _times_in_parts(claim)
@@ -889,16 +901,46 @@ def _time_edits(
         for part in own:
             if any(part.start < b and a < part.end for a, b, _ in [*taken, *edits]):
                 continue
-            same_alone = next((t for t in alone if math.isclose(float(t.value), part.total)), None)
+            if claim[part.start : part.end] in passage:
+                continue
+            same_alone = next(
+                (
+                    t
+                    for t in alone
+                    if math.isclose(float(t.value), part.total)
+                    and _same_time(claim, _as_quantity(part), passage, t)
+                ),
+                None,
+            )
             if same_alone is not None:
                 edits.append((part.start, part.end, passage[same_alone.start : same_alone.end]))
     return edits
 
 
+def _same_time(claim: str, q: Quantity, passage: str, t: Quantity) -> bool:
+    """Whether two times are of one thing: the same words around them, and the word before the
+    claim's (its verb or subject: "takes", "lasts") among the three before the passage's (not
+    "Boarding begins 90 minutes before departure" and "Check-in closes 1 hour 30 minutes before
+    departure")."""
+    before = _terms_before(claim, q.start)[-1:]
+    return set(before) <= set(_terms_before(passage, t.start)[-3:]) and _same_context(
+        claim, q, passage, t
+    )
+
+
+def _as_quantity(part: _TimeInParts) -> Quantity:
+    """A time in parts as one quantity of its whole (for :func:`_same_context`)."""
+    value = canonical_number(f"{part.total:.6f}")
+    return Quantity(part.start, part.end, value, "duration", value, False)
+
+
 _AT_LEAST = re.compile(
-    r"(?i:\b(?:more[ ]+than|over|at[ ]+least|upwards[ ]+of|mehr[ ]+als|über|mindestens|gut"
-    r"|plus[ ]+de|au[ ]+moins|más[ ]+de|al[ ]+menos|meer[ ]+dan|ruim)[ ]+$)"
+    r"(?i:\b(?:more[ ]+than|longer[ ]+than|greater[ ]+than|over|at[ ]+least|upwards?[ ]+of"
+    r"|in[ ]+excess[ ]+of|north[ ]+of|(?:at|a)[ ]+minimum(?:[ ]+of)?|mehr[ ]+als|über"
+    r"|mindestens|gut|plus[ ]+de|au[ ]+moins|más[ ]+de|al[ ]+menos|meer[ ]+dan|ruim)[ ]+$)"
 )
+_OR_MORE = re.compile(r"(?i:[ ]+(?:or[ ]+(?:more|longer)|plus)\b|\+)")
+"""A lower bound after a time ("2 hours or more", "2 hours plus", "2+ hours")."""
 """A claim's time as a lower bound ("more than 2 hours"): a longer one says it too."""
 _ROUGHLY = re.compile(
     r"(?i:\b(?:about|around|roughly|approximately|some|etwa|ungefähr|rund|ca\.|circa|environ"
@@ -919,7 +961,9 @@ def time_conflict(claim: str, passage: str) -> bool:
     mine = [
         q
         for q in _quantities_once(claim)
-        if q.dimension == "duration" and not _AT_LEAST.search(claim, max(0, q.start - 24), q.start)
+        if q.dimension == "duration"
+        and not _AT_LEAST.search(claim, max(0, q.start - 24), q.start)
+        and not _OR_MORE.match(claim, q.end)
     ]
     if not mine or not _may_hold_quantity(passage):
         return False
