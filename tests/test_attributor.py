@@ -1817,28 +1817,32 @@ def test_a_short_sentence_is_quoted_when_it_is_what_holds_the_claim(
     assert all("Opening hours" not in q.text for q in claim.evidence)
 
 
+FOOTNOTE_SOURCES = [
+    CitationSource(
+        id="a",
+        type="web",
+        title="Eiffel Tower facts",
+        uri="https://eiffel.example/facts",
+        full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
+    ),
+    CitationSource(
+        id="b",
+        type="web",
+        title="Louvre history",
+        uri="https://louvre.example/history",
+        full_content="The Louvre is the world's most-visited museum. It opened in 1793.",
+    ),
+]
+"""Two pages an answer's footnotes name (the restyled-definition tests)."""
+
+
 @pytest.mark.parametrize(
     ("style", "label"), [("citation", "[citation:{}]"), ("bracket", "[{}]"), (None, "[^{}]:")]
 )
 def test_footnote_definitions_follow_the_markers_style(style: str | None, label: str) -> None:
     """Footnotes rewritten as "[citation:2]" left their "[^1]: ..." definitions behind, which
     no footnote used any more; they become the list's entries, numbered as the markers are."""
-    sources = [
-        CitationSource(
-            id="a",
-            type="web",
-            title="Eiffel Tower facts",
-            uri="https://eiffel.example/facts",
-            full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
-        ),
-        CitationSource(
-            id="b",
-            type="web",
-            title="Louvre history",
-            uri="https://louvre.example/history",
-            full_content="The Louvre is the world's most-visited museum. It opened in 1793.",
-        ),
-    ]
+    sources = FOOTNOTE_SOURCES
     answer = (
         "The Louvre opened in 1793.[^1] The Eiffel Tower was completed in 1889.[^2]\n\n"
         "[^1]: Louvre history, https://louvre.example/history\n"
@@ -1935,22 +1939,7 @@ def test_restyled_footnote_definitions_spare_code_and_drop_unknown_numbers() -> 
 def test_restyled_footnote_definitions_list_the_sources_the_engine_adds() -> None:
     """The definitions became a list in the markers' style, but the source the engine cited
     for another claim was not listed under them (as it is under a list the answer writes)."""
-    sources = [
-        CitationSource(
-            id="a",
-            type="web",
-            title="Eiffel Tower facts",
-            uri="https://eiffel.example/facts",
-            full_content="The Eiffel Tower was completed in 1889. It is 330 metres tall.",
-        ),
-        CitationSource(
-            id="b",
-            type="web",
-            title="Louvre history",
-            uri="https://louvre.example/history",
-            full_content="The Louvre is the world's most-visited museum. It opened in 1793.",
-        ),
-    ]
+    sources = FOOTNOTE_SOURCES
     text = "The Eiffel Tower was completed in 1889.[^1] The Louvre opened in 1793."
     for style, one, two in (
         ("bracket", "[1]", "[2]"),
