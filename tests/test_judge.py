@@ -292,3 +292,31 @@ def test_a_date_only_the_sources_title_gives_is_read_with_the_title(
     )
     assert right.verdict == "supported", (right.verdict, right.score)
     assert wrong.verdict != "supported", (wrong.verdict, wrong.score)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Microsoft acquired GitHub in 2018 for $7.5 billion.", True),
+        ("Google acquired GitHub in 2018 for $7.5 billion.", False),
+        ("The company moved its headquarters from Chicago to Denver in 2021.", True),
+        ("The company moved its headquarters from Denver to Chicago in 2021.", False),
+    ],
+)
+def test_another_name_in_the_claims_words_is_no_support(
+    attributor: Attributor, claim: str, supported: bool
+) -> None:
+    # the judge read "Google acquired GitHub" against "Microsoft acquired GitHub" as support
+    # (0.96 through the combination), and two cities changing places too (0.99)
+    from attribution import CitationSource
+
+    source = CitationSource(
+        id="s",
+        type="web",
+        full_content=(
+            "Microsoft acquired GitHub in 2018 for $7.5 billion in stock. "
+            "The company moved its headquarters from Chicago to Denver in 2021 to cut costs."
+        ),
+    )
+    (checked,) = attributor.check_claims([claim], [source])
+    assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)

@@ -943,6 +943,155 @@ def test_the_opposite_of_the_claims_state_is_a_conflict(
     assert state_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        # another name in the claim's name's words; two names changing places
+        ("Google acquired GitHub in 2018.", "Microsoft acquired GitHub in 2018 for $7.5bn.", True),
+        (
+            "Pierre Curie won the Nobel Prize in Chemistry in 1911.",
+            "Marie Curie won the Nobel Prize in Chemistry in 1911.",
+            True,
+        ),
+        (
+            "The Danube flows into the Adriatic Sea.",
+            "The Danube flows through Vienna and then into the Black Sea.",
+            True,
+        ),
+        (
+            "Professor Mark Osei led the study.",
+            "Dr. Anna Keller led the study, with Professor Mark Osei as co-author.",
+            True,
+        ),
+        (
+            "The firm moved its headquarters from Denver to Chicago in 2021.",
+            "The firm moved its headquarters from Chicago to Denver in 2021.",
+            True,
+        ),
+        (
+            "Helix Bio's chief executive, Lisa Berg, announced the merger.",
+            "Orion Pharma will merge with Helix Bio, Orion's chief executive Lisa Berg announced.",
+            True,
+        ),
+        (
+            "Smith replaced Jones as head coach in 2019.",
+            "Jones replaced Smith as head coach in 2019.",
+            True,
+        ),
+        # one name written two ways: a title, a first name, initials, a demonym, accents, a plural
+        ("Joe Biden said the bill would pass.", "President Biden said the bill would pass.", False),
+        ("Dr. Smith led the study.", "Professor Smith led the study.", False),
+        ("The US Senate passed the bill.", "The United States Senate passed the bill.", False),
+        (
+            "The UK government said it would act.",
+            "The British government said it would act.",
+            False,
+        ),
+        ("Spain calls it Alemania today.", "Spain calls it Alemanía today.", False),
+        (
+            "The FDA approved the drug.",
+            "The Food and Drug Administration approved the drug.",
+            False,
+        ),
+        (
+            "HP reported revenue of $14 billion.",
+            "Hewlett-Packard reported revenue of $14 billion.",
+            False,
+        ),
+        ("The bridge fell during WWII.", "The bridge fell during World War II.", False),
+        (
+            "The Fed raised rates on Wednesday.",
+            "The Federal Reserve raised rates on Wednesday.",
+            False,
+        ),
+        (
+            "It took effect in Sept. 2020 as planned.",
+            "It took effect in September 2020 as planned.",
+            False,
+        ),
+        (
+            "Bill Clinton signed the law in 1996.",
+            "President William J. Clinton signed the law in 1996.",
+            False,
+        ),
+        (
+            "China imposed tariffs on steel in 2018.",
+            "Beijing imposed tariffs on steel in 2018.",
+            False,
+        ),
+        ("Kyiv is the capital of Ukraine.", "Kiev is the capital of Ukraine.", False),
+        (
+            "Speaker Pelosi said the vote would be on Friday.",
+            "Nancy Pelosi said the vote would be on Friday.",
+            False,
+        ),
+        (
+            "The Company reported revenue of $5 billion.",
+            "Acme reported revenue of $5 billion.",
+            False,
+        ),
+        ("Annual revenue rose 10% to $5 billion.", "Yearly revenue rose 10% to $5 billion.", False),
+        (
+            "Ultimately the court ruled for the firm.",
+            "Eventually the court ruled for the firm.",
+            False,
+        ),
+        (
+            "Wozniak co-founded Apple with Jobs in 1976.",
+            "Steve Jobs co-founded Apple with Steve Wozniak in 1976.",
+            False,
+        ),
+        # two countries, a people's word on each side
+        ("Iran invaded Kuwait in 1990.", "Iraq invaded Kuwait in 1990.", True),
+        (
+            "The British government said it would act.",
+            "The French government said it would act.",
+            True,
+        ),
+        # a common word at a sentence's start; a symmetric relation; a list; another fact
+        ("Researchers found that the drug works.", "Scientists found that the drug works.", False),
+        ("France played Argentina in the final.", "Argentina played France in the final.", False),
+        ("Lennon and McCartney wrote the song.", "McCartney and Lennon wrote the song.", False),
+        ("Google acquired GitHub in 2018.", "Microsoft and Google acquired GitHub in 2018.", False),
+        (
+            "The Tories spent £2,980,815 on the campaign.",
+            "The Lib Dems spent £1,580,575 on the campaign.",
+            False,
+        ),
+        # a modifier before one name only; the claim's name stands in its words elsewhere
+        (
+            "The Golden State Warriors player is set to earn $48 million.",
+            "Golden State Warriors superstar Stephen Curry is set to earn $48 million.",
+            False,
+        ),
+        (
+            "Google acquired Fitbit in 2021.",
+            "Microsoft acquired GitHub in 2018. Google acquired Fitbit in 2021.",
+            False,
+        ),
+        # the passage names the claim's name in another sentence: which is meant is not plain
+        (
+            "Akamai found the flaw in May.",
+            "Cloudflare found the flaw in May. Akamai patched it.",
+            False,
+        ),
+        # the passage's sentence says another fact (a quarter of the claim's words missing)
+        (
+            "Google acquired the startup for its mapping software in 2013.",
+            "Microsoft acquired the startup last week.",
+            False,
+        ),
+    ],
+)
+def test_another_name_in_the_claims_words_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # the judge read "Google acquired GitHub" against "Microsoft acquired GitHub" as support
+    from attribution.text import name_conflict
+
+    assert name_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 

@@ -7,6 +7,7 @@
 - ``_polarity``: a state and the negation of its opposite (``is disabled``, ``is not enabled``;
   ``found no``, ``did not find any``).
 - ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
+- ``_names``: a name the passage, in the claim's words around it, gives as another name.
 - ``_quantities``: a number written with a scale or another metric unit, compared by value.
 """
 
@@ -32,6 +33,7 @@ from attribution.text._markers import (
     rewrite_marker,
     written_style,
 )
+from attribution.text._names import NAME_COVERAGE, name_conflict
 from attribution.text._periods import Period, period_edits, periods
 from attribution.text._polarity import (
     COMPLEMENTS,
@@ -102,6 +104,7 @@ __all__ = [
     "LABEL_WORD",
     "LOCATOR",
     "MARKER_STYLES",
+    "NAME_COVERAGE",
     "NEGATION_MIN_WORDS",
     "STOPWORDS",
     "UNNUMBERED",
@@ -140,6 +143,7 @@ __all__ = [
     "may_begin_number",
     "merge_spans",
     "money_amounts",
+    "name_conflict",
     "named_citations",
     "negated",
     "negation_conflict",
