@@ -1092,6 +1092,49 @@ def test_another_name_in_the_claims_words_is_a_conflict(
     assert name_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "The battery charges to 80% in 8 minutes.",
+            "The battery charges to 80% in 18 minutes.",
+            True,
+        ),
+        ("The tower is 300 metres tall.", "The tower is 330 metres tall, the city says.", True),
+        ("Revenue grew 35 percent in 2023.", "Revenue grew 25 percent in 2023, it said.", True),
+        # the same value in another unit; a value the claim's rounds; a bound or round figure
+        ("The tower is 330 m tall.", "The tower is 1,083 feet tall.", False),
+        ("Revenue grew 5% in 2023.", "Revenue grew 5.2% in 2023.", False),
+        ("The battery charges in about 20 minutes.", "The battery charges in 18 minutes.", False),
+        ("The battery charges in 20 minutes.", "The battery charges in up to 18 minutes.", False),
+        (
+            "The battery charges in more than 10 minutes.",
+            "The battery charges in 18 minutes.",
+            False,
+        ),
+        # other words before the value; the value elsewhere; another fact of the page
+        ("The battery charges to 80% in 8 minutes.", "It fills to 80% in 18 minutes.", False),
+        (
+            "The battery charges to 80% in 8 minutes.",
+            "The battery charges to 80% in 18 minutes; the fast charger does it in 8 minutes.",
+            False,
+        ),
+        (
+            "The old model charged to 80% in 8 minutes at home.",
+            "The new model charges to 80% in 18 minutes.",
+            False,
+        ),
+    ],
+)
+def test_another_value_after_the_claims_words_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # the judge read "80% in 8 minutes" against "80% in 18 minutes" as support (0.87)
+    from attribution.text import value_conflict
+
+    assert value_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 

@@ -45,6 +45,8 @@ from attribution.text._polarity import (
     state_conflict,
 )
 from attribution.text._quantities import (
+    VALUE_COVERAGE,
+    VALUE_WORDS,
     Quantity,
     as_written_in,
     clear_quantity_cache,
@@ -56,6 +58,7 @@ from attribution.text._quantities import (
     same_quantity,
     sign_conflict,
     time_conflict,
+    value_conflict,
 )
 from attribution.text._regions import (
     LOCATOR,
@@ -109,6 +112,8 @@ __all__ = [
     "STOPWORDS",
     "UNNUMBERED",
     "URL",
+    "VALUE_COVERAGE",
+    "VALUE_WORDS",
     "Marker",
     "MarkerKind",
     "MarkerStyle",
@@ -174,6 +179,7 @@ __all__ = [
     "stem",
     "time_conflict",
     "url_end",
+    "value_conflict",
     "word_tokens",
     "written_style",
 ]

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from attribution.text._periods import period_edits
 from attribution.text._polarity import polarity_edits
 from attribution.text._terms import (
+    STOPWORDS,
     canonical_number,
     content_terms,
     decimal_comma,
@@ -32,10 +33,13 @@ from attribution.text._terms import (
     number_spans,
     scaled_matches,
     scaled_value,
+    source_sentence_spans,
     spell_iso_dates,
 )
 
 __all__ = [
+    "VALUE_COVERAGE",
+    "VALUE_WORDS",
     "Quantity",
     "as_written_in",
     "clear_quantity_cache",
@@ -45,6 +49,7 @@ __all__ = [
     "quantity_values",
     "range_conflict",
     "same_quantity",
+    "value_conflict",
 ]
 
 _UNITS: dict[str, tuple[str, float, str]] = {}
@@ -979,6 +984,88 @@ def time_conflict(claim: str, passage: str) -> bool:
             if first != q.value:
                 continue
             if not rough or total > float(first) * (1 + ROUGHLY_SHARE):
+                return True
+    return False
+
+
+_UP_TO = re.compile(
+    r"(?i:\b(?:up[ ]+to|under|less[ ]+than|fewer[ ]+than|below|nearly|almost|within"
+    r"|as[ ]+(?:much|many|long|high|little)[ ]+as|bis[ ]+zu|jusqu'à|hasta)[ ]+$)"
+)
+"""A quantity as an upper bound ("up to 18 minutes", "nearly 300 metres")."""
+_MEASURED = frozenset({"length", "mass", "volume", "duration", "temperature", "share"})
+"""The dimensions :func:`value_conflict` compares (a count's words say less of what it is)."""
+VALUE_WORDS = 4
+"""How many words before a claim's measure the passage's must repeat for its other value to
+count against it (two at least, one of them a content word)."""
+VALUE_COVERAGE = 0.75
+"""The least share of the claim sentence's content words (no numbers) the passage's sentence
+must hold for its other value to count against the claim's."""
+
+
+def _bounded(text: str, q: Quantity) -> bool:
+    """Whether a quantity is a bound or a round figure ("more than", "about", "up to", "or
+    more")."""
+    lead = max(0, q.start - 24)
+    return (
+        _AT_LEAST.search(text, lead, q.start) is not None
+        or _ROUGHLY.search(text, lead, q.start) is not None
+        or _UP_TO.search(text, lead, q.start) is not None
+        or _OR_MORE.match(text, q.end) is not None
+    )
+
+
+def _words_before(text: str, start: int, count: int) -> list[str]:
+    """The last ``count`` words before ``start`` in its sentence, lower-cased, without the
+    punctuation around them."""
+    line = text[:start]
+    cut = max(line.rfind(". "), line.rfind("\n"), line.rfind("; "), line.rfind("? "))
+    words = (w.strip(".,;:()[]\"'“”‘’*_").lower() for w in line[cut + 1 :].split())
+    return [w for w in words if w][-count:]
+
+
+def _rounds_to(q: Quantity, t: Quantity) -> bool:
+    """Whether the passage's value rounds to the claim's as the claim writes it ("5%" for
+    5.2%, "330 m" for 330.4 m)."""
+    try:
+        written = float(q.written)
+        scale = float(q.value) / written if written else 1.0
+        places = len(q.written.partition(".")[2])
+        half: float = 0.5 * 10.0**-places * abs(scale)
+        return abs(float(q.value) - float(t.value)) <= half + 1e-9
+    except ValueError:
+        return False
+
+
+def _sentence_of(text: str, at: int) -> str:
+    return next((text[a:b] for a, b in source_sentence_spans(text) if a <= at < b), text)
+
+
+def value_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
+    the passage gives as another value after the same words: "The battery charges to 80% in
+    8 minutes." against "The battery charges to 80% in 18 minutes." (a small judge reads the
+    two as one, 0.87). The passage's sentence must say the claim's fact (three quarters of its
+    content words); no bound or round figure on either side ("more than", "about", "up to"),
+    and no value the claim's rounds ("5%" for 5.2%) or the passage gives elsewhere."""
+    mine = [q for q in _quantities_once(claim) if not q.plain and q.dimension in _MEASURED]
+    if not mine or not _may_hold_quantity(passage):
+        return False
+    theirs = [t for t in _quantities_once(passage) if not t.plain and t.dimension in _MEASURED]
+    for q in mine:
+        if _bounded(claim, q) or any(same_quantity(q, t) or _rounds_to(q, t) for t in theirs):
+            continue
+        before = _words_before(claim, q.start, VALUE_WORDS)
+        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+            continue
+        rest = [w for w in content_terms(_sentence_of(claim, q.start)) if not w[:1].isdigit()]
+        for t in theirs:
+            if t.dimension != q.dimension or _bounded(passage, t):
+                continue
+            if _words_before(passage, t.start, len(before)) != before:
+                continue
+            held = set(content_terms(_sentence_of(passage, t.start)))
+            if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
                 return True
     return False
 

@@ -17,6 +17,7 @@ from attribution.text import (
     sign_conflict,
     state_conflict,
     time_conflict,
+    value_conflict,
 )
 
 if TYPE_CHECKING:
@@ -101,23 +102,25 @@ end another (:func:`attribution.text.range_conflict`), a temperature it gives wi
 sign only (:func:`attribution.text.sign_conflict`), a time it gives only as the first part
 of a longer one (:func:`attribution.text.time_conflict`), the claim word for word but for a
 negation (:func:`attribution.text.negation_conflict`), the opposite of a state the claim
-states (:func:`attribution.text.state_conflict`), or another name where the claim has one in
-the same words (:func:`attribution.text.name_conflict`): below every threshold."""
+states (:func:`attribution.text.state_conflict`), another name where the claim has one in
+the same words (:func:`attribution.text.name_conflict`), or another value of a measure after
+the same words (:func:`attribution.text.value_conflict`): below every threshold."""
 
 
 def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
     """``scores`` with each pair whose claim states an amount the passage gives only in another
     currency, a range the passage gives with one end another, a temperature it gives with
     the other sign only, a time it gives only as the first part of a longer one, the claim
-    with a negation, the opposite of the claim's state, or another name in the claim's name's
-    words ("Microsoft acquired GitHub" for "Google acquired GitHub"), capped at
+    with a negation, the opposite of the claim's state, another name in the claim's name's
+    words ("Microsoft acquired GitHub" for "Google acquired GitHub"), or another value of a
+    measure after the claim's words ("80% in 18 minutes" for "80% in 8 minutes"), capped at
     :data:`CONFLICT_CAP`: a
     small judge reads "€5 billion" and "$5 billion", "$5.1 to $5.5 billion" and "between $5.1
     and $5.3 billion", "5 °C" and "-5 °C", or "runs 2 hours" and "runs 2 hours 10 minutes" as
     one (0.97-0.996), "paid a dividend" as "did not pay a dividend" (0.58) and "enabled by
     default" as "disabled by default" (0.89), "Google acquired GitHub" as "Microsoft acquired
-    GitHub" (0.77). On the development data no supported pair has such a conflict
-    (docs/benchmarks.md)."""
+    GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes" (0.87). On the development data
+    no supported pair has such a conflict (docs/benchmarks.md)."""
     conflicts = [
         currency_conflict(p.claim, p.passage)
         or range_conflict(p.claim, p.passage)
@@ -126,6 +129,7 @@ def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[An
         or negation_conflict(p.claim, p.passage)
         or state_conflict(p.claim, p.passage)
         or name_conflict(p.claim, p.passage)
+        or value_conflict(p.claim, p.passage)
         for p in pairs
     ]
     if not any(conflicts):
