@@ -1135,6 +1135,36 @@ def test_another_value_after_the_claims_words_is_a_conflict(
     assert value_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "Release 2.4.0 was published on 18 June 2023.",
+            "Release 2.4.0 was published on 2023-07-18 and adds a query planner.",
+            True,
+        ),
+        ("The wall fell on 9 October 1989.", "The wall fell on 9 November 1989, ending it.", True),
+        # the same day in another form; a day either way round; other words before it
+        ("The wall fell on 9 November 1989.", "The wall fell on 1989-11-09, ending it.", False),
+        ("The wall fell on 03/04/1989.", "The wall fell on 4 March 1989.", False),
+        ("The wall fell on 9 October 1989.", "The talks began on 9 November 1989.", False),
+        # the claim's day elsewhere in the passage
+        (
+            "The wall fell on 9 October 1989.",
+            "The wall fell on 9 November 1989; crowds gathered on 9 October 1989.",
+            False,
+        ),
+    ],
+)
+def test_another_day_after_the_claims_words_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # the judge read "published on 18 June 2023" against "on 2023-07-18" as support (0.52)
+    from attribution.text import date_conflict
+
+    assert date_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 

@@ -44,6 +44,7 @@ __all__ = [
     "as_written_in",
     "clear_quantity_cache",
     "currency_conflict",
+    "date_conflict",
     "money_amounts",
     "quantities",
     "quantity_values",
@@ -1138,6 +1139,37 @@ def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
 def _passage_dates(passage: str) -> tuple[tuple[str, frozenset[tuple[int, int, int]]], ...]:
     """A passage's dates as written, with the days each may be (once per passage)."""
     return tuple((m.group(), _days(m)) for m in _DATES.finditer(passage))
+
+
+def date_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a full date the passage gives as another day after the same
+    words (:data:`VALUE_WORDS`, two at least, one a content word), in a sentence holding three
+    quarters of the claim's words: "Release 2.4.0 was published on 18 June 2023." against
+    "Release 2.4.0 was published on 2023-07-18 ..." (a small judge reads it as support, 0.52).
+    A date the passage also gives in any form is none, nor is one either way round
+    ("03/04/2020")."""
+    if _DIGIT.search(claim) is None:
+        return False
+    theirs = [(m, _days(m)) for m in _DATES.finditer(passage)]
+    if not theirs:
+        return False
+    for m in _DATES.finditer(claim):
+        days = _days(m)
+        if not days or any(days & their for _, their in theirs):
+            continue
+        before = _words_before(claim, m.start(), VALUE_WORDS)
+        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+            continue
+        own = set(content_terms(m.group()))  # "June": the date's, not the fact's
+        sentence = _sentence_of(claim, m.start())
+        rest = [w for w in content_terms(sentence) if not w[:1].isdigit() and w not in own]
+        for t, their in theirs:
+            if not their or _words_before(passage, t.start(), len(before)) != before:
+                continue
+            held = set(content_terms(_sentence_of(passage, t.start())))
+            if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+                return True
+    return False
 
 
 _CURRENCY_FAMILY = {

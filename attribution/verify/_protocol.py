@@ -11,6 +11,7 @@ import numpy as np
 from attribution.text import (
     as_written_in,
     currency_conflict,
+    date_conflict,
     name_conflict,
     negation_conflict,
     range_conflict,
@@ -103,8 +104,9 @@ sign only (:func:`attribution.text.sign_conflict`), a time it gives only as the 
 of a longer one (:func:`attribution.text.time_conflict`), the claim word for word but for a
 negation (:func:`attribution.text.negation_conflict`), the opposite of a state the claim
 states (:func:`attribution.text.state_conflict`), another name where the claim has one in
-the same words (:func:`attribution.text.name_conflict`), or another value of a measure after
-the same words (:func:`attribution.text.value_conflict`): below every threshold."""
+the same words (:func:`attribution.text.name_conflict`), or another value of a measure or
+another day after the same words (:func:`attribution.text.value_conflict`,
+:func:`attribution.text.date_conflict`): below every threshold."""
 
 
 def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
@@ -130,6 +132,7 @@ def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[An
         or state_conflict(p.claim, p.passage)
         or name_conflict(p.claim, p.passage)
         or value_conflict(p.claim, p.passage)
+        or date_conflict(p.claim, p.passage)
         for p in pairs
     ]
     if not any(conflicts):
