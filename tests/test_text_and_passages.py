@@ -1041,6 +1041,40 @@ def test_the_opposite_of_the_claims_state_is_a_conflict(
             "Steve Jobs co-founded Apple with Steve Wozniak in 1976.",
             False,
         ),
+        # the passage's place lies in the claim's; a weekday against a date; "of" in initials
+        ("Barack Obama was born in Hawaii.", "Obama was born in Honolulu, Hawaii, in 1961.", False),
+        (
+            "Einstein was born in Germany in 1879.",
+            "Einstein was born in Ulm, Germany, in 1879.",
+            False,
+        ),
+        (
+            "Apple announced the headset on Monday.",
+            "Apple announced the headset on June 5, 2023.",
+            False,
+        ),
+        (
+            "The DOJ sued Google in January 2023.",
+            "The Department of Justice sued Google in January 2023.",
+            False,
+        ),
+        (
+            "The EU fined Apple in March 2024.",
+            "The European Commission fined Apple in March 2024.",
+            False,
+        ),
+        # an amount, emphasis and an all-capital stopword in the words around a name
+        (
+            "According to Reuters, Amazon will invest $4 billion in Anthropic.",
+            "Google will invest $4 billion in Anthropic, according to Reuters.",
+            True,
+        ),
+        ("Google acquired GitHub in 2018.", "**Microsoft** acquired GitHub in 2018.", True),
+        (
+            "The WHO declared a pandemic on March 11, 2020.",
+            "The CDC declared a pandemic on March 11, 2020.",
+            True,
+        ),
         # two countries, a people's word on each side
         ("Iran invaded Kuwait in 1990.", "Iraq invaded Kuwait in 1990.", True),
         (
