@@ -301,13 +301,16 @@ def test_a_date_only_the_sources_title_gives_is_read_with_the_title(
         ("Google acquired GitHub in 2018 for $7.5 billion.", False),
         ("The company moved its headquarters from Chicago to Denver in 2021.", True),
         ("The company moved its headquarters from Denver to Chicago in 2021.", False),
+        ("The city council has proposed a ban on single-use plastic bags.", True),
+        ("The city council passed a ban on single-use plastic bags.", False),
     ],
 )
-def test_another_name_in_the_claims_words_is_no_support(
+def test_the_claims_words_with_another_name_or_a_plan_are_no_support(
     attributor: Attributor, claim: str, supported: bool
 ) -> None:
     # the judge read "Google acquired GitHub" against "Microsoft acquired GitHub" as support
-    # (0.96 through the combination), and two cities changing places too (0.99)
+    # (0.96 through the combination), two cities changing places too (0.99), and a ban
+    # proposed as a ban passed (0.92)
     from attribution import CitationSource
 
     source = CitationSource(
@@ -315,7 +318,8 @@ def test_another_name_in_the_claims_words_is_no_support(
         type="web",
         full_content=(
             "Microsoft acquired GitHub in 2018 for $7.5 billion in stock. "
-            "The company moved its headquarters from Chicago to Denver in 2021 to cut costs."
+            "The company moved its headquarters from Chicago to Denver in 2021 to cut costs. "
+            "The city council has proposed a ban on single-use plastic bags."
         ),
     )
     (checked,) = attributor.check_claims([claim], [source])

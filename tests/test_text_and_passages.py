@@ -1199,6 +1199,76 @@ def test_another_day_after_the_claims_words_is_a_conflict(
     assert date_conflict(claim, passage) is conflict
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        (
+            "The city council passed a ban on plastic bags.",
+            "The city council has proposed a ban on plastic bags. A vote is due next month.",
+            True,
+        ),
+        (
+            "The compound reduces inflammation in mice.",
+            "The compound may reduce inflammation in mice.",
+            True,
+        ),
+        (
+            "The new stadium opened in August 2027.",
+            "The new stadium is expected to open in August 2027.",
+            True,
+        ),
+        (
+            "Version 3.0 of the framework has dropped support for Python 3.8.",
+            "Version 3.0 of the framework, due next year, will drop support for Python 3.8.",
+            True,
+        ),
+        # the claim says a plan, a hedge or a time to come itself; the passage says it happened
+        (
+            "The city council has proposed banning plastic bags.",
+            "The city council has proposed a ban on plastic bags.",
+            False,
+        ),
+        (
+            "The compound might reduce inflammation in mice.",
+            "The compound may reduce inflammation in mice.",
+            False,
+        ),
+        (
+            "The city council passed a ban on plastic bags.",
+            "The city council passed a ban on plastic bags.",
+            False,
+        ),
+        # "will" of a procedure, against a claim in the present; a purpose; a negation
+        (
+            "You receive a confirmation email within an hour.",
+            "You will receive a confirmation email within an hour.",
+            False,
+        ),
+        (
+            "Austerity is a set of policies implemented to reduce budget deficits.",
+            "Austerity is a set of policies that aim to reduce budget deficits.",
+            False,
+        ),
+        (
+            "The compound reduces inflammation in mice.",
+            "The compound may not reduce inflammation in mice.",
+            False,
+        ),
+        # words of another clause: the claim does not open as the passage's clause
+        (
+            "In 2021, the council passed a ban on bags.",
+            "The council has proposed a ban on bags.",
+            False,
+        ),
+    ],
+)
+def test_a_plan_in_the_claims_words_is_a_conflict(claim: str, passage: str, conflict: bool) -> None:
+    # the judge read "passed a ban" against "has proposed a ban" as support (0.92)
+    from attribution.text import plan_conflict
+
+    assert plan_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 

@@ -7,6 +7,7 @@
 - ``_polarity``: a state and the negation of its opposite (``is disabled``, ``is not enabled``;
   ``found no``, ``did not find any``).
 - ``_terms``: fast regex sentences, word tokens, numbers, names and negation of source text.
+- ``_plans``: a plan, a forecast or a hedge where the claim, in the passage's words, states a fact.
 - ``_names``: a name the passage, in the claim's words around it, gives as another name.
 - ``_quantities``: a number written with a scale or another metric unit, compared by value.
 """
@@ -35,6 +36,7 @@ from attribution.text._markers import (
 )
 from attribution.text._names import NAME_COVERAGE, name_conflict
 from attribution.text._periods import Period, period_edits, periods
+from attribution.text._plans import FUTURE_WORDS, PLAN_GAP, PLAN_WORDS, plan_conflict
 from attribution.text._polarity import (
     COMPLEMENTS,
     CONTRARIES,
@@ -105,11 +107,14 @@ from attribution.text._terms import (
 __all__ = [
     "COMPLEMENTS",
     "CONTRARIES",
+    "FUTURE_WORDS",
     "LABEL_WORD",
     "LOCATOR",
     "MARKER_STYLES",
     "NAME_COVERAGE",
     "NEGATION_MIN_WORDS",
+    "PLAN_GAP",
+    "PLAN_WORDS",
     "STOPWORDS",
     "UNNUMBERED",
     "URL",
@@ -162,6 +167,7 @@ __all__ = [
     "opens_report",
     "period_edits",
     "periods",
+    "plan_conflict",
     "polarity_edits",
     "protected_spans",
     "quantities",

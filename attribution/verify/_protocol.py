@@ -14,6 +14,7 @@ from attribution.text import (
     date_conflict,
     name_conflict,
     negation_conflict,
+    plan_conflict,
     range_conflict,
     sign_conflict,
     state_conflict,
@@ -106,23 +107,25 @@ negation (:func:`attribution.text.negation_conflict`), the opposite of a state t
 states (:func:`attribution.text.state_conflict`), another name where the claim has one in
 the same words (:func:`attribution.text.name_conflict`), or another value of a measure or
 another day after the same words (:func:`attribution.text.value_conflict`,
-:func:`attribution.text.date_conflict`): below every threshold."""
+:func:`attribution.text.date_conflict`), or the claim's words with a plan, a forecast or a
+hedge in their middle (:func:`attribution.text.plan_conflict`): below every threshold."""
 
 
 def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
-    """``scores`` with each pair whose claim states an amount the passage gives only in another
-    currency, a range the passage gives with one end another, a temperature it gives with
-    the other sign only, a time it gives only as the first part of a longer one, the claim
-    with a negation, the opposite of the claim's state, another name in the claim's name's
-    words ("Microsoft acquired GitHub" for "Google acquired GitHub"), or another value of a
-    measure after the claim's words ("80% in 18 minutes" for "80% in 8 minutes"), capped at
-    :data:`CONFLICT_CAP`: a
-    small judge reads "€5 billion" and "$5 billion", "$5.1 to $5.5 billion" and "between $5.1
-    and $5.3 billion", "5 °C" and "-5 °C", or "runs 2 hours" and "runs 2 hours 10 minutes" as
-    one (0.97-0.996), "paid a dividend" as "did not pay a dividend" (0.58) and "enabled by
-    default" as "disabled by default" (0.89), "Google acquired GitHub" as "Microsoft acquired
-    GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes" (0.87). On the development data
-    no supported pair has such a conflict (docs/benchmarks.md)."""
+    """``scores`` with each pair capped at :data:`CONFLICT_CAP` whose claim states an amount
+    the passage gives only in another currency, a range the passage gives with one end
+    another, a temperature it gives with the other sign only, a time it gives only as the first
+    part of a longer one, the claim with a negation, the opposite of the claim's state,
+    another name in the claim's name's words ("Microsoft acquired GitHub" for "Google acquired
+    GitHub"), another value or day after the claim's words ("80% in 18 minutes" for "80% in 8
+    minutes"), or the claim's words with a plan, a forecast or a hedge in their middle ("has
+    proposed a ban" for "passed a ban"): a small judge reads "€5 billion" and "$5 billion",
+    "$5.1 to $5.5 billion" and "between $5.1 and $5.3 billion", "5 °C" and "-5 °C", or "runs 2
+    hours" and "runs 2 hours 10 minutes" as one (0.97-0.996), "paid a dividend" as "did not pay
+    a dividend" (0.58), "enabled by default" as "disabled by default" (0.89), "Google acquired
+    GitHub" as "Microsoft acquired GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes"
+    (0.87) and "passed a ban" as "has proposed a ban" (0.92). On the development data no
+    supported pair has such a conflict (docs/benchmarks.md)."""
     conflicts = [
         currency_conflict(p.claim, p.passage)
         or range_conflict(p.claim, p.passage)
@@ -133,6 +136,7 @@ def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[An
         or name_conflict(p.claim, p.passage)
         or value_conflict(p.claim, p.passage)
         or date_conflict(p.claim, p.passage)
+        or plan_conflict(p.claim, p.passage)
         for p in pairs
     ]
     if not any(conflicts):
