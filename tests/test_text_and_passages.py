@@ -1392,6 +1392,43 @@ def test_a_reporting_period_in_another_form_is_the_same_period(
     assert as_written_in(claim, passage) == (as_written or claim)
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "as_written"),
+    [
+        (
+            "The company was founded in Seattle in the 1990s.",
+            "The company was founded in 1994 in Seattle by two former Boeing engineers.",
+            "The company was founded in Seattle in 1994.",
+        ),
+        (
+            "The firm was founded in the mid-1990s.",
+            "The firm was founded in 1995, in Paris.",
+            "The firm was founded in 1995.",
+        ),
+        # a year out of the decade, or out of its part; two years; another fact of the page
+        (
+            "The mountain was first climbed in the 1960s.",
+            "The mountain was first climbed in 1953.",
+            None,
+        ),
+        ("The firm was founded in the early 1990s.", "The firm was founded in 1998.", None),
+        (
+            "The firm was founded in the 1990s.",
+            "The firm was founded in 2001, after a rival closed in 1994.",
+            None,
+        ),
+        ("The firm was founded in the 1990s.", "Its first office opened in 1994.", None),
+    ],
+)
+def test_a_decade_is_read_as_the_year_the_passage_gives(
+    claim: str, passage: str, as_written: str | None
+) -> None:
+    # "founded in Seattle in the 1990s" against "founded in 1994" was contradicted (0.43)
+    from attribution.text import as_written_in
+
+    assert as_written_in(claim, passage) == (as_written or claim)
+
+
 def test_amounts_of_money_give_their_value_and_currency() -> None:
     from attribution.text import money_amounts
 

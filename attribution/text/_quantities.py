@@ -530,6 +530,11 @@ def as_written_in(claim: str, passage: str) -> str:
         for e in _date_edits(claim, passage)
         if not any(e[0] < b and a < e[1] for a, b, _ in taken)
     ]
+    edits += [
+        e
+        for e in _decade_edits(claim, passage)
+        if not any(e[0] < b and a < e[1] for a, b, _ in edits)
+    ]
     mine = _quantities_once(claim)
     theirs = _quantities_once(passage) if mine else ()
     edits += _range_edits(claim, mine, passage, theirs, edits)
@@ -1132,6 +1137,40 @@ def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
         written = next((w for w, their in theirs if days & their), None)
         if written is not None:
             edits.append((m.start(), m.end(), written))
+    return edits
+
+
+_DECADE = re.compile(r"(?i:\b(?:the[ ]+)?(?:(early|mid|late)[- ]?)?(1[0-9]\d|20\d)0s\b)")
+"""A decade ("the 1990s", "the early 2000s", "the mid-1980s")."""
+_DECADE_PART = {None: (0, 9), "early": (0, 4), "mid": (3, 7), "late": (6, 9)}
+"""The years of a decade each qualifier covers."""
+_YEAR = re.compile(r"(?<![\d.,/:-])(1[0-9]\d\d|20\d\d)(?![\d/:]|[.,-]\d)")
+
+
+def _decade_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
+    """(start, end, a year) for each decade of the claim a sentence of the passage that says
+    the claim's fact gives as one year of it: "was founded in Seattle in the 1990s." against
+    "was founded in 1994 in Seattle" reads "... in 1994." (a claim less precise than its
+    source). The sentence must hold three quarters of the claim sentence's content words and
+    no year but that one."""
+    found = list(_DECADE.finditer(claim))
+    if not found:
+        return []
+    edits: list[tuple[int, int, str]] = []
+    for m in found:
+        first, last = _DECADE_PART[m.group(1) and m.group(1).lower()]
+        low, high = int(m.group(2)) * 10 + first, int(m.group(2)) * 10 + last
+        own = set(content_terms(m.group()))
+        rest = [w for w in content_terms(_sentence_of(claim, m.start())) if w not in own]
+        rest = [w for w in rest if not w[:1].isdigit()]
+        for a, b in source_sentence_spans(passage):
+            years = {int(y) for y in _YEAR.findall(passage, a, b)}
+            if len(years) != 1 or not low <= min(years) <= high:
+                continue
+            held = set(content_terms(passage[a:b]))
+            if rest and sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+                edits.append((m.start(), m.end(), str(min(years))))
+                break
     return edits
 
 
