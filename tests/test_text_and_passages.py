@@ -1146,6 +1146,24 @@ def test_another_name_in_the_claims_words_is_a_conflict(
             "The battery charges in 18 minutes.",
             False,
         ),
+        # a share in words; a measure in two parts; values the claim adds up; another subject
+        (
+            "A third of respondents use the app daily.",
+            "32.8% of respondents use the app daily.",
+            False,
+        ),
+        ("The baby weighed 3.5 kg at birth.", "The baby weighed 7 lb 11 oz at birth.", False),
+        (
+            "The recipe takes 45 minutes.",
+            "The recipe takes 15 minutes to prepare and 30 minutes to cook.",
+            False,
+        ),
+        (
+            "The car charges to 80% in 15 minutes with the V4 charger.",
+            "The car charges to 80% in 30 minutes on a V2 charger; a V4 takes half as long.",
+            False,
+        ),
+        ("Inflation fell to 3.14% in June.", "Inflation fell to 3.1% in June.", False),
         # other words before the value; the value elsewhere; another fact of the page
         ("The battery charges to 80% in 8 minutes.", "It fills to 80% in 18 minutes.", False),
         (
@@ -1182,6 +1200,23 @@ def test_another_value_after_the_claims_words_is_a_conflict(
         ("The wall fell on 9 November 1989.", "The wall fell on 1989-11-09, ending it.", False),
         ("The wall fell on 03/04/1989.", "The wall fell on 4 March 1989.", False),
         ("The wall fell on 9 October 1989.", "The talks began on 9 November 1989.", False),
+        # the day named without its year; another subject's clause; two calendars
+        (
+            "Armstrong walked on the Moon on 21 July 1969.",
+            "Armstrong walked on the Moon on July 20, 1969 (02:56 UTC on 21 July).",
+            False,
+        ),
+        (
+            "The Senate passed the bill on 7 March 2021.",
+            "The House passed the bill on 5 March 2021, and the Senate passed the bill "
+            "two days later.",
+            False,
+        ),
+        (
+            "Newton died on 31 March 1727.",
+            "Newton died on 20 March 1727 (Old Style), in London.",
+            False,
+        ),
         # the claim's day elsewhere in the passage
         (
             "The wall fell on 9 October 1989.",
@@ -1252,6 +1287,55 @@ def test_another_day_after_the_claims_words_is_a_conflict(
         (
             "The compound reduces inflammation in mice.",
             "The compound may not reduce inflammation in mice.",
+            False,
+        ),
+        # permission and duty; "will" of a procedure; a plan word as a noun, an adjective, an
+        # aside or a name; "less likely" as a comparison; a scheduled event in the present
+        ("Users can cancel at any time.", "Users may cancel at any time.", False),
+        (
+            "The tenant is required to pay rent monthly.",
+            "The tenant shall pay rent monthly.",
+            False,
+        ),
+        (
+            "Expired tokens are rejected by the server.",
+            "Expired tokens will be rejected by the server.",
+            False,
+        ),
+        (
+            "The Pro tier includes unlimited projects.",
+            "The Pro plan includes unlimited projects.",
+            False,
+        ),
+        ("The API returns a JSON payload.", "The API returns the expected JSON payload.", False),
+        (
+            "Dewey, the favourite, lost the election.",
+            "Dewey, widely expected to win, lost the election.",
+            False,
+        ),
+        (
+            "The blaze destroyed three homes on Sunday.",
+            "The blaze, possibly arson, destroyed three homes on Sunday.",
+            False,
+        ),
+        (
+            "The prime minister announced the deal.",
+            "The prime minister, Theresa May, announced the deal.",
+            False,
+        ),
+        (
+            "Vaccinated people were hospitalized less often than others.",
+            "Vaccinated people were less likely to be hospitalized than others.",
+            False,
+        ),
+        (
+            "The law takes effect on 1 January 2025.",
+            "The law is scheduled to take effect on 1 January 2025.",
+            False,
+        ),
+        (
+            "The company forecast revenue of $5 billion.",
+            "The company expects revenue of $5 billion.",
             False,
         ),
         # words of another clause: the claim does not open as the passage's clause

@@ -36,7 +36,13 @@ from attribution.text._markers import (
 )
 from attribution.text._names import NAME_COVERAGE, name_conflict
 from attribution.text._periods import Period, period_edits, periods
-from attribution.text._plans import FUTURE_WORDS, PLAN_GAP, PLAN_WORDS, plan_conflict
+from attribution.text._plans import (
+    FUTURE_WORDS,
+    PLAN_GAP,
+    PLAN_VERBS,
+    PLAN_WORDS,
+    plan_conflict,
+)
 from attribution.text._polarity import (
     COMPLEMENTS,
     CONTRARIES,
@@ -114,6 +120,7 @@ __all__ = [
     "NAME_COVERAGE",
     "NEGATION_MIN_WORDS",
     "PLAN_GAP",
+    "PLAN_VERBS",
     "PLAN_WORDS",
     "STOPWORDS",
     "UNNUMBERED",

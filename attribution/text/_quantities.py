@@ -1004,6 +1004,8 @@ _MEASURED = frozenset({"length", "mass", "volume", "duration", "temperature", "s
 VALUE_WORDS = 4
 """How many words before a claim's measure the passage's must repeat for its other value to
 count against it (two at least, one of them a content word)."""
+_MOST_PAIRS = 2_000
+"""The most pairs of measures :func:`value_conflict` compares (a table of them is left alone)."""
 VALUE_COVERAGE = 0.75
 """The least share of the claim sentence's content words (no numbers) the passage's sentence
 must hold for its other value to count against the claim's."""
@@ -1030,15 +1032,24 @@ def _words_before(text: str, start: int, count: int) -> list[str]:
     return [w for w in words if w][-count:]
 
 
+def _words_after(text: str, end: int) -> list[str]:
+    """The content words (numbers too) after ``end`` in its sentence, lower-cased."""
+    line = text[end : end + 120]
+    stop = re.search(r"[.;!?](?:\s|$)|\n", line)
+    kept = line[: stop.start()] if stop else line
+    words = (w.strip(".,;:()[]\"'“”‘’*_").lower() for w in kept.split())
+    return [w for w in words if w and w not in STOPWORDS]
+
+
 def _rounds_to(q: Quantity, t: Quantity) -> bool:
-    """Whether the passage's value rounds to the claim's as the claim writes it ("5%" for
-    5.2%, "330 m" for 330.4 m)."""
+    """Whether the passage's value is within a unit of the claim's last place ("5%" for 5.2%,
+    "8,848 m" for 8,848.86 m, "745 m" for 744.4 m: rounded either way, or cut)."""
     try:
         written = float(q.written)
         scale = float(q.value) / written if written else 1.0
         places = len(q.written.partition(".")[2])
-        half: float = 0.5 * 10.0**-places * abs(scale)
-        return abs(float(q.value) - float(t.value)) <= half + 1e-9
+        unit: float = 10.0**-places * abs(scale)
+        return abs(float(t.value) - float(q.value)) < unit + 1e-9  # rounded either way, or cut
     except ValueError:
         return False
 
@@ -1047,33 +1058,80 @@ def _sentence_of(text: str, at: int) -> str:
     return next((text[a:b] for a, b in source_sentence_spans(text) if a <= at < b), text)
 
 
+@lru_cache(maxsize=4096)
 def value_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
     the passage gives as another value after the same words: "The battery charges to 80% in
     8 minutes." against "The battery charges to 80% in 18 minutes." (a small judge reads the
-    two as one, 0.87). The passage's sentence must say the claim's fact (three quarters of its
-    content words); no bound or round figure on either side ("more than", "about", "up to"),
-    and no value the claim's rounds ("5%" for 5.2%) or the passage gives elsewhere."""
-    mine = [q for q in _quantities_once(claim) if not q.plain and q.dimension in _MEASURED]
+    two as one, 0.87). The passage's clause must say the claim's fact (three quarters of its
+    content words) and give no other value of that kind ("15 minutes to prepare and 30 to
+    cook" may add up to the claim's); neither value a bound or round figure ("more than",
+    "about", "up to"), a share in words ("a third"), nor a part of a measure in two ("7 lb 11
+    oz"); no value the claim's rounds or cuts ("5%" for 5.2%, "8,848 m" for 8,848.86 m) or the
+    passage gives elsewhere."""
+    mine = [
+        q
+        for q in _quantities_once(claim)
+        if not q.plain and q.dimension in _MEASURED and q.system != "fraction"
+    ]
     if not mine or not _may_hold_quantity(passage):
         return False
-    theirs = [t for t in _quantities_once(passage) if not t.plain and t.dimension in _MEASURED]
+    found = _quantities_once(passage)
+    theirs = [t for t in found if not t.plain and t.dimension in _MEASURED]
+    if len(mine) * len(theirs) > _MOST_PAIRS:
+        return False  # a table of measures: the judge's to read
     for q in mine:
-        if _bounded(claim, q) or any(same_quantity(q, t) or _rounds_to(q, t) for t in theirs):
+        if _bounded(claim, q) or _in_two(_quantities_once(claim), q, claim):
             continue
+        if any(same_quantity(q, t) or _rounds_to(q, t) or _rounds_to(t, q) for t in theirs):
+            continue  # "3.14%" for 3.1%: the passage rounds
         before = _words_before(claim, q.start, VALUE_WORDS)
         if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
             continue
         rest = [w for w in content_terms(_sentence_of(claim, q.start)) if not w[:1].isdigit()]
         for t in theirs:
-            if t.dimension != q.dimension or _bounded(passage, t):
+            if t.dimension != q.dimension or _bounded(passage, t) or _in_two(found, t, passage):
                 continue
             if _words_before(passage, t.start, len(before)) != before:
                 continue
-            held = set(content_terms(_sentence_of(passage, t.start)))
+            after = _words_after(claim, q.end)
+            if after and after[0] not in _words_after(passage, t.end)[:3]:
+                continue  # "in 15 minutes with the V4 charger", "in 30 minutes on a V2 charger"
+            a, b = _fact_clause(passage, t.start)
+            if sum(u.dimension == q.dimension and a <= u.start < b for u in theirs) > 1:
+                continue  # several values of the kind: the claim's may add them up
+            held = set(content_terms(passage[a:b]))
             if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
                 return True
     return False
+
+
+def _in_two(found: Sequence[Quantity], q: Quantity, text: str) -> bool:
+    """Whether a measure is a part of one written in two ("7 lb 11 oz", "5 feet 10 inches"):
+    the measure next to it (``found`` in text order) is of its kind, with nothing but a blank,
+    a comma or "and" between."""
+    k = bisect.bisect_left([f.start for f in found], q.start)
+    for other in found[max(0, k - 1) : k + 2]:
+        if other is q or other.dimension != q.dimension:
+            continue
+        between = text[q.end : other.start] if other.start >= q.end else text[other.end : q.start]
+        if not between.strip(" ,") or between.strip() == "and":
+            return True
+    return False
+
+
+_CLAUSE_JOIN = re.compile(r"[.;!?](?:\s|$)|\n|,[ ]+(?:and|but|while|whereas)\b")
+"""Where a clause of facts ends: a sentence's end, or a comma and a conjunction ("The House
+passed it on 5 March, and the Senate passed it two days later")."""
+
+
+def _fact_clause(text: str, at: int) -> tuple[int, int]:
+    """The clause of facts around ``text[at]``."""
+    start = 0
+    for m in _CLAUSE_JOIN.finditer(text, 0, at):
+        start = m.end()
+    end = _CLAUSE_JOIN.search(text, at)
+    return start, end.start() if end else len(text)
 
 
 def _degrees(q: Quantity) -> float:
@@ -1180,22 +1238,30 @@ def _passage_dates(passage: str) -> tuple[tuple[str, frozenset[tuple[int, int, i
     return tuple((m.group(), _days(m)) for m in _DATES.finditer(passage))
 
 
+@lru_cache(maxsize=4096)
 def date_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a full date the passage gives as another day after the same
     words (:data:`VALUE_WORDS`, two at least, one a content word), in a sentence holding three
     quarters of the claim's words: "Release 2.4.0 was published on 18 June 2023." against
     "Release 2.4.0 was published on 2023-07-18 ..." (a small judge reads it as support, 0.52).
-    A date the passage also gives in any form is none, nor is one either way round
-    ("03/04/2020")."""
+    A date the passage also gives in any form is none, nor a day and month it names anywhere
+    ("(02:56 UTC on 21 July)"), nor one either way round ("03/04/2020"), nor any against a
+    passage of two calendars ("Old Style"); the words must be of the date's clause ("The
+    House passed it on 5 March, and the Senate ... two days later" says nothing of the
+    Senate's day)."""
     if _DIGIT.search(claim) is None:
         return False
     theirs = [(m, _days(m)) for m in _DATES.finditer(passage)]
     if not theirs:
         return False
+    if _OLD_STYLE.search(passage):
+        return False  # "20 March 1726/27 (Old Style)": two calendars
     for m in _DATES.finditer(claim):
         days = _days(m)
         if not days or any(days & their for _, their in theirs):
             continue
+        if any(_names_day(passage, month, day) for _, month, day in days):
+            continue  # "(02:56 UTC on 21 July)": the passage gives the claim's day too
         before = _words_before(claim, m.start(), VALUE_WORDS)
         if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
             continue
@@ -1205,10 +1271,28 @@ def date_conflict(claim: str, passage: str) -> bool:
         for t, their in theirs:
             if not their or _words_before(passage, t.start(), len(before)) != before:
                 continue
-            held = set(content_terms(_sentence_of(passage, t.start())))
+            a, b = _fact_clause(passage, t.start())
+            held = set(content_terms(passage[a:b]))
             if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
                 return True
     return False
+
+
+_OLD_STYLE = re.compile(r"\b(?:O\.S\.|N\.S\.|Old Style|New Style|Julian|Gregorian)\b")
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december"
+).split()
+
+
+def _names_day(text: str, month: int, day: int) -> bool:
+    """Whether ``text`` names a day of a month in words ("21 July", "July 21", "Jul. 21st")."""
+    name = _MONTH_NAMES[month - 1]
+    month_words = rf"(?:{name}|{name[:3]}\.?)"
+    number = rf"0?{day}(?:st|nd|rd|th)?"
+    return (
+        re.search(rf"(?i:\b{number}[ ]+(?:of[ ]+)?{month_words}\b)", text) is not None
+        or re.search(rf"(?i:\b{month_words}[ ]+{number}\b)", text) is not None
+    )
 
 
 _CURRENCY_FAMILY = {
@@ -1301,6 +1385,13 @@ claim's amount in words ("five million dollars") the amounts are not read from."
 
 def clear_quantity_cache() -> None:
     """Forget every text's cached quantities, dates and amounts (as if no text was seen)."""
-    for cached in (as_written_in, _quantities_once, _passage_dates, money_amounts):
+    for cached in (
+        as_written_in,
+        _quantities_once,
+        _passage_dates,
+        money_amounts,
+        value_conflict,
+        date_conflict,
+    ):
         cached.cache_clear()
     decimal_comma.cache_clear()
