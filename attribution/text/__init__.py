@@ -34,13 +34,14 @@ from attribution.text._markers import (
     rewrite_marker,
     written_style,
 )
-from attribution.text._names import NAME_COVERAGE, name_conflict
+from attribution.text._names import NAME_COVERAGE, clear_name_cache, name_conflict
 from attribution.text._periods import Period, period_edits, periods
 from attribution.text._plans import (
     FUTURE_WORDS,
     PLAN_GAP,
     PLAN_VERBS,
     PLAN_WORDS,
+    clear_plan_cache,
     plan_conflict,
 )
 from attribution.text._polarity import (
@@ -137,6 +138,8 @@ __all__ = [
     "SpanSet",
     "as_written_in",
     "aside_phrase",
+    "clear_name_cache",
+    "clear_plan_cache",
     "clear_quantity_cache",
     "content_terms",
     "currency_conflict",

@@ -53,7 +53,7 @@ from typing import NamedTuple
 
 from attribution.text._terms import STOPWORDS, content_terms, source_sentence_spans
 
-__all__ = ["NAME_COVERAGE", "name_conflict"]
+__all__ = ["NAME_COVERAGE", "clear_name_cache", "name_conflict"]
 
 NAME_COVERAGE = 0.75
 """The least share of the claim sentence's content words (the name's own aside) the passage's
@@ -614,3 +614,9 @@ def _against(
             continue
         return True
     return False
+
+
+def clear_name_cache() -> None:
+    """Forget every text's cached names and every pair's answer."""
+    for cached in (name_conflict, _sentences, _one_name):
+        cached.cache_clear()

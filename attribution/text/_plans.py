@@ -30,7 +30,14 @@ from typing import NamedTuple
 
 from attribution.text._terms import STOPWORDS, source_sentence_spans
 
-__all__ = ["FUTURE_WORDS", "PLAN_GAP", "PLAN_VERBS", "PLAN_WORDS", "plan_conflict"]
+__all__ = [
+    "FUTURE_WORDS",
+    "PLAN_GAP",
+    "PLAN_VERBS",
+    "PLAN_WORDS",
+    "clear_plan_cache",
+    "plan_conflict",
+]
 
 PLAN_GAP = 7
 """The most words either middle may hold."""
@@ -235,3 +242,9 @@ def _without_asides(words: tuple[_Word, ...], opened: bool = False) -> tuple[_Wo
         if not inside:
             out.append(word)
     return tuple(out) if not inside else tuple(w for w in words if w.low != ",")
+
+
+def clear_plan_cache() -> None:
+    """Forget every text's cached words and every pair's answer."""
+    plan_conflict.cache_clear()
+    _sentences.cache_clear()

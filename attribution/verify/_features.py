@@ -15,6 +15,8 @@ import msgspec
 from attribution.match import LexicalIndex
 from attribution.text import (
     Quantity,
+    clear_name_cache,
+    clear_plan_cache,
     clear_quantity_cache,
     content_terms,
     entity_terms,
@@ -99,6 +101,8 @@ def clear_text_cache() -> None:
     signals.cache_clear()
     _measures.cache_clear()
     clear_quantity_cache()
+    clear_name_cache()
+    clear_plan_cache()
 
 
 def _longest_run(claim: tuple[str, ...], passage: tuple[str, ...]) -> int:
