@@ -59,7 +59,7 @@ NAME_COVERAGE = 0.75
 """The least share of the claim sentence's content words (the name's own aside) the passage's
 sentence must hold for another name there to count against the claim's."""
 
-_PLACE_WORDS = 5
+_PLACE_REACH = 5
 """How far after a passage's name the claim's may follow to place the one in the other."""
 
 _PLACING = frozenset(
@@ -518,7 +518,7 @@ def _inside(tokens: tuple[_Token, ...], pj: int, name: set[str]) -> bool:
     """Whether the claim's name follows the passage's within a few words that only place the
     one in the other ("Honolulu, Hawaii", "Santa Clara, Calif.", "Honolulu, the capital of
     Hawaii", "Lahaina on Maui"): the passage is the more precise."""
-    for k in range(pj, min(len(tokens), pj + _PLACE_WORDS)):
+    for k in range(pj, min(len(tokens), pj + _PLACE_REACH)):
         if any(_alike(tokens[k].norm, w) for w in name):
             return all(t.text == "," or t.norm in _PLACING for t in tokens[pj:k])
         if tokens[k].text[:1].isalnum() and tokens[k].name:
