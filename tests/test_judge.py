@@ -295,22 +295,23 @@ def test_a_date_only_the_sources_title_gives_is_read_with_the_title(
 
 
 @pytest.mark.parametrize(
-    ("claim", "supported"),
+    ("claim", "verdict"),
     [
-        ("Microsoft acquired GitHub in 2018 for $7.5 billion.", True),
-        ("Google acquired GitHub in 2018 for $7.5 billion.", False),
-        ("The company moved its headquarters from Chicago to Denver in 2021.", True),
-        ("The company moved its headquarters from Denver to Chicago in 2021.", False),
-        ("The city council has proposed a ban on single-use plastic bags.", True),
-        ("The city council passed a ban on single-use plastic bags.", False),
+        ("Microsoft acquired GitHub in 2018 for $7.5 billion.", "supported"),
+        ("Google acquired GitHub in 2018 for $7.5 billion.", "contradicted"),
+        ("The company moved its headquarters from Chicago to Denver in 2021.", "supported"),
+        ("The company moved its headquarters from Denver to Chicago in 2021.", "contradicted"),
+        ("The city council has proposed a ban on single-use plastic bags.", "supported"),
+        ("The city council passed a ban on single-use plastic bags.", "unsupported"),
     ],
 )
 def test_the_claims_words_with_another_name_or_a_plan_are_no_support(
-    attributor: Attributor, claim: str, supported: bool
+    attributor: Attributor, claim: str, verdict: str
 ) -> None:
     # the judge read "Google acquired GitHub" against "Microsoft acquired GitHub" as support
     # (0.96 through the combination), two cities changing places too (0.99), and a ban
-    # proposed as a ban passed (0.92)
+    # proposed as a ban passed (0.92); the passage that names another buyer contradicts the
+    # claim, one that says the ban is only proposed does not support it
     from attribution import CitationSource
 
     source = CitationSource(
@@ -323,4 +324,4 @@ def test_the_claims_words_with_another_name_or_a_plan_are_no_support(
         ),
     )
     (checked,) = attributor.check_claims([claim], [source])
-    assert (checked.verdict == "supported") == supported, (checked.verdict, checked.score)
+    assert checked.verdict == verdict, (checked.verdict, checked.score)

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from attribution._errors import InputError, ModelLoadError
 from attribution.match import LexicalIndex
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution.verify._protocol import Pair, VerifierOutput, without_conflicts
+from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts, without_conflicts
 from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ class FeatureVerifier:
         if self.cross_encoder is not None:
             support, contra = x[:, len(FEATURE_NAMES)], x[:, len(FEATURE_NAMES) + 1]
             probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
-            contradiction = [float(v) for v in contra]
+            contradiction = with_conflicts([float(v) for v in contra], pairs)
             judge_support = [float(v) for v in support]
         probs = without_conflicts(probs, pairs)
         return VerifierOutput(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from attribution.verify._protocol import Pair, VerifierOutput, without_conflicts
+from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts, without_conflicts
 from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
@@ -53,6 +53,8 @@ class NliVerifier:
         support = [float(v) for v in without_conflicts(probs[:, self.model.support_index], pairs)]
         contra_index = self.model.contradiction_index
         contradiction = (
-            [float(v) for v in probs[:, contra_index]] if contra_index is not None else None
+            with_conflicts([float(v) for v in probs[:, contra_index]], pairs)
+            if contra_index is not None
+            else None
         )
         return VerifierOutput(support=support, contradiction=contradiction)

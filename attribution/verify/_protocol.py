@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFLICT_CAP",
+    "CONFLICT_CONTRADICTION",
     "Pair",
     "Verifier",
     "VerifierOutput",
     "model_input",
+    "with_conflicts",
     "without_conflicts",
 ]
 
@@ -126,20 +128,53 @@ def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[An
     GitHub" as "Microsoft acquired GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes"
     (0.87) and "passed a ban" as "has proposed a ban" (0.92). On the development data no
     supported pair has such a conflict (docs/benchmarks.md)."""
-    conflicts = [
-        currency_conflict(p.claim, p.passage)
-        or range_conflict(p.claim, p.passage)
-        or sign_conflict(p.claim, p.passage)
-        or time_conflict(p.claim, p.passage)
-        or negation_conflict(p.claim, p.passage)
-        or state_conflict(p.claim, p.passage)
-        or name_conflict(p.claim, p.passage)
-        or value_conflict(p.claim, p.passage)
-        or date_conflict(p.claim, p.passage)
-        or plan_conflict(p.claim, p.passage)
-        for p in pairs
-    ]
+    conflicts = [kind is not None for kind in _conflicts(pairs)]
     if not any(conflicts):
         return scores
     capped: NDArray[Any] = np.where(conflicts, np.minimum(scores, CONFLICT_CAP), scores)
     return capped
+
+
+CONFLICT_CONTRADICTION = 0.99
+"""P(contradiction) of a pair whose passage states the claim's fact otherwise (another
+currency, range end, sign, time, value, day or name, a negation, the opposite state): that
+passage contradicts the claim, whatever a small judge says. A plan or a hedge in the claim's
+words (:func:`attribution.text.plan_conflict`) leaves it unsupported only: "has proposed a
+ban" does not say that no ban was passed."""
+
+
+def with_conflicts(contradiction: Sequence[float], pairs: Sequence[Pair]) -> list[float]:
+    """``contradiction`` raised to :data:`CONFLICT_CONTRADICTION` for each pair whose passage
+    states the claim's fact otherwise (see :func:`without_conflicts`): "Google acquired
+    GitHub" against "Microsoft acquired GitHub" is contradicted, not only unsupported."""
+    return [
+        max(value, CONFLICT_CONTRADICTION) if kind == "contradicts" else value
+        for value, kind in zip(contradiction, _conflicts(pairs), strict=True)
+    ]
+
+
+def _conflicts(pairs: Sequence[Pair]) -> list[str | None]:
+    """Per pair: "contradicts" where the passage states the claim's fact otherwise,
+    "unsupported" where it states it as a plan or a hedge only, None otherwise."""
+    kinds: list[str | None] = []
+    for p in pairs:
+        if any(
+            check(p.claim, p.passage)
+            for check in (
+                currency_conflict,
+                range_conflict,
+                sign_conflict,
+                time_conflict,
+                negation_conflict,
+                state_conflict,
+                name_conflict,
+                value_conflict,
+                date_conflict,
+            )
+        ):
+            kinds.append("contradicts")
+        elif plan_conflict(p.claim, p.passage):
+            kinds.append("unsupported")
+        else:
+            kinds.append(None)
+    return kinds
