@@ -1257,6 +1257,11 @@ def test_another_day_after_the_claims_words_is_a_conflict(
             "Version 3.0 of the framework, due next year, will drop support for Python 3.8.",
             True,
         ),
+        (
+            "Apple launched the iPhone 16 in September.",
+            "Apple plans to launch the iPhone 16 in September.",
+            True,
+        ),
         # the claim says a plan, a hedge or a time to come itself; the passage says it happened
         (
             "The city council has proposed banning plastic bags.",

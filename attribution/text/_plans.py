@@ -10,8 +10,9 @@ make it plain:
 - the claim sentence is the passage's words but for a few in the middle (at most
   :data:`PLAN_GAP` each side, the words the two middles share at either end, and asides
   between commas, set apart: "The blaze, possibly arson, destroyed"), with the claim's
-  opening words (two at least, one a content word) and its closing ones (likewise) as the
-  passage writes them;
+  opening words (one content word at least: "Apple launched" against "Apple plans to
+  launch") and its closing ones (two words at least, one a content word) as the passage
+  writes them;
 - the passage's middle holds a hedge (:data:`PLAN_WORDS`: "may", "possibly", "likely" but not
   "less likely"), or, against a claim whose middle says something happened ("passed", "has
   dropped", "already"; not "are deleted", "is required"), a plan or forecast verb
@@ -91,6 +92,9 @@ _RELATIVE = frozenset({"that", "which", "who", "whose"})
 _TOKEN = re.compile(r"n['’]t\b|[\w.'’-]*\w|[^\w\s]")
 _ENDS = frozenset({".", "!", "?", ";", ":"})
 _MIN_SIDE = 2
+"""The fewest words after the middles."""
+_MIN_OPENING = 1
+"""The fewest words before them (a name: "Apple launched")."""
 _MOST_WORDS = 80
 """Longer sentences are not read (a run of text without full stops)."""
 
@@ -194,7 +198,7 @@ def _against(mine: tuple[str, ...], passage: tuple[_Word, ...]) -> bool:
         i = 0
         while i < n and s0 + i < len(theirs) and mine[i] == theirs[s0 + i]:
             i += 1
-        if i < _MIN_SIDE or i == n or not _content(mine[:i]):
+        if i < _MIN_OPENING or i == n or not _content(mine[:i]):
             continue
         for j in range(i + 1, min(n - _MIN_SIDE, i + PLAN_GAP) + 1):
             tail = mine[j:]
