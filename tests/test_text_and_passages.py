@@ -1146,6 +1146,17 @@ def test_another_name_in_the_claims_words_is_a_conflict(
             "The battery charges in 18 minutes.",
             False,
         ),
+        # a unit of another kind with the claim's number; the passage gives both
+        (
+            "The drug lowered blood pressure by an average of 12 percent.",
+            "The drug lowered blood pressure by an average of 12 mmHg over eight weeks.",
+            True,
+        ),
+        (
+            "The drug lowered blood pressure by an average of 12 percent.",
+            "The drug lowered blood pressure by an average of 12 mmHg, a fall of 12 percent.",
+            False,
+        ),
         # a share in words; a measure in two parts; values the claim adds up; another subject
         (
             "A third of respondents use the app daily.",

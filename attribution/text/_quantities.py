@@ -89,6 +89,12 @@ for _forms, _dimension, _factor, _system in (
     ),
     ("day days Tag tage tagen jour jours día días dias dag dagen", "duration", 86400.0, ""),
     ("week weeks woche wochen semaine semaines semana semanas weken", "duration", 604800.0, ""),
+    # pressure, in pascals (compared within one unit only: a unit changed, "12 percent" for
+    # "12 mmHg", is what it is read for)
+    ("mmHg mmhg", "pressure", 133.322387415, ""),
+    ("kPa kpa", "pressure", 1e3, ""),
+    ("hPa hpa", "pressure", 1e2, ""),
+    ("psi", "pressure", 6894.757293168, ""),
     # kelvins from zero Celsius (_ZERO_CELSIUS is added to the product, _FAHRENHEIT_ZERO
     # taken from a Fahrenheit number first)
     ("°C ºC degrees_celsius degrees_centigrade", "temperature", 1.0, "metric"),
@@ -1061,7 +1067,8 @@ def _sentence_of(text: str, at: int) -> str:
 @lru_cache(maxsize=4096)
 def value_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
-    the passage gives as another value after the same words: "The battery charges to 80% in
+    the passage gives as another value, or as its number in a unit of another kind ("12
+    percent" for "12 mmHg"), after the same words: "The battery charges to 80% in
     8 minutes." against "The battery charges to 80% in 18 minutes." (a small judge reads the
     two as one, 0.87). The passage's clause must say the claim's fact (three quarters of its
     content words) and give no other value of that kind ("15 minutes to prepare and 30 to
@@ -1080,6 +1087,8 @@ def value_conflict(claim: str, passage: str) -> bool:
     theirs = [t for t in found if not t.plain and t.dimension in _MEASURED]
     if len(mine) * len(theirs) > _MOST_PAIRS:
         return False  # a table of measures: the judge's to read
+    if _unit_changed(claim, mine, passage, found):
+        return True
     for q in mine:
         if _bounded(claim, q) or _in_two(_quantities_once(claim), q, claim):
             continue
@@ -1102,6 +1111,35 @@ def value_conflict(claim: str, passage: str) -> bool:
                 continue  # several values of the kind: the claim's may add them up
             held = set(content_terms(passage[a:b]))
             if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+                return True
+    return False
+
+
+def _unit_changed(
+    claim: str, mine: Sequence[Quantity], passage: str, found: Sequence[Quantity]
+) -> bool:
+    """Whether the passage gives one of the claim's measures with its number but a unit of
+    another kind, after the same words, in a clause that says the claim's fact: "lowered blood
+    pressure by an average of 12 percent" against "... by an average of 12 mmHg"."""
+    if len(mine) * len(found) > _MOST_PAIRS:
+        return False
+    for q in mine:
+        before = _words_before(claim, q.start, VALUE_WORDS)
+        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+            continue
+        rest = [w for w in content_terms(_sentence_of(claim, q.start)) if not w[:1].isdigit()]
+        own = set(content_terms(claim[q.start : q.end]))  # "percent": the unit's, not the fact's
+        rest = [w for w in rest if w not in own]
+        for t in found:
+            if t.plain or t.written != q.written or t.dimension == q.dimension:
+                continue
+            if _words_before(passage, t.start, len(before)) != before:
+                continue
+            if any(u.dimension == q.dimension for u in found):
+                continue  # "12 mmHg (a 9% fall)": the passage gives the claim's kind too
+            a, b = _fact_clause(passage, t.start)
+            held = set(content_terms(passage[a:b]))
+            if rest and sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
                 return True
     return False
 
