@@ -1049,6 +1049,12 @@ def test_the_opposite_of_the_claims_state_is_a_conflict(
             False,
         ),
         (
+            "It lifted off on an Ariane 5 rocket from Kourou, French Guiana.",
+            "Webb lifted off on an Ariane 5 rocket from Europe's Spaceport in Kourou, "
+            "French Guiana.",
+            False,
+        ),
+        (
             "Apple announced the headset on Monday.",
             "Apple announced the headset on June 5, 2023.",
             False,

@@ -516,13 +516,15 @@ def _listed(tokens: tuple[_Token, ...], pi: int, pj: int, name: set[str]) -> boo
 
 def _inside(tokens: tuple[_Token, ...], pj: int, name: set[str]) -> bool:
     """Whether the claim's name follows the passage's within a few words that only place the
-    one in the other ("Honolulu, Hawaii", "Santa Clara, Calif.", "Honolulu, the capital of
-    Hawaii", "Lahaina on Maui"): the passage is the more precise."""
+    one in the other, names among them ("Honolulu, Hawaii", "Santa Clara, Calif.", "Honolulu,
+    the capital of Hawaii", "Lahaina on Maui", "Europe's Spaceport in Kourou" for "Kourou"):
+    the passage is the more precise."""
     for k in range(pj, min(len(tokens), pj + _PLACE_REACH)):
         if any(_alike(tokens[k].norm, w) for w in name):
-            return all(t.text == "," or t.norm in _PLACING for t in tokens[pj:k])
-        if tokens[k].text[:1].isalnum() and tokens[k].name:
-            return False
+            return all(
+                t.text == "," or t.norm in _PLACING or t.norm in _POSSESSIVE or t.name
+                for t in tokens[pj:k]
+            )
     return False
 
 
