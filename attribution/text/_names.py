@@ -51,7 +51,7 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
-from attribution.text._terms import STOPWORDS, content_terms, source_sentence_spans
+from attribution.text._terms import STOPWORDS, content_terms, month_number, source_sentence_spans
 
 __all__ = ["NAME_COVERAGE", "clear_name_cache", "name_conflict"]
 
@@ -109,7 +109,7 @@ _OPENERS = frozenset(
     overall everyone everybody nobody someone somebody today yesterday tomorrow tonight
     meanwhile however moreover furthermore additionally nevertheless nonetheless instead
     despite according several numerous many most some both each every other another new old
-    first last later earlier next final overall average net gross full half recent current
+    first last later earlier next final average net gross full half recent current
     former future modern ancient local national international regional federal public private
     domestic foreign official""".split()
 )
@@ -230,10 +230,6 @@ _WEEKDAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri sat"
     " sun".split()
 )
-_MONTHS = frozenset(
-    "january february march april june july august september october november december jan feb"
-    " mar apr jun jul aug sep sept oct nov dec".split()
-)
 
 
 def _kind(words: tuple[str, ...]) -> str:
@@ -241,7 +237,7 @@ def _kind(words: tuple[str, ...]) -> str:
     ("on Monday" against "on June 5": the claim is only less precise)."""
     if words and all(w in _WEEKDAYS for w in words):
         return "weekday"
-    if words and words[0] in _MONTHS:
+    if words and month_number(words[0]) is not None:
         return "month"
     return "name"
 
@@ -323,7 +319,7 @@ def _runs(tokens: tuple[_Token, ...]) -> list[tuple[int, int]]:
                     tokens[j].norm in _CONNECTORS
                     and j + 1 < len(tokens)
                     and tokens[j + 1].name
-                    and tokens[j].text[:1].islower() | (tokens[j].text == "&")
+                    and (tokens[j].text[:1].islower() or tokens[j].text == "&")
                 ):
                     j += 2  # "Food and Drug", "Johnson & Johnson", "Bank of England"
                 else:

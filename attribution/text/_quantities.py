@@ -1064,6 +1064,31 @@ def _sentence_of(text: str, at: int) -> str:
     return next((text[a:b] for a, b in source_sentence_spans(text) if a <= at < b), text)
 
 
+def _lead(text: str, start: int) -> list[str] | None:
+    """The :data:`VALUE_WORDS` words before a value that a passage must repeat; None where
+    they are fewer than two or hold no content word (too little to say which fact it is)."""
+    before = _words_before(text, start, VALUE_WORDS)
+    if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+        return None
+    return before
+
+
+def _fact_terms(claim: str, start: int, end: int) -> list[str]:
+    """The content words of the claim's sentence around ``claim[start:end]``, without its own
+    ("June" of a date, "percent" of a share) and without numbers."""
+    own = set(content_terms(claim[start:end]))
+    terms = content_terms(_sentence_of(claim, start))
+    return [w for w in terms if not w[:1].isdigit() and w not in own]
+
+
+def _says_fact(passage: str, at: int, terms: Sequence[str]) -> bool:
+    """Whether the clause of ``passage[at]`` (:func:`_fact_clause`) holds
+    :data:`VALUE_COVERAGE` of ``terms``."""
+    a, b = _fact_clause(passage, at)
+    held = set(content_terms(passage[a:b]))
+    return bool(terms) and sum(w in held for w in terms) >= VALUE_COVERAGE * len(terms)
+
+
 @lru_cache(maxsize=4096)
 def value_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
@@ -1094,23 +1119,22 @@ def value_conflict(claim: str, passage: str) -> bool:
             continue
         if any(same_quantity(q, t) or _rounds_to(q, t) or _rounds_to(t, q) for t in theirs):
             continue  # "3.14%" for 3.1%: the passage rounds
-        before = _words_before(claim, q.start, VALUE_WORDS)
-        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+        before = _lead(claim, q.start)
+        if before is None:
             continue
-        rest = [w for w in content_terms(_sentence_of(claim, q.start)) if not w[:1].isdigit()]
+        rest = _fact_terms(claim, q.start, q.end)
+        after = _words_after(claim, q.end)
         for t in theirs:
             if t.dimension != q.dimension or _bounded(passage, t) or _in_two(found, t, passage):
                 continue
             if _words_before(passage, t.start, len(before)) != before:
                 continue
-            after = _words_after(claim, q.end)
             if after and after[0] not in _words_after(passage, t.end)[:3]:
                 continue  # "in 15 minutes with the V4 charger", "in 30 minutes on a V2 charger"
             a, b = _fact_clause(passage, t.start)
             if sum(u.dimension == q.dimension and a <= u.start < b for u in theirs) > 1:
                 continue  # several values of the kind: the claim's may add them up
-            held = set(content_terms(passage[a:b]))
-            if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+            if _says_fact(passage, t.start, rest):
                 return True
     return False
 
@@ -1124,12 +1148,10 @@ def _unit_changed(
     if len(mine) * len(found) > _MOST_PAIRS:
         return False
     for q in mine:
-        before = _words_before(claim, q.start, VALUE_WORDS)
-        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+        before = _lead(claim, q.start)
+        if before is None:
             continue
-        rest = [w for w in content_terms(_sentence_of(claim, q.start)) if not w[:1].isdigit()]
-        own = set(content_terms(claim[q.start : q.end]))  # "percent": the unit's, not the fact's
-        rest = [w for w in rest if w not in own]
+        rest = _fact_terms(claim, q.start, q.end)  # "percent": the unit's, not the fact's
         for t in found:
             if t.plain or t.written != q.written or t.dimension == q.dimension:
                 continue
@@ -1137,9 +1159,7 @@ def _unit_changed(
                 continue
             if any(u.dimension == q.dimension for u in found):
                 continue  # "12 mmHg (a 9% fall)": the passage gives the claim's kind too
-            a, b = _fact_clause(passage, t.start)
-            held = set(content_terms(passage[a:b]))
-            if rest and sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+            if _says_fact(passage, t.start, rest):
                 return True
     return False
 
@@ -1300,36 +1320,32 @@ def date_conflict(claim: str, passage: str) -> bool:
             continue
         if any(_names_day(passage, month, day) for _, month, day in days):
             continue  # "(02:56 UTC on 21 July)": the passage gives the claim's day too
-        before = _words_before(claim, m.start(), VALUE_WORDS)
-        if len(before) < 2 or not any(w.isalpha() and w not in STOPWORDS for w in before):
+        before = _lead(claim, m.start())
+        if before is None:
             continue
-        own = set(content_terms(m.group()))  # "June": the date's, not the fact's
-        sentence = _sentence_of(claim, m.start())
-        rest = [w for w in content_terms(sentence) if not w[:1].isdigit() and w not in own]
+        rest = _fact_terms(claim, m.start(), m.end())  # "June": the date's, not the fact's
         for t, their in theirs:
             if not their or _words_before(passage, t.start(), len(before)) != before:
                 continue
-            a, b = _fact_clause(passage, t.start())
-            held = set(content_terms(passage[a:b]))
-            if sum(w in held for w in rest) >= VALUE_COVERAGE * len(rest):
+            if _says_fact(passage, t.start(), rest):
                 return True
     return False
 
 
 _OLD_STYLE = re.compile(r"\b(?:O\.S\.|N\.S\.|Old Style|New Style|Julian|Gregorian)\b")
-_MONTH_NAMES = (
-    "january february march april may june july august september october november december"
-).split()
+_DAY_AND_MONTH = re.compile(
+    rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?P<m1>{_MONTH_NAME})\b"
+    rf"|\b(?P<m2>{_MONTH_NAME})\.?[ \t]+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b"
+)
+"""A day of a month with or without its year ("21 July", "July 21st", "Jul. 21")."""
 
 
 def _names_day(text: str, month: int, day: int) -> bool:
-    """Whether ``text`` names a day of a month in words ("21 July", "July 21", "Jul. 21st")."""
-    name = _MONTH_NAMES[month - 1]
-    month_words = rf"(?:{name}|{name[:3]}\.?)"
-    number = rf"0?{day}(?:st|nd|rd|th)?"
-    return (
-        re.search(rf"(?i:\b{number}[ ]+(?:of[ ]+)?{month_words}\b)", text) is not None
-        or re.search(rf"(?i:\b{month_words}[ ]+{number}\b)", text) is not None
+    """Whether ``text`` names a day of a month in words, with or without its year."""
+    return any(
+        month_number(m.group("m1") or m.group("m2")) == month
+        and int(m.group("d1") or m.group("d2")) == day
+        for m in _DAY_AND_MONTH.finditer(text)
     )
 
 

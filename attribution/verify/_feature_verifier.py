@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from attribution._errors import InputError, ModelLoadError
 from attribution.match import LexicalIndex
 from attribution.verify._features import FEATURE_NAMES, NLI_FEATURE_NAMES, pair_features
-from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts, without_conflicts
+from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts
 from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
@@ -239,9 +239,9 @@ class FeatureVerifier:
         if self.cross_encoder is not None:
             support, contra = x[:, len(FEATURE_NAMES)], x[:, len(FEATURE_NAMES) + 1]
             probs = judged(probs, support, contra, self.weights.nli_floor, self.weights.nli_veto)
-            contradiction = with_conflicts([float(v) for v in contra], pairs)
+            contradiction = [float(v) for v in contra]
             judge_support = [float(v) for v in support]
-        probs = without_conflicts(probs, pairs)
+        probs, contradiction = with_conflicts(probs, contradiction, pairs)
         return VerifierOutput(
             support=[float(p) for p in probs],
             contradiction=contradiction,

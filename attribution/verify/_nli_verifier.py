@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts, without_conflicts
+from attribution.verify._protocol import Pair, VerifierOutput, with_conflicts
 from attribution.verify._windows import judge_pairs
 
 if TYPE_CHECKING:
@@ -50,11 +50,10 @@ class NliVerifier:
         if not pairs:
             return VerifierOutput(support=[])
         probs = judge_pairs(self.model, [(p.passage, p.claim) for p in pairs])
-        support = [float(v) for v in without_conflicts(probs[:, self.model.support_index], pairs)]
         contra_index = self.model.contradiction_index
-        contradiction = (
-            with_conflicts([float(v) for v in probs[:, contra_index]], pairs)
-            if contra_index is not None
-            else None
+        support, contradiction = with_conflicts(
+            probs[:, self.model.support_index],
+            probs[:, contra_index] if contra_index is not None else None,
+            pairs,
         )
-        return VerifierOutput(support=support, contradiction=contradiction)
+        return VerifierOutput(support=[float(v) for v in support], contradiction=contradiction)

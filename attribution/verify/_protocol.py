@@ -35,7 +35,6 @@ __all__ = [
     "VerifierOutput",
     "model_input",
     "with_conflicts",
-    "without_conflicts",
 ]
 
 
@@ -113,8 +112,20 @@ another day after the same words (:func:`attribution.text.value_conflict`,
 hedge in their middle (:func:`attribution.text.plan_conflict`): below every threshold."""
 
 
-def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[Any]:
-    """``scores`` with each pair capped at :data:`CONFLICT_CAP` whose claim states an amount
+CONFLICT_CONTRADICTION = 0.99
+"""P(contradiction) of a pair whose passage states the claim's fact otherwise (another
+currency, range end, sign, time, value, day or name, a negation, the opposite state): that
+passage contradicts the claim, whatever a small judge says. A plan or a hedge in the claim's
+words (:func:`attribution.text.plan_conflict`) leaves it unsupported only: "has proposed a
+ban" does not say that no ban was passed."""
+
+
+def with_conflicts(
+    support: NDArray[Any],
+    contradiction: Sequence[float] | NDArray[Any] | None,
+    pairs: Sequence[Pair],
+) -> tuple[NDArray[Any], list[float] | None]:
+    """``support`` with each pair capped at :data:`CONFLICT_CAP` whose claim states an amount
     the passage gives only in another currency, a range the passage gives with one end
     another, a temperature it gives with the other sign only, a time it gives only as the first
     part of a longer one, the claim with a negation, the opposite of the claim's state,
@@ -127,30 +138,25 @@ def without_conflicts(scores: NDArray[Any], pairs: Sequence[Pair]) -> NDArray[An
     a dividend" (0.58), "enabled by default" as "disabled by default" (0.89), "Google acquired
     GitHub" as "Microsoft acquired GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes"
     (0.87) and "passed a ban" as "has proposed a ban" (0.92). On the development data no
-    supported pair has such a conflict (docs/benchmarks.md)."""
-    conflicts = [kind is not None for kind in _conflicts(pairs)]
-    if not any(conflicts):
-        return scores
-    capped: NDArray[Any] = np.where(conflicts, np.minimum(scores, CONFLICT_CAP), scores)
-    return capped
+    supported pair has such a conflict (docs/benchmarks.md).
 
-
-CONFLICT_CONTRADICTION = 0.99
-"""P(contradiction) of a pair whose passage states the claim's fact otherwise (another
-currency, range end, sign, time, value, day or name, a negation, the opposite state): that
-passage contradicts the claim, whatever a small judge says. A plan or a hedge in the claim's
-words (:func:`attribution.text.plan_conflict`) leaves it unsupported only: "has proposed a
-ban" does not say that no ban was passed."""
-
-
-def with_conflicts(contradiction: Sequence[float], pairs: Sequence[Pair]) -> list[float]:
-    """``contradiction`` raised to :data:`CONFLICT_CONTRADICTION` for each pair whose passage
-    states the claim's fact otherwise (see :func:`without_conflicts`): "Google acquired
-    GitHub" against "Microsoft acquired GitHub" is contradicted, not only unsupported."""
-    return [
-        max(value, CONFLICT_CONTRADICTION) if kind == "contradicts" else value
-        for value, kind in zip(contradiction, _conflicts(pairs), strict=True)
-    ]
+    And ``contradiction`` (None where the verifier gives none) raised to
+    :data:`CONFLICT_CONTRADICTION` for each such pair but a plan's or a hedge's: "Google
+    acquired GitHub" against "Microsoft acquired GitHub" is contradicted, not only
+    unsupported."""
+    kinds = _conflicts(pairs)
+    contra = None if contradiction is None else [float(v) for v in contradiction]
+    if not any(kinds):
+        return support, contra
+    capped: NDArray[Any] = np.where(
+        [kind is not None for kind in kinds], np.minimum(support, CONFLICT_CAP), support
+    )
+    if contra is not None:
+        contra = [
+            max(value, CONFLICT_CONTRADICTION) if kind == "contradicts" else value
+            for value, kind in zip(contra, kinds, strict=True)
+        ]
+    return capped, contra
 
 
 def _conflicts(pairs: Sequence[Pair]) -> list[str | None]:
