@@ -1,7 +1,7 @@
 """Hand-written hard cases: what a careful reader catches.
 
 Run: ``.venv/bin/python -m benchmarks.hard_cases [--verifier NAME] [--config fast]
-[--set wide]``. Each case is one claim
+[--set wide|forms]``. Each case is one claim
 with its marker against one or two short sources, and the verdict a careful reader gives
 (``supported`` or not). It prints the engine's verdict, support score and contradiction for
 each, and the count right. These are examples of kinds of error (plans read as facts, a unit
@@ -119,15 +119,14 @@ CASES: tuple[tuple[str, str, tuple[CitationSource, ...], bool], ...] = (
 )
 
 
-def _wide(attributor: Attributor) -> int:
-    """The wider set (:mod:`benchmarks.wide_cases`): each case, then the count right per kind."""
-    from benchmarks.wide_cases import WIDE_CASES
-
+def _wide(attributor: Attributor, cases: list[tuple[str, str, list[str], bool]]) -> int:
+    """A wider set (:mod:`benchmarks.wide_cases`, :mod:`benchmarks.form_cases`): each case,
+    then the count right per kind."""
     right: Counter[str] = Counter()
     total: Counter[str] = Counter()
     print("| kind | claim | reader | engine | score | contradiction |")
     print("| --- | --- | --- | --- | ---: | ---: |")
-    for kind, claim, texts, supported, _note in WIDE_CASES:
+    for kind, claim, texts, supported in cases:
         sources = [_source(f"s{i + 1}", text) for i, text in enumerate(texts)]
         claims = attributor.attribute(claim, sources).claims
         if not claims:
@@ -154,10 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verifier", help="a cross-encoder alone (manifest name or path)")
     parser.add_argument(
         "--set",
-        choices=("first", "wide"),
+        choices=("first", "wide", "forms"),
         default="first",
         help="first: the nine cases the tests run; wide: 79 more of the same kinds, written "
-        "apart from the engine (benchmarks/wide_cases.py), with a count right per kind",
+        "apart from the engine (benchmarks/wide_cases.py), with a count right per kind; forms: "
+        "264 numbers, quantities and dates in other forms (benchmarks/form_cases.py)",
     )
     parser.add_argument("--config", help="a preset name or a JSON AttributionConfig file")
     args = parser.parse_args(argv)
@@ -176,7 +176,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     print(f"verifier: {name}")
     if args.set == "wide":
-        return _wide(attributor)
+        from benchmarks.wide_cases import WIDE_CASES
+
+        return _wide(
+            attributor, [(kind, claim, texts, ok) for kind, claim, texts, ok, _ in WIDE_CASES]
+        )
+    if args.set == "forms":
+        from benchmarks.form_cases import FORM_CASES
+
+        cases = [
+            (f"{part}: {kind}", claim, [text], ok) for part, kind, claim, text, ok in FORM_CASES
+        ]
+        return _wide(attributor, cases)
     right = 0
     print("| case | reader | engine | score | contradiction |")
     print("| --- | --- | --- | ---: | ---: |")

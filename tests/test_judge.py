@@ -325,3 +325,61 @@ def test_the_claims_words_with_another_name_or_a_plan_are_no_support(
     )
     (checked,) = attributor.check_claims([claim], [source])
     assert checked.verdict == verdict, (checked.verdict, checked.score)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "verdict"),
+    [
+        # a number in words, a date in another form: the same value (each was read otherwise)
+        ("The app has one million users.", "The app has 1,000,000 users worldwide.", "supported"),
+        (
+            "The museum drew twenty-five thousand visitors.",
+            "The museum drew 25,000 visitors in its first week.",
+            "supported",
+        ),
+        (
+            "The update was released on March 5, 2024.",
+            "The update was released on 2024-03-05T14:00:00Z to all users.",
+            "supported",
+        ),
+        (
+            "The procedure takes two and a half hours.",
+            "On average the procedure takes 2.5 hours, including preparation.",
+            "supported",
+        ),
+        # another value after the same words (each was supported, 0.49-0.87)
+        (
+            "The charger fills the battery in eighteen minutes.",
+            "The charger fills the battery in 8 minutes.",
+            "contradicted",
+        ),
+        (
+            "The report was published on 2023/07/18.",
+            "The report was published on 18 June 2023 by the agency.",
+            "contradicted",
+        ),
+        (
+            "The battery lasts 12 to 14 hours.",
+            "The battery lasts 10-12 hours on a charge.",
+            "contradicted",
+        ),
+        (
+            "The castle was built in the eighteenth century.",
+            "The castle was built in the 19th century.",
+            "contradicted",
+        ),
+        (
+            "Half of respondents said they were satisfied.",
+            "30% of respondents said they were satisfied with the service.",
+            "contradicted",
+        ),
+    ],
+)
+def test_numbers_and_dates_in_other_forms_are_read_by_value(
+    attributor: Attributor, claim: str, passage: str, verdict: str
+) -> None:
+    from attribution import CitationSource
+
+    source = CitationSource(id="s", type="web", full_content=passage)
+    (checked,) = attributor.check_claims([claim], [source])
+    assert checked.verdict == verdict, (checked.verdict, checked.score)

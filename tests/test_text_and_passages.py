@@ -376,6 +376,10 @@ def test_a_scale_letter_gives_the_value(text: str, numbers: set[str]) -> None:
         ("Revenue was $16.4 billion.", "Revenue was 16,400 million dollars.", 0.0),
         ("It flew 4,700 miles beyond the Moon.", "It flew about 7,600 km beyond it.", 0.0),
         ("It flew 4,700 miles beyond the Moon.", "It flew about 7,700 km beyond it.", 1.0),
+        # a scale in words
+        ("The app has one million users.", "The app has 1,000,000 users.", 0.0),
+        ("It drew twenty-five thousand visitors.", "It drew 25,000 visitors.", 0.0),
+        ("It drew twenty-five thousand visitors.", "It drew 35,000 visitors.", 1.0),
     ],
 )
 def test_a_number_with_a_scale_is_found_by_its_value(
@@ -397,6 +401,143 @@ def test_a_number_with_a_scale_is_found_by_its_value(
             "The company had 1,200,000 users.",
         ),
         ("It had 1,200,000 users.", "It had 1.2M users in 2022.", "It had 1.2M users."),
+        # a number in words with a scale, a unit or "per cent"; an ISO date with its time
+        (
+            "The app has one million users.",
+            "It has 1,000,000 users.",
+            "The app has 1,000,000 users.",
+        ),
+        (
+            "The museum drew twenty-five thousand visitors.",
+            "The museum drew 25,000 visitors in a week.",
+            "The museum drew 25,000 visitors.",
+        ),
+        (
+            "It played for 3 minutes.",
+            "He played for three minutes.",
+            "It played for three minutes.",
+        ),
+        ("It grew fifteen per cent.", "It grew 15% last year.", "It grew 15%."),
+        (
+            "It was released on March 5, 2024.",
+            "It was released on 2024-03-05T14:00:00Z to all.",
+            "It was released on 2024-03-05.",
+        ),
+        ("It lasted the third hour.", "It lasted 3 hours.", "It lasted the third hour."),
+        (
+            "It went out at 2024-03-05T14:00:00Z.",
+            "It went out on 5 March 2024.",
+            "It went out at 5 March 2024 14:00:00Z.",
+        ),
+        (
+            "It was signed on the 5th of March 2024.",
+            "It was signed on 2024/03/05.",
+            "It was signed on 2024/03/05.",
+        ),
+        (
+            "It was signed on 5 March 2024.",
+            "It was signed on 05.03.2024.",
+            "It was signed on 05.03.2024.",
+        ),
+        ("The tank holds 60 litres.", "The tank holds 60 L.", "The tank holds 60 L."),
+        # a round figure or a bound read as the passage's exact value it holds, its words gone
+        (
+            "The bridge is about 1.6 km long.",
+            "The bridge is 1,596 metres long and was opened in 1998.",
+            "The bridge is 1,596 metres long.",
+        ),
+        (
+            "Nearly half of voters backed the proposal.",
+            "The proposal was backed by 48% of voters, just short of a majority.",
+            "48% of voters backed the proposal.",
+        ),
+        (
+            "At least 30 people were hurt in the blast.",
+            "Officials said 34 people were hurt in the blast.",
+            "34 people were hurt in the blast.",
+        ),
+        (
+            "The salary is more than £40k a year.",
+            "The salary is £42,300 a year.",
+            "The salary is £42,300 a year.",
+        ),
+        (
+            "He ran it in under 10 seconds.",
+            "He ran it in 9.86 seconds.",
+            "He ran it in 9.86 seconds.",
+        ),
+        # not a value the bound leaves out, one below "nearly" by more than a twentieth, a year
+        (
+            "More than 30 people were hurt in the blast.",
+            "Officials said 30 people were hurt in the blast.",
+            "More than 30 people were hurt in the blast.",
+        ),
+        (
+            "Nearly half of voters backed the proposal.",
+            "The proposal was backed by 41% of voters.",
+            "Nearly half of voters backed the proposal.",
+        ),
+        ("It opened around 2019.", "It opened in 2018.", "It opened around 2019."),
+        # a count in words against digits, either way; not "one", not a year
+        (
+            "The novel was turned down by 12 publishers.",
+            "The novel was rejected by twelve publishers, the author said.",
+            "The novel was turned down by twelve publishers.",
+        ),
+        (
+            "The committee has eighteen members.",
+            "The committee has 18 members.",
+            "The committee has 18 members.",
+        ),
+        ("The team won one game.", "The team won 1 game.", "The team won one game."),
+        (
+            "The team won 20 games in 2019.",
+            "The team won twenty games in two thousand nineteen.",
+            "The team won twenty games in 2019.",
+        ),
+        # a time of day on the other clock; a speed in another unit
+        ("It kicks off at 3pm.", "Kick-off is at 15:00 local time.", "It kicks off at 15:00."),
+        (
+            "It is open from 11am to 10pm.",
+            "Opening hours are 11:00–22:00 daily.",
+            "It is open from 11:00 to 22:00.",
+        ),
+        (
+            "It kicks off at 3 p.m. on Friday.",
+            "Kick-off is at 15:00.",
+            "It kicks off at 15:00 on Friday.",
+        ),
+        ("It kicks off at 15:00.", "Kick-off is at 3 p.m. local time.", "It kicks off at 3 p.m."),
+        ("He won in 2:30.", "The race started at 2:30pm.", "He won in 2:30."),
+        ("Its top speed is 250 km/h.", "Its top speed is 250 kph.", "Its top speed is 250 kph."),
+        ("The car reaches 60 mph.", "The car reaches 97 km/h.", "The car reaches 97 km/h."),
+        # a share as one in so many is compared, not written as a share of
+        (
+            "One in five adults in the country smoke.",
+            "20% of adults in the country smoke.",
+            "One in five adults in the country smoke.",
+        ),
+        # halves and quarters in words
+        (
+            "The procedure takes two and a half hours.",
+            "On average the procedure takes 2.5 hours.",
+            "The procedure takes 2.5 hours.",
+        ),
+        (
+            "The race lasted three quarters of an hour.",
+            "The race lasted 45 minutes in all.",
+            "The race lasted 45 minutes.",
+        ),
+        (
+            "The walk takes half an hour.",
+            "The walk takes 30 minutes.",
+            "The walk takes 30 minutes.",
+        ),
+        (
+            "The film runs an hour and a half.",
+            "The film runs 90 minutes.",
+            "The film runs 90 minutes.",
+        ),
         ("It is 1.82 km long.", "Its length is 1,820 metres.", "It is 1,820 metres long."),
         ("It raised $5bn.", "It raised $5,000,000,000 in 2021.", "It raised $5,000,000,000."),
         ("It flew 4,700 miles out.", "It flew about 7,600 km out.", "It flew 7,600 km out."),
@@ -722,13 +863,29 @@ def test_an_amount_in_another_currency_is_a_conflict(
             True,
         ),
         ("The dose is 10–20 mg.", "The dose is 10-15 mg.", True),
-        # the same range in another form, another range altogether, no range
+        # another range after the same words, in a clause that says the claim's fact
+        ("The dose is 10–20 mg.", "The dose is 5-8 mg.", True),
+        ("The battery lasts 12 to 14 hours.", "The battery lasts 10-12 hours on a charge.", True),
+        (
+            "The battery lasts between 20 and 24 hours.",
+            "The battery lasts 10-12 hours on a charge.",
+            True,
+        ),
+        # the same range in another form, another range after other words or inside the
+        # claim's (or the claim's inside it), another fact, no range
         (
             "It expects $4.9–5.0 billion.",
             "It expects between $4.90 billion and $5.00 billion.",
             False,
         ),
-        ("The dose is 10–20 mg.", "The dose is 5-8 mg.", False),
+        ("The dose is 10–20 mg.", "For children the dose is reduced to 5-8 mg.", False),
+        ("The battery lasts 9 to 13 hours.", "The battery lasts 10-12 hours on a charge.", False),
+        ("The battery lasts 11 to 12 hours.", "The battery lasts 10-13 hours on a charge.", False),
+        (
+            "The battery lasts 12 to 14 hours on a charge.",
+            "The battery lasts 10-12 hours of video playback, the maker says of its camera.",
+            False,
+        ),
         ("The dose is 10 mg.", "The dose is 10-15 mg.", False),
     ],
 )
@@ -1181,6 +1338,100 @@ def test_another_name_in_the_claims_words_is_a_conflict(
             False,
         ),
         ("Inflation fell to 3.14% in June.", "Inflation fell to 3.1% in June.", False),
+        # a value in words; a share in words far from the passage's; a value opening the
+        # sentence, compared by the words after it
+        (
+            "The charger fills the battery in eighteen minutes.",
+            "The charger fills the battery in 8 minutes.",
+            True,
+        ),
+        ("The charger fills it in eight minutes.", "The charger fills it in 8 minutes.", False),
+        (
+            "The charger fills it in two hours and ten minutes.",
+            "The charger fills it in 2 hours.",
+            False,
+        ),
+        (
+            "Half of respondents said they were satisfied.",
+            "30% of respondents said they were satisfied with the service.",
+            True,
+        ),
+        (
+            "30% of respondents said they were satisfied.",
+            "Half of respondents said they were satisfied with the service.",
+            True,
+        ),
+        (
+            "Half of respondents said they were satisfied.",
+            "48% of respondents said they were satisfied with the service.",
+            False,
+        ),
+        (
+            "About half of respondents said they were satisfied.",
+            "45% of respondents said they were satisfied with the service.",
+            False,
+        ),
+        # a bound or a round figure against a value it cannot be; against one it can
+        (
+            "About half of respondents said they were satisfied.",
+            "30% of respondents said they were satisfied with the service.",
+            True,
+        ),
+        (
+            "About a third of adults reported poor sleep.",
+            "In the survey, 13% of adults reported poor sleep at least three nights a week.",
+            True,
+        ),
+        (
+            "Two-thirds of the budget goes to salaries.",
+            "Roughly 40 percent of the budget goes to salaries, with the rest on equipment.",
+            True,
+        ),
+        (
+            "The trail runs for more than 300 km.",
+            "The trail runs for 270 km along the coast.",
+            True,
+        ),
+        (
+            "The trail runs for more than 300 km.",
+            "The trail runs for 350 km along the coast.",
+            False,
+        ),
+        ("The battery charges in up to 18 minutes.", "The battery charges in 25 minutes.", True),
+        ("The battery charges in up to 18 minutes.", "The battery charges in 12 minutes.", False),
+        ("Nearly half of voters backed the plan.", "30% of voters backed the plan.", True),
+        ("Nearly half of voters backed the plan.", "48% of voters backed the plan.", False),
+        ("The bridge is about 1.6 km long.", "The bridge is 1,596 metres long.", False),
+        ("The bridge is about 1.6 km long.", "The bridge is 2,596 metres long.", True),
+        # a share as one in so many; a speed
+        (
+            "One in four children in the district lives in poverty.",
+            "One in three children in the district lives in poverty, the report says.",
+            True,
+        ),
+        (
+            "One in five children in the district lives in poverty.",
+            "20% of children in the district lives in poverty, the report says.",
+            False,
+        ),
+        ("The car has a top speed of 250 km/h.", "The car has a top speed of 205 km/h.", True),
+        ("The car has a top speed of 155 mph.", "The car has a top speed of 250 km/h.", False),
+        # whole units apart are no rounding; a number with a scale, money too
+        ("The trail is 12 km long.", "The trail is 13 km long.", True),
+        ("Revenue rose to €450m in 2023.", "Revenue rose to €450 billion in 2023.", True),
+        ("Revenue rose to €450m in 2023.", "Revenue rose to €450 million in 2023.", False),
+        ("Revenue rose to $1.2bn in 2023.", "Revenue rose to $1.25 billion in 2023.", False),
+        # an article more or less after a value that opens the sentence
+        (
+            "Half of the students passed the exam.",
+            "Of the 240 candidates, 30% of students passed the exam on their first attempt.",
+            True,
+        ),
+        (
+            "12% of adults smoke daily.",
+            "Of those surveyed, 15% of teenagers smoke daily.",
+            False,
+        ),
         # other words before the value; the value elsewhere; another fact of the page
         ("The battery charges to 80% in 8 minutes.", "It fills to 80% in 18 minutes.", False),
         (
@@ -1238,6 +1489,71 @@ def test_another_value_after_the_claims_words_is_a_conflict(
         (
             "The wall fell on 9 October 1989.",
             "The wall fell on 9 November 1989; crowds gathered on 9 October 1989.",
+            False,
+        ),
+        # a year first with slashes or dots; an ISO date with a time of day
+        (
+            "The report was published on 2023/07/18.",
+            "The report was published on 18 June 2023 by the agency.",
+            True,
+        ),
+        (
+            "The report was published on 2023/07/18.",
+            "The report was published on 18 July 2023 by the agency.",
+            False,
+        ),
+        (
+            "The update was released on March 6, 2024.",
+            "The update was released on 2024-03-05T14:00:00Z to all users.",
+            True,
+        ),
+        (
+            "The update was released on March 5, 2024.",
+            "The update was released on 2024-03-05T14:00:00Z to all users.",
+            False,
+        ),
+        # a day first with dots; another year of the day; "the" before an ordinal day
+        ("The treaty was signed on 5 March 2024.", "The treaty was signed on 05.04.2024.", True),
+        ("The treaty was signed on 5 March 2024.", "The treaty was signed on 05.03.2024.", False),
+        ("The treaty was signed on 5 March 2024.", "The treaty was signed on 5 March 2023.", True),
+        (
+            "The treaty was signed on the 5th of March 2024.",
+            "The treaty was signed on 2024-03-06.",
+            True,
+        ),
+        # a decade against another or a year outside it; against one inside it
+        (
+            "It became popular in the 1970s.",
+            "It became popular in the 1960s, among students.",
+            True,
+        ),
+        ("It became popular in the 1970s.", "It became popular in 1965.", True),
+        ("It became popular in the 1970s.", "It became popular in the early 1970s.", False),
+        ("It became popular in the 1970s.", "It became popular in 1975.", False),
+        # a century, in words or figures, before Christ or not
+        (
+            "The castle was built in the eighteenth century.",
+            "The castle was built in the 19th century.",
+            True,
+        ),
+        (
+            "The castle was built in the nineteenth century.",
+            "The castle was built in the 19th century.",
+            False,
+        ),
+        (
+            "The temple was built in the 5th century BC.",
+            "The temple was built in the 5th century AD.",
+            True,
+        ),
+        (
+            "The castle was built in the 18th century.",
+            "The castle was built in the 19th century in an 18th-century style.",
+            False,
+        ),
+        (
+            "The castle was built in the 18th century.",
+            "The chapel was restored in the 19th century.",
             False,
         ),
     ],

@@ -54,6 +54,9 @@ from attribution.text._polarity import (
     state_conflict,
 )
 from attribution.text._quantities import (
+    BOUND_REACH,
+    FRACTION_SLACK,
+    ROUND_SHARE,
     VALUE_COVERAGE,
     VALUE_WORDS,
     Quantity,
@@ -112,8 +115,10 @@ from attribution.text._terms import (
 )
 
 __all__ = [
+    "BOUND_REACH",
     "COMPLEMENTS",
     "CONTRARIES",
+    "FRACTION_SLACK",
     "FUTURE_WORDS",
     "LABEL_WORD",
     "LOCATOR",
@@ -123,6 +128,7 @@ __all__ = [
     "PLAN_GAP",
     "PLAN_VERBS",
     "PLAN_WORDS",
+    "ROUND_SHARE",
     "STOPWORDS",
     "UNNUMBERED",
     "URL",

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 __all__ = [
     "STOPWORDS",
+    "SpelledNumber",
     "content_terms",
     "day_before_month",
     "decimal_comma",
@@ -24,6 +25,7 @@ __all__ = [
     "negated",
     "number_terms",
     "source_sentence_spans",
+    "spelled_numbers",
     "stem",
     "word_tokens",
 ]
@@ -625,10 +627,49 @@ def _word_numbers(words: _Words, *, quick: bool = True) -> dict[int, _WordNumber
     return found
 
 
+class SpelledNumber(NamedTuple):
+    """A number written in words in a text: its span, its ``value``, for ``three million`` the
+    ``group`` (3) said before its one ``scale`` word (``million``), and whether it is an
+    ``ordinal`` (``twenty-first``)."""
+
+    start: int
+    end: int
+    value: int
+    group: int | None
+    scale: str | None
+    ordinal: bool
+
+
+def spelled_numbers(text: str) -> list[SpelledNumber]:
+    """The numbers ``text`` writes in words (``eighteen``, ``twenty-five thousand``, ``a
+    million``, ``third``), with their spans; ``one``, ``first`` and ``second`` alone are none
+    (a pronoun, an order, a unit)."""
+    lower = text.lower()
+    if _WORD_NUMBER_CUES.isdisjoint(_ASCII_WORD.findall(lower)):
+        return []
+    spans = [m.span() for m in _WORD.finditer(text)]
+    words = _Words(
+        [lower[a:b] for a, b in spans],
+        [text[spans[k][1] : spans[k + 1][0]] for k in range(len(spans) - 1)],
+    )
+    return [
+        SpelledNumber(
+            spans[i][0],
+            spans[number.end - 1][1],
+            number.value,
+            number.group,
+            number.scale,
+            words.words[number.end - 1] in _ORDINAL_WORDS,
+        )
+        for i, number in _word_numbers(words, quick=False).items()
+    ]
+
+
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
-_ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
+_ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:\b|T(?=\d\d:\d\d))")
+"""An ISO date, with the ``T`` before a time of day where one follows (``2024-03-05T14:00Z``)."""
 _MONTH_NUMBERS = {
     **{month: k for k, month in enumerate(_MONTHS, 1)},
     **{month[:3]: k for k, month in enumerate(_MONTHS, 1)},
@@ -654,11 +695,15 @@ def month_number(name: str) -> int | None:
 
 
 def spell_iso_dates(text: str) -> str:
-    """``2015-03-10`` → ``10 March 2015``, the way prose writes a date."""
+    """``2015-03-10`` → ``10 March 2015``, the way prose writes a date; a time of day after it
+    set apart (``2024-03-05T14:00:00Z`` → ``5 March 2024 14:00:00Z``)."""
     if "-" not in text:
         return text
     return _ISO_DATE.sub(
-        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1].capitalize()} {m.group(1)}",
+        lambda m: (
+            f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1].capitalize()} {m.group(1)}"
+            + (" " if m.group().endswith("T") else "")
+        ),
         text,
     )
 
@@ -852,9 +897,14 @@ def number_scales(text: str) -> set[tuple[str, str]]:
     """The numbers ``text`` writes with a scale, each as (the number as written, its value),
     canonical as :func:`number_terms` gives them: ``1.5 million`` gives ``("1.5", "1500000")``,
     ``$2.5bn`` ``("2.5", "2500000000")``, ``1.2k`` ``("1.2", "1200")``, ``3M`` ``("3",
-    "3000000")``. A claim that writes a number so is not missing it where a text gives the
-    value in full (``1,500,000``)."""
-    return _scaled_numbers(spell_iso_dates(text))
+    "3000000")``, and in words likewise (``twenty-five thousand`` gives ``("25", "25000")``).
+    A claim that writes a number so is not missing it where a text gives the value in full
+    (``1,500,000``)."""
+    found = _scaled_numbers(spell_iso_dates(text))
+    for number in spelled_numbers(text):
+        if number.group is not None:
+            found.add((str(number.group), str(number.value)))
+    return found
 
 
 def scaled_matches(text: str) -> list[tuple[int, int, str, float]]:
