@@ -16,6 +16,7 @@ the passage writes the same quantity before the model reads the pair.
 from __future__ import annotations
 
 import bisect
+import datetime
 import itertools
 import math
 import re
@@ -31,6 +32,7 @@ from attribution.text._terms import (
     canonical_number,
     content_terms,
     decimal_comma,
+    entity_terms,
     month_number,
     number_spans,
     scaled_matches,
@@ -80,9 +82,15 @@ for _forms, _dimension, _factor, _system in (
     ("l L litre litres liter liters", "volume", 1.0, "metric"),
     ("ml mL millilitre millilitres milliliter milliliters", "volume", 1e-3, "metric"),
     # speeds, in metres a second
-    ("km/h kmh kph kmph", "speed", 1 / 3.6, "metric"),
-    ("mph", "speed", 0.44704, "imperial"),
-    ("m/s", "speed", 1.0, "metric"),
+    (
+        "km/h kmh kph kmph kilometres_per_hour kilometers_per_hour kilometre_per_hour"
+        " kilometer_per_hour km_per_hour",
+        "speed",
+        1 / 3.6,
+        "metric",
+    ),
+    ("mph miles_per_hour mile_per_hour", "speed", 0.44704, "imperial"),
+    ("m/s metres_per_second meters_per_second", "speed", 1.0, "metric"),
     # one system (the same value only): "s" is no unit here ("1990s")
     # and as German, French, Spanish and Dutch write them ("2 Stunden 10 Minuten", "2 heures")
     (
@@ -238,7 +246,7 @@ def _half_place(written: str) -> float:
     if "." in written:
         return 0.5 * 10.0 ** -len(written.split(".", 1)[1])
     zeros = len(written) - len(written.rstrip("0"))
-    return 0.5 * 10.0 ** min(zeros, len(written) - 1)
+    return 0.5 * 10.0 ** min(zeros, len(written) - 1, 300)  # no float past 1e308
 
 
 def _kelvins(text: str, start: int, written: str, factor: float) -> tuple[int, str | None]:
@@ -385,8 +393,12 @@ _DIGIT = re.compile(r"\d")
 
 
 _SPELLED_UNITS = "|".join([*_WORDS, *(f for f in _SYMBOLS if len(f) >= 2)])
-_SPELLED_UNIT = re.compile(rf"[ \u00a0]+((?i:{_SPELLED_UNITS}))\b(?![.,]?\d)")
-"""A unit after a number written in words ("eighteen minutes", "five km")."""
+_SPELLED_UNIT = re.compile(
+    rf"[ \u00a0]+((?i:{'|'.join(_WORDS)})|{'|'.join(f for f in _SYMBOLS if len(f) >= 2)})"
+    r"\b(?![.,]?\d)"
+)
+"""A unit after a number written in words ("eighteen minutes", "five km"; a symbol in its own
+case only: "five HR managers" is no time)."""
 _SPELLED_SHARE = re.compile(r"(?i:[ \u00a0]+(?:per[ ]?cent|pct)\b)")
 _NUMBER_WORDS = frozenset(
     """a one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
@@ -417,7 +429,8 @@ def _spelled_cue(text: str) -> bool:
 
 
 _SPELLED_TIME_AFTER = re.compile(
-    r"(?i:[ ,]*(?:and[ ]+)?[a-z]+(?:-[a-z]+)?[ ]+(?:hrs?|hours?|mins?|minutes?|secs?|seconds?)\b)"
+    r"(?i:[ ,]*(?:and[ ]+)?[a-z]+(?:-[a-z]+)?[ ]+"
+    r"(?:hrs?|hours?|mins?|minutes?|secs?|seconds?|days?|weeks?)\b)"
 )
 _SPELLED_TIME_BEFORE = re.compile(
     r"(?i:\b(?:hrs?|hours?|mins?|minutes?|days?|weeks?)[ ,]*(?:and[ ]+)?$)"
@@ -433,6 +446,8 @@ def _may_hold_quantity(text: str) -> bool:
     )
 
 
+_PART_OF = re.compile(r"(?i:\b(?:half|quarters?|thirds?|fifths?|tenths?)[ -]+(?:of[ ]+)?$)")
+"""A part before a number in words ("half a million"): the number is not the value."""
 _SPELLED_DIGITS = "one two three four five six seven eight nine ten eleven twelve".split()
 """The numbers a half is written after in words ("two and a half hours")."""
 
@@ -450,6 +465,8 @@ def _spelled_quantities(text: str) -> list[tuple[int, int, str, tuple[str, float
         if n.ordinal:
             continue
         if n.group is not None:
+            if _PART_OF.search(text, max(0, n.start - 24), n.start):
+                continue  # "half a million", "three-quarters of a million": a part of it
             found.append((n.start, n.end, str(n.group), ("count", n.value / n.group, "")))
             continue
         if (share := _SPELLED_SHARE.match(text, n.end)) is not None:
@@ -504,7 +521,7 @@ def _halves(text: str) -> list[tuple[int, int, str, tuple[str, float, str]]]:
             number = f"{_SPELLED_DIGITS.index(m.group('number').lower()) + 1}.5"
         elif m.group("quarters"):
             number = "0.75" if m.group("quarters").lower() == "three" else "0.25"
-        elif lower.startswith("half", m.start()):
+        elif text[m.start() : m.start() + 4].lower() == "half":
             number = "0.5"
         else:
             number = "1.5"
@@ -746,6 +763,8 @@ def as_written_in(claim: str, passage: str) -> str:
         if match is None:
             continue
         written = passage[match.start : match.end]
+        if written[:1].isalpha() and q.start and claim[q.start - 1] in _SIGNS:
+            continue  # "$450 million" is not "$four hundred and fifty million"
         start = q.start - 1 if match.system == "cent" else q.start  # "$0.25": the sign goes too
         if q.system == "cent":
             written = "$" + written  # "25 cents" as "$0.25"
@@ -772,13 +791,28 @@ _NEXT_WORD = re.compile(r"[ ]+([^\W\d_]+)")
 def _next_word(text: str, q: Quantity) -> str | None:
     """The word right after a count that stands alone (a blank or an opening mark before it, a
     blank and a word after it), stemmed, or None: "12 publishers" gives "publish"; "[3]",
-    "2Pac", "5–4", "4. Turn", "top ten of" give None."""
+    "2Pac", "5–4", "4. Turn", "top ten of", "Maroon 5", "3 Musketeers" give None."""
     if not _STANDALONE_BEFORE.search(text[max(0, q.start - 1) : q.start]):
         return None
     m = _NEXT_WORD.match(text, q.end)
-    if m is None or m.group(1).lower() in STOPWORDS:
-        return None
+    if m is None or m.group(1).lower() in STOPWORDS or m.group(1)[:1].isupper():
+        return None  # "3 Musketeers", "10 Downing Street": a name
+    named = _NAME_BEFORE.search(text, max(0, q.start - 40), q.start)
+    if named is not None and not _opens_sentence(text, named.start()):
+        return None  # "the Apollo 11 crew"
+    if text[q.start].isupper() and not _opens_sentence(text, q.start):
+        return None  # "Maroon Five": a number in words with a capital inside a sentence
     return stem(m.group(1).lower())
+
+
+_NAME_BEFORE = re.compile(r"[A-Z][\w'’-]*[ ]+$")
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` opens its sentence (nothing but a mark of the sentence's end,
+    a quote or a blank before it)."""
+    before = text[max(0, at - 3) : at].rstrip(' "“‘(')
+    return not before or before.endswith((".", "!", "?", ":", "\n"))
 
 
 def _count_edits(
@@ -801,8 +835,11 @@ def _count_edits(
             for n in spelled_numbers(text)
             if not n.ordinal and n.group is None and n.value >= 2
         ]
-        measured = [(q.start, q.end) for q in found if not q.plain]
-        return [q for q in spelled if not any(a < q.end and q.start < b for a, b in measured)]
+        measured = _Taken()
+        for q in found:
+            if not q.plain and not measured.overlaps(q.start, q.end):
+                measured.add(q.start, q.end)
+        return [q for q in spelled if not measured.overlaps(q.start, q.end)]
 
     if not _SPELLED_ANY.search(claim) and not _SPELLED_ANY.search(passage):
         return []
@@ -868,12 +905,13 @@ def _round_edits(
 ) -> list[tuple[int, int, str]]:
     """(start, end, the passage's value) for each round figure or bound of the claim ("about
     1.6 km", "nearly half", "at least 30", "more than £40k", "under 10 seconds") where the
-    passage gives, for the same thing (:func:`_same_context`), one exact value it holds (a
-    round figure within :data:`ROUND_SHARE`, "nearly" from below): the claim is read with that
-    value, its bound words gone. "The bridge is about 1.6 km long." against "The bridge is
-    1,596 metres long." reads "The bridge is 1,596 metres long."; "At least 30 people were
-    hurt." against "34 people were hurt" reads "34 people were hurt." (a small judge read such
-    claims as contradicted, 0.2-0.3)."""
+    passage gives one exact value it holds for the claim's fact (:func:`_rounded_by`): the
+    claim is read with that value, its bound words gone. "The bridge is about 1.6 km long."
+    against "The bridge is 1,596 metres long." reads "The bridge is 1,596 metres long."; "At
+    least 30 people were hurt." against "34 people were hurt" reads "34 people were hurt." (a
+    small judge read such claims as contradicted, 0.2-0.3). None where the passage gives the
+    claim's own value anywhere, or the bound names a group ("children under 12", "companies
+    with over 50 employees": :data:`_BOUND_AFTER`)."""
     edits: list[tuple[int, int, str]] = []
     for q in mine:
         bound, start = _bound(claim, q)
@@ -881,35 +919,84 @@ def _round_edits(
             continue
         if q.plain and _YEAR.fullmatch(claim, q.start, q.end):
             continue  # "around 2019", "after 2019": a year
-        x = float(q.value)
-        if q.system == "fraction":
-            slack = 5.0
-        else:
-            scale = x / float(q.written) if float(q.written) else 1.0
-            slack = max(ROUND_SHARE * abs(x), _half_place(q.written) * abs(scale))
-        strict = _STRICT.search(claim, start, q.start) is not None
-        near = [
-            t
-            for t in theirs
-            if t.dimension == q.dimension
-            and (t.plain == q.plain or q.dimension == "count")
-            and t.system in ("", "metric", "imperial")
-            and not (t.plain and _YEAR.fullmatch(passage, t.start, t.end))
-            and not (t.plain and _glued(passage, t))
-            and _bound(passage, t)[0] is None
-            and _within(bound, strict, x, float(t.value), slack)
-            and _same_context(claim, q._replace(start=start), passage, t)
-            and _same_next(claim, q, passage, t)
-        ]
-        if len(near) == 1:
-            t = near[0]
-            written = passage[t.start : t.end]
-            sign = claim[q.start - 1 : q.start] if q.start else ""
-            if sign in _SIGNS:  # "more than £40k": "£42,300"
-                theirs_sign = passage[t.start - 1 : t.start] if t.start else ""
-                written = (theirs_sign if theirs_sign in _SIGNS else sign) + written
-            edits.append((start, q.end, _cased(claim, start, written)))
+        if bound in ("at least", "up to") and not _states_bound(claim, start):
+            continue  # "children under 12": a group, not a figure
+        if any(same_quantity(q, t) for t in theirs):
+            continue  # "At least 20 were killed; 35 were hurt": the passage's own 20
+        near = [t for t in theirs if _rounded_by(claim, q, bound, start, passage, t, theirs)]
+        if len(near) != 1:
+            continue
+        t = near[0]
+        written = passage[t.start : t.end]
+        sign = claim[q.start - 1 : q.start] if q.start else ""
+        theirs_sign = passage[t.start - 1 : t.start] if t.start else ""
+        if sign in _SIGNS or theirs_sign in _SIGNS:
+            if sign in _SIGNS and theirs_sign in _SIGNS and sign != theirs_sign:
+                continue  # "more than £40k" is no "$42,300"
+            written = (theirs_sign if theirs_sign in _SIGNS else sign) + written
+        edits.append((start, q.end, _cased(claim, start, written)))
     return edits
+
+
+def _rounded_by(
+    claim: str,
+    q: Quantity,
+    bound: str | None,
+    start: int,
+    passage: str,
+    t: Quantity,
+    theirs: Sequence[Quantity],
+) -> bool:
+    """Whether the passage's exact value ``t`` is what the claim's round figure or bound
+    ``q`` (its words from ``start``) says: of the claim's kind, not a year, no bound of its
+    own ("6 years and older"), within the figure (:data:`ROUND_SHARE` of it, or its own
+    rounding up to twice that; "nearly" from below; a bound as :func:`_within` says), before
+    the same word (:func:`_same_context`, :func:`_same_next`), the only value of its kind in
+    a clause that says the claim's fact."""
+    if t.dimension != q.dimension or not (t.plain == q.plain or q.dimension == "count"):
+        return False
+    if t.system not in ("", "metric", "imperial") or _bound(passage, t)[0] is not None:
+        return False
+    if t.plain and (_YEAR.fullmatch(passage, t.start, t.end) or _glued(passage, t)):
+        return False
+    x, y = float(q.value), float(t.value)
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return False
+    if q.system == "fraction":
+        slack = 5.0
+    else:
+        scale = x / float(q.written) if float(q.written) else 1.0
+        own = _half_place(q.written) * abs(scale)
+        slack = max(ROUND_SHARE * abs(x), min(own, 2 * ROUND_SHARE * abs(x)))
+    strict = _STRICT.search(claim, start, q.start) is not None
+    if not _within(bound or "roughly", strict, x, y, slack):
+        return False
+    if not _same_context(claim, q._replace(start=start), passage, t):
+        return False
+    if not _same_next(claim, q, passage, t):
+        return False
+    a, b = _fact_clause(passage, t.start)
+    if sum(u.dimension == t.dimension and a <= u.start < b for u in theirs) > 1:
+        return False  # "1,000 homes in Leeds and 980 in York": which one is not plain
+    return _says_fact(passage, t.start, _fact_terms(claim, start, q.end))
+
+
+_BOUND_AFTER = frozenset(
+    """is are was were be been being has have had take takes took taken last lasts cost costs
+    run runs ran sell sells sold raise raises reach reaches hit hits grow grows grew rise
+    rises rose fall falls fell drew draws draw earn earns earned make makes made spend spends
+    spent weigh weighs weighed measure measures in for by of at to from""".split()
+)
+"""Words after which a bound states a figure ("lasted more than 3 hours", "in under 10
+seconds", "a salary of more than £40k"), as a word in -ed does; after any other ("children
+under 12", "companies with over 50 employees") it may name a group."""
+
+
+def _states_bound(claim: str, start: int) -> bool:
+    """Whether the bound at ``start`` states a figure: it opens the sentence, or follows a word
+    of :data:`_BOUND_AFTER` or one in -ed."""
+    before = _words_before(claim, start, 1)
+    return not before or before[0] in _BOUND_AFTER or before[0].endswith("ed")
 
 
 _SIGNS = frozenset("$€£¥")
@@ -1118,6 +1205,8 @@ def range_conflict(claim: str, passage: str) -> bool:
     if not claimed:
         return False
     given = _ranges(passage, _quantities_once(passage))
+    if len(claimed) * len(given) > _MOST_PAIRS:
+        return False  # a table of ranges: the judge's to read
     for r in claimed:
         alike = [t for t in given if t.dimension == r.dimension]
         if any(_close(t.low, r.low) and _close(t.high, r.high) for t in alike):
@@ -1128,11 +1217,16 @@ def range_conflict(claim: str, passage: str) -> bool:
         if before is None:
             continue
         rest = _fact_terms(claim, r.start, r.end)
+        after = _words_after(claim, r.end)[:2]  # "of moderate exercise", "of vigorous exercise"
         for t in alike:
+            if not all(w in _words_after(passage, t.end)[:4] for w in after):
+                continue
             nested = (t.low <= r.low and r.high <= t.high) or (r.low <= t.low and t.high <= r.high)
             if nested or _words_before(passage, t.start, len(before)) != before:
                 continue
-            if _says_fact(passage, t.start, rest):
+            if _says_fact(passage, t.start, rest) and not _other_frame(
+                claim, r.start, r.end, passage, t.start
+            ):
                 return True
     return False
 
@@ -1297,9 +1391,14 @@ _AT_LEAST = re.compile(
     r"|in[ ]+excess[ ]+of|north[ ]+of|(?:at|a)[ ]+minimum(?:[ ]+of)?|mehr[ ]+als|über"
     r"|mindestens|gut|plus[ ]+de|au[ ]+moins|más[ ]+de|al[ ]+menos|meer[ ]+dan|ruim)[ ]+$)"
 )
-_OR_MORE = re.compile(r"(?i:[ ]+(?:or[ ]+(?:more|longer)|plus)\b|\+)")
-"""A lower bound after a time ("2 hours or more", "2 hours plus", "2+ hours")."""
-"""A claim's time as a lower bound ("more than 2 hours"): a longer one says it too."""
+"""A value as a lower bound ("more than 2 hours"): a longer time says it too."""
+_OR_MORE = re.compile(
+    r"(?i:[ ]+(?:or[ ]+(?:more|longer)|plus|(?:and|or)[ ]+(?:older|over|above|up))\b|\+)"
+)
+"""A lower bound after a value ("2 hours or more", "2 hours plus", "2+ hours", "6 years and
+older")."""
+_OR_LESS = re.compile(r"(?i:[ ]+(?:(?:or|and)[ ]+(?:less|fewer|under|below|younger|shorter))\b)")
+"""An upper bound after a value ("12 or younger", "5 kg or less")."""
 _ROUGHLY = re.compile(
     r"(?i:\b(?:about|around|roughly|approximately|some|etwa|ungefähr|rund|ca\.|circa|environ"
     r"|aproximadamente|unos|unas|ongeveer|zo'n)[ ]+$)"
@@ -1361,10 +1460,15 @@ must hold for its other value to count against the claim's."""
 def _words_before(text: str, start: int, count: int) -> list[str]:
     """The last ``count`` words before ``start`` in its sentence, lower-cased, without the
     punctuation around them."""
-    line = text[:start]
+    line = text[max(0, start - _LOOK_BACK) : start]  # a sentence's words, not the text's
     cut = max(line.rfind(". "), line.rfind("\n"), line.rfind("; "), line.rfind("? "))
     words = (w.strip(".,;:()[]\"'“”‘’*_").lower() for w in line[cut + 1 :].split())
     return [w for w in words if w][-count:]
+
+
+_LOOK_BACK = 400
+"""How far back the words before a value are looked for (in characters): far enough for any
+sentence's words before it, and each look costs the same on a long text."""
 
 
 def _words_after(text: str, end: int) -> list[str]:
@@ -1456,6 +1560,8 @@ def _bound(text: str, q: Quantity) -> tuple[str | None, int]:
             return kind, m.start()
     if _OR_MORE.match(text, q.end):
         return "at least", q.start
+    if _OR_LESS.match(text, q.end):
+        return "up to", q.start
     return None, q.start
 
 
@@ -1517,6 +1623,34 @@ def _says_fact(passage: str, at: int, terms: Sequence[str]) -> bool:
     return bool(terms) and sum(w in held for w in terms) >= VALUE_COVERAGE * len(terms)
 
 
+_RATE = re.compile(
+    r"(?i:\b(?:a|an|per|each|every)[ ]+(second|minute|hour|day|night|week|month|year|season"
+    r"|game|match)\b)"
+)
+"""A rate after a value ("1.5 million visitors a year")."""
+
+
+def _other_frame(claim: str, start: int, end: int, passage: str, at: int) -> bool:
+    """Whether the passage's clause at ``at`` is of another frame than the claim's sentence
+    around ``claim[start:end]``: a year the claim names that the clause lacks ("1.8 million
+    cars in 2023" against "1.3 million cars in 2022"), a name ("on YouTube" against "on
+    TikTok", "in March" against "in February"), or another rate ("a year" against "a day"):
+    then the passage's value is of another fact, not another value of the claim's."""
+    first, last = next(
+        ((a, b) for a, b in source_sentence_spans(claim) if a <= start < b), (0, len(claim))
+    )
+    sentence = claim[first:start] + " " + claim[end:last]  # the claim's words but its value's
+    a, b = _fact_clause(passage, at)
+    clause = passage[a:b]
+    if not set(_YEAR.findall(sentence)) <= set(_YEAR.findall(clause)):
+        return True
+    lower = clause.lower()
+    if any(name not in lower for name in entity_terms(sentence)):
+        return True
+    rates = {r.lower() for r in _RATE.findall(sentence)}
+    return bool(rates) and rates != {r.lower() for r in _RATE.findall(clause)}
+
+
 @lru_cache(maxsize=4096)
 def value_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
@@ -1568,7 +1702,9 @@ def value_conflict(claim: str, passage: str) -> bool:
             a, b = _fact_clause(passage, t.start)
             if sum(u.dimension == q.dimension and a <= u.start < b for u in theirs) > 1:
                 continue  # several values of the kind: the claim's may add them up
-            if _says_fact(passage, t.start, rest):
+            if _says_fact(passage, t.start, rest) and not _other_frame(
+                claim, q.start, q.end, passage, t.start
+            ):
                 return True
     return False
 
@@ -1619,11 +1755,16 @@ passed it on 5 March, and the Senate passed it two days later")."""
 
 def _fact_clause(text: str, at: int) -> tuple[int, int]:
     """The clause of facts around ``text[at]``."""
-    start = 0
-    for m in _CLAUSE_JOIN.finditer(text, 0, at):
+    start = max(0, at - _CLAUSE_REACH)
+    for m in _CLAUSE_JOIN.finditer(text, start, at):
         start = m.end()
-    end = _CLAUSE_JOIN.search(text, at)
-    return start, end.start() if end else len(text)
+    end = _CLAUSE_JOIN.search(text, at, at + _CLAUSE_REACH)
+    return start, end.start() if end else min(len(text), at + _CLAUSE_REACH)
+
+
+_CLAUSE_REACH = 2000
+"""The most characters a clause of facts reaches either side of a value (a line of text
+without a sentence's end is read no further, and each look costs the same on a long text)."""
 
 
 def _degrees(q: Quantity) -> float:
@@ -1647,7 +1788,8 @@ _DATES = re.compile(
     rf"|\b(?P<m2>{_MONTH_NAME})\.?[ \t]+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?[ \t]+(?P<y2>\d{{4}})\b"
     r"|\b(?P<y3>\d{4})-(?P<m3>\d{2})-(?P<d3>\d{2})(?:\b|(?=T\d\d:\d\d))"
     r"|(?<![\d/.])(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y4>\d{4})\b(?![/.]\d)"
-    r"|(?<![\d/.])(?P<y5>\d{4})(?P<sep5>[/.])(?P<m5>\d{1,2})(?P=sep5)(?P<d5>\d{1,2})\b(?![/.]\d)"
+    r"|(?<![\d/.vV])(?P<y5>\d{4})(?P<sep5>/|\.(?=\d\d\.\d\d\b))(?P<m5>\d{1,2})(?P=sep5)"
+    r"(?P<d5>\d{1,2})\b(?![/.]\d)"
 )
 """A date with a day, a month and a year: ``21 January 1793``, ``21st of January 1793``,
 ``January 21, 1793``, ``Jan. 21, 1793``, ``1793-01-21`` (a time of day after it or not:
@@ -1655,9 +1797,12 @@ _DATES = re.compile(
 ``1793/01/21``, ``1793.01.21``."""
 
 
-def _days(m: re.Match[str]) -> frozenset[tuple[int, int, int]]:
+def _days(m: re.Match[str], *, loose: bool = False) -> frozenset[tuple[int, int, int]]:
     """The days (year, month, day) a date match is: one, or none for a date either way round
-    (``03/04/2020``) or no date at all (``31/31/2020``)."""
+    (``03/04/2020``) or no date at all (``31/31/2020``). ``loose``: every day it may be, to
+    tell it from another: a dotted one either way round ("04.01.2024" is written day first,
+    but not always), an ISO one with a time of day the day before and after too (another time
+    zone's day)."""
     read: list[tuple[str, int | str, str]]
     if m.group("y1"):
         read = [(m.group("y1"), month_number(m.group("m1")) or 0, m.group("d1"))]
@@ -1669,14 +1814,29 @@ def _days(m: re.Match[str]) -> frozenset[tuple[int, int, int]]:
         read = [(m.group("y5"), m.group("m5"), m.group("d5"))]
     else:  # day first or month first, where only one reading is a date ("21/01/1793")
         a, b, year = m.group("a"), m.group("b"), m.group("y4")
-        if m.group("sep") == ".":
+        if m.group("sep") == "." and not (loose and int(a) <= 12 and int(b) <= 12):
             read = [(year, b, a)]  # "05.03.2024": dots write the day first
+        elif m.group("sep") == ".":
+            read = [(year, b, a), (year, a, b)]
         elif a != b and int(a) <= 12 and int(b) <= 12:
             return frozenset()  # "9/11/2001", "03/04/2020": either day, so neither
         else:
             read = [(year, b, a), (year, a, b)]
     days = {(int(y), int(mo), int(d)) for y, mo, d in read}
-    return frozenset(day for day in days if 1 <= day[1] <= 12 and 1 <= day[2] <= 31)
+    days = {day for day in days if 1 <= day[1] <= 12 and 1 <= day[2] <= 31}
+    if loose and m.group("y3") and _TIME_OF_DAY.match(m.string, m.end()):
+        days |= {near for day in days for near in _either_side(day)}
+    return frozenset(days)
+
+
+def _either_side(day: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """The days before and after a day (none where it is no day: "2024-02-31")."""
+    try:
+        at = datetime.date(*day)
+    except ValueError:
+        return ()
+    one = datetime.timedelta(days=1)
+    return tuple((d.year, d.month, d.day) for d in (at - one, at + one))
 
 
 def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
@@ -1781,7 +1941,8 @@ _DECADE = re.compile(r"(?i:\b(?:the[ ]+)?(?:(early|mid|late)[- ]?)?(1[0-9]\d|20\
 """A decade ("the 1990s", "the early 2000s", "the mid-1980s")."""
 _DECADE_PART = {None: (0, 9), "early": (0, 4), "mid": (3, 7), "late": (6, 9)}
 """The years of a decade each qualifier covers."""
-_YEAR = re.compile(r"(?<![\d.,/:-])(1[0-9]\d\d|20\d\d)(?![\d/:]|[.,-]\d)")
+_YEAR = re.compile(r"(?<![\d.,/:-])(1[0-9]\d\d|20\d\d)(?![\d/:]|[.,-]\d|s\b)")
+"""A year ("1994"; not a decade, "1990s")."""
 
 
 def _decade_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
@@ -1795,8 +1956,7 @@ def _decade_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
         return []
     edits: list[tuple[int, int, str]] = []
     for m in found:
-        first, last = _DECADE_PART[m.group(1) and m.group(1).lower()]
-        low, high = int(m.group(2)) * 10 + first, int(m.group(2)) * 10 + last
+        low, high = _decade_years(m)
         own = set(content_terms(m.group()))
         rest = [w for w in content_terms(_sentence_of(claim, m.start())) if w not in own]
         rest = [w for w in rest if not w[:1].isdigit()]
@@ -1837,13 +1997,13 @@ def _day_conflict(claim: str, passage: str) -> bool:
     Senate's day)."""
     if _DIGIT.search(claim) is None:
         return False
-    theirs = [(m, _days(m)) for m in _DATES.finditer(passage)]
-    if not theirs:
-        return False
+    theirs = [(m, _days(m, loose=True)) for m in _DATES.finditer(passage)]
+    if not theirs or len(theirs) > _MOST_PAIRS:
+        return False  # no date, or a table of them: the judge's to read
     if _OLD_STYLE.search(passage):
         return False  # "20 March 1726/27 (Old Style)": two calendars
     for m in _DATES.finditer(claim):
-        days = _days(m)
+        days = _days(m, loose=True)
         if not days or any(days & their for _, their in theirs):
             continue
         if any(_names_day(passage, month, day) for _, month, day in days):
@@ -1855,7 +2015,9 @@ def _day_conflict(claim: str, passage: str) -> bool:
         for t, their in theirs:
             if not their or _words_before(passage, _date_start(passage, t), len(before)) != before:
                 continue
-            if _says_fact(passage, t.start(), rest):
+            if _says_fact(passage, t.start(), rest) and not _other_frame(
+                claim, m.start(), m.end(), passage, t.start()
+            ):
                 return True
     return False
 
@@ -1896,23 +2058,40 @@ def _periods(text: str, *, years: bool) -> list[tuple[int, int, tuple[int, int]]
     1970 to 1974."""
     found: list[tuple[int, int, tuple[int, int]]] = []
     if "entur" in text:
-        found += [
-            (m.start(), m.end(), c)
-            for m in _CENTURY.finditer(text)
-            if (c := _century(m)) is not None
-        ]
+        for m in _CENTURY.finditer(text):
+            if (c := _century(m)) is not None:
+                the = _THE.search(text, max(0, m.start() - 8), m.start())
+                found.append((the.start() if the else m.start(), m.end(), c))  # "the 19th"
     for m in _DECADE.finditer(text) if "0s" in text else ():
-        first, last = _DECADE_PART[m.group(1) and m.group(1).lower()]
-        decade = int(m.group(2)) * 10
-        found.append((m.start(), m.end(), (decade + first, decade + last)))
+        found.append((m.start(), m.end(), _decade_years(m)))
     if years:
-        spans = [(start, end) for start, end, _ in found]
+        taken = _Taken()
+        for start, end, _ in found:
+            if not taken.overlaps(start, end):
+                taken.add(start, end)
         found += [
             (m.start(), m.end(), (int(m.group(1)), int(m.group(1))))
             for m in _YEAR.finditer(text)
-            if not any(a <= m.start() < b for a, b in spans)
+            if not taken.overlaps(m.start(), m.end())
         ]
     return found
+
+
+_HUNDREDS_PART = {None: (0, 99), "early": (0, 33), "mid": (33, 66), "late": (66, 99)}
+"""The years of a hundred ("the 1800s") each qualifier covers."""
+
+
+def _decade_years(m: re.Match[str]) -> tuple[int, int]:
+    """The first and last year a decade match covers: "the 1990s" 1990 to 1999, "the early
+    2000s" 2000 to 2004; a round hundred is read as its hundred years ("the 1800s" 1800 to
+    1899, "the early 1900s" 1900 to 1933; "the 2000s" 2000 to 2099, as either)."""
+    part = m.group(1) and m.group(1).lower()
+    decade = int(m.group(2)) * 10
+    if decade % 100 == 0:
+        first, last = _HUNDREDS_PART[part]
+    else:
+        first, last = _DECADE_PART[part]
+    return decade + first, decade + last
 
 
 def _period_conflict(claim: str, passage: str) -> bool:
@@ -1926,6 +2105,8 @@ def _period_conflict(claim: str, passage: str) -> bool:
     if not mine:
         return False
     theirs = _periods(passage, years=True)
+    if len(mine) * len(theirs) > _MOST_PAIRS:
+        return False  # a table of years: the judge's to read
     for start, end, (low, high) in mine:
         if any(a <= high and low <= b for _, _, (a, b) in theirs):
             continue
@@ -1936,7 +2117,7 @@ def _period_conflict(claim: str, passage: str) -> bool:
         for at, _, _ in theirs:
             if _words_before(passage, at, len(before)) != before:
                 continue
-            if _says_fact(passage, at, rest):
+            if _says_fact(passage, at, rest) and not _other_frame(claim, start, end, passage, at):
                 return True
     return False
 

@@ -649,7 +649,7 @@ def spelled_numbers(text: str) -> list[SpelledNumber]:
         return []
     spans = [m.span() for m in _WORD.finditer(text)]
     words = _Words(
-        [lower[a:b] for a, b in spans],
+        [text[a:b].lower() for a, b in spans],  # not lower[a:b]: "İ" lowers to two characters
         [text[spans[k][1] : spans[k + 1][0]] for k in range(len(spans) - 1)],
     )
     return [
