@@ -509,6 +509,13 @@ def test_a_number_with_a_scale_is_found_by_its_value(
         ),
         ("It kicks off at 15:00.", "Kick-off is at 3 p.m. local time.", "It kicks off at 3 p.m."),
         ("He won in 2:30.", "The race started at 2:30pm.", "He won in 2:30."),
+        (  # both ends of the hours (only the second was read: "07:00 to 10pm")
+            "The store is open 07:00 to 22:00 on weekdays.",
+            "Store hours: Mon–Sat 7am–10pm.",
+            "The store is open 7am to 10pm on weekdays.",
+        ),
+        # a decade a time is before or after is no year of it
+        ("Prices rose after the 1950s.", "Prices rose after 1957.", "Prices rose after the 1950s."),
         ("Its top speed is 250 km/h.", "Its top speed is 250 kph.", "Its top speed is 250 kph."),
         ("The car reaches 60 mph.", "The car reaches 97 km/h.", "The car reaches 97 km/h."),
         # a share as one in so many is compared, not written as a share of

@@ -1884,17 +1884,20 @@ _CLOCK = re.compile(
 )
 """A time of day: "3pm", "3:30 p.m.", "11am", "15:00", "9:05"."""
 _CLOCK_BEFORE = re.compile(
-    r"(?i:\b(?:at|from|until|till|to|by|before|after|around|since|between|and)[ ]+$|[-–—][ ]*$)"
+    r"(?i:\b(?:at|from|until|till|to|by|before|after|around|since|between|and|open|opens"
+    r"|close|closes)[ ]+$|[-–—][ ]*$)"
 )
 _CLOCK_AFTER = re.compile(
-    r"(?i:[ ]*(?:[-–—][ ]*\d{1,2}:\d\d|(?:UTC|GMT|[A-Z]{2,4}T|local|Uhr|h|hrs|o'clock)\b))"
+    r"(?i:[ ]*(?:(?:[-–—]|to|until|till)[ ]*\d{1,2}(?::\d\d|[ ]?[ap]\.?m\b)"
+    r"|(?:UTC|GMT|[A-Z]{2,4}T|local|Uhr|h|hrs|o'clock)\b))"
 )
 
 
 def _clocks(text: str) -> list[tuple[int, int, int]]:
     """(start, end, minutes after midnight) of each time of day ``text`` writes: with "am" or
-    "pm", or on a 24-hour clock where a word of time stands before it ("at 15:00", "from"), a
-    dash or a zone after it ("11:00–22:00", "15:00 UTC"; not "won 2:30", a score or a time
+    "pm", or on a 24-hour clock with a leading zero ("07:00") or where a word of time stands
+    before it ("at 15:00", "from", "opens"), a dash or "to" and a time or a zone after it
+    ("11:00–22:00", "07:00 to 22:00", "15:00 UTC"; not "won 2:30", a score or a time
     taken)."""
     if ":" not in text and "m" not in text.lower():
         return []
@@ -1905,7 +1908,8 @@ def _clocks(text: str) -> list[tuple[int, int, int]]:
             minutes = hour * 60 + int(m.group("m") or 0)
         else:
             before = _CLOCK_BEFORE.search(text, max(0, m.start() - 10), m.start())
-            if before is None and not _CLOCK_AFTER.match(text, m.end()):
+            zero = m.group("h24").startswith("0")  # "07:00": a clock's way to write it
+            if before is None and not zero and not _CLOCK_AFTER.match(text, m.end()):
                 continue
             minutes = int(m.group("h24")) * 60 + int(m.group("m24"))
         found.append((m.start(), m.end(), minutes))
@@ -1956,6 +1960,8 @@ def _decade_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
         return []
     edits: list[tuple[int, int, str]] = []
     for m in found:
+        if _RELATIVE.search(claim, max(0, m.start() - 12), m.start()):
+            continue  # "before the 1950s" is no year of them
         low, high = _decade_years(m)
         own = set(content_terms(m.group()))
         rest = [w for w in content_terms(_sentence_of(claim, m.start())) if w not in own]
@@ -2077,6 +2083,8 @@ def _periods(text: str, *, years: bool) -> list[tuple[int, int, tuple[int, int]]
     return found
 
 
+_RELATIVE = re.compile(r"(?i:\b(?:before|after|since|until|till|by|from)[ ]+$)")
+"""A word that puts a time before or after a period ("before the 1950s")."""
 _HUNDREDS_PART = {None: (0, 99), "early": (0, 33), "mid": (33, 66), "late": (66, 99)}
 """The years of a hundred ("the 1800s") each qualifier covers."""
 
