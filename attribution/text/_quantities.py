@@ -392,7 +392,6 @@ _WORD_CUES = re.compile(r"dozen|half|third|quarter|fifth|tenth|\bone in ", re.IG
 _DIGIT = re.compile(r"\d")
 
 
-_SPELLED_UNITS = "|".join([*_WORDS, *(f for f in _SYMBOLS if len(f) >= 2)])
 _SPELLED_UNIT = re.compile(
     rf"[ \u00a0]+((?i:{'|'.join(_WORDS)})|{'|'.join(f for f in _SYMBOLS if len(f) >= 2)})"
     r"\b(?![.,]?\d)"
@@ -874,8 +873,8 @@ _SPELLED_ANY = re.compile(
 
 ROUND_SHARE = 0.05
 """How far a value may lie from a claim's round figure ("about 1.6 km", "nearly half") for the
-claim to be read with it, as a share of the figure (or the figure's own rounding, if more;
-five points for a share in words)."""
+claim to be read with it, as a share of the figure (or the figure's own rounding, if more, up
+to twice that share; five points for a share in words)."""
 _STRICT = re.compile(r"(?i:more|over|greater|longer|excess|north|under|less|fewer|below)")
 """A bound's words that leave its own value out ("more than 30" is not 30)."""
 
