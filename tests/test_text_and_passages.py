@@ -2179,3 +2179,13 @@ def test_dates_periods_and_ranges_of_a_long_text_take_linear_time() -> None:
     ranges = " and ".join(f"{i}-{i + 3} km" for i in range(10_000))
     assert not date_conflict("It became popular in the 1970s.", f"It became popular in {years}.")
     assert not range_conflict("The trail is 12-14 km long.", f"The trail is {ranges} long.")
+
+
+@pytest.mark.parametrize("date", ["0001-01-01T00:00", "9999-12-31T23:00", "2024-02-31T10:00"])
+def test_a_date_at_the_calendars_edge_reads_without_a_crash(date: str) -> None:
+    # the day before 0001-01-01 (another time zone's) raised OverflowError: a 500
+    from attribution.text import as_written_in, date_conflict
+
+    claim = f"It was released on {date}."
+    assert date_conflict(claim, "It was released on 5 May 2020.")  # another day all the same
+    assert as_written_in(claim, "It was released on 5 May 2020.") == claim

@@ -1629,6 +1629,10 @@ _RATE = re.compile(
 """A rate after a value ("1.5 million visitors a year")."""
 
 
+_CLAUSE_WORD = re.compile(r"[\w'’-]+")
+"""A word as :func:`attribution.text.entity_terms` cuts a name ("O'Brien", "Ariane-5")."""
+
+
 def _other_frame(claim: str, start: int, end: int, passage: str, at: int) -> bool:
     """Whether the passage's clause at ``at`` is of another frame than the claim's sentence
     around ``claim[start:end]``: a year the claim names that the clause lacks ("1.8 million
@@ -1643,8 +1647,8 @@ def _other_frame(claim: str, start: int, end: int, passage: str, at: int) -> boo
     clause = passage[a:b]
     if not set(_YEAR.findall(sentence)) <= set(_YEAR.findall(clause)):
         return True
-    lower = clause.lower()
-    if any(name not in lower for name in entity_terms(sentence)):
+    words = set(_CLAUSE_WORD.findall(clause.lower()))
+    if any(name not in words for name in entity_terms(sentence)):
         return True
     rates = {r.lower() for r in _RATE.findall(sentence)}
     return bool(rates) and rates != {r.lower() for r in _RATE.findall(clause)}
@@ -1830,12 +1834,13 @@ def _days(m: re.Match[str], *, loose: bool = False) -> frozenset[tuple[int, int,
 
 def _either_side(day: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
     """The days before and after a day (none where it is no day: "2024-02-31")."""
+    one = datetime.timedelta(days=1)
     try:
         at = datetime.date(*day)
-    except ValueError:
+        near = (at - one, at + one)
+    except (ValueError, OverflowError):  # "2024-02-31"; "0001-01-01", "9999-12-31": no day
         return ()
-    one = datetime.timedelta(days=1)
-    return tuple((d.year, d.month, d.day) for d in (at - one, at + one))
+    return tuple((d.year, d.month, d.day) for d in near)
 
 
 def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
@@ -1865,6 +1870,8 @@ def _date_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
 _ORDINAL_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)\b")
 _THE = re.compile(r"(?i:\bthe[ \t]+)$")
 _TIME_OF_DAY = re.compile(r"T\d\d:\d\d")
+_ISO_CLOCK = re.compile(r"T\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?")
+"""An ISO date's time of day, with its zone ("T14:00:00Z", "T01:00+09:00")."""
 
 
 def _date_start(text: str, m: re.Match[str]) -> int:
@@ -2016,12 +2023,14 @@ def _day_conflict(claim: str, passage: str) -> bool:
         before = _lead(claim, _date_start(claim, m))
         if before is None:
             continue
-        rest = _fact_terms(claim, m.start(), m.end())  # "June": the date's, not the fact's
+        time = _ISO_CLOCK.match(claim, m.end())  # "T14:00:00Z": the date's too
+        end = time.end() if time else m.end()
+        rest = _fact_terms(claim, m.start(), end)  # "June": the date's, not the fact's
         for t, their in theirs:
             if not their or _words_before(passage, _date_start(passage, t), len(before)) != before:
                 continue
             if _says_fact(passage, t.start(), rest) and not _other_frame(
-                claim, m.start(), m.end(), passage, t.start()
+                claim, m.start(), end, passage, t.start()
             ):
                 return True
     return False
