@@ -1,7 +1,7 @@
 """Hand-written hard cases: what a careful reader catches.
 
 Run: ``.venv/bin/python -m benchmarks.hard_cases [--verifier NAME] [--config fast]
-[--set wide|forms]``. Each case is one claim
+[--set wide|forms|answers]``. Each case is one claim
 with its marker against one or two short sources, and the verdict a careful reader gives
 (``supported`` or not). It prints the engine's verdict, support score and contradiction for
 each, and the count right. These are examples of kinds of error (plans read as facts, a unit
@@ -148,16 +148,67 @@ def _wide(attributor: Attributor, cases: list[tuple[str, str, list[str], bool]])
     return 0
 
 
+def _answers(
+    attributor: Attributor,
+    cases: list[tuple[str, str, tuple[str, ...], tuple[tuple[str, bool, str], ...]]],
+) -> int:
+    """Whole answers (:mod:`benchmarks.answer_cases`): each sentence the reader and the engine
+    disagree on, then per part the sentences right, the supported ones the engine contradicts
+    and the unsupported ones it calls supported."""
+    right: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    false_contradicted: Counter[str] = Counter()
+    false_supported: Counter[str] = Counter()
+    print("| part | topic | sentence | reader | engine | score | note |")
+    print("| --- | --- | --- | --- | --- | ---: | --- |")
+    for part, topic, passages, sentences in cases:
+        answer = " ".join(sentence for sentence, _, _ in sentences)
+        sources = [_source(str(i + 1), text) for i, text in enumerate(passages)]
+        claims = attributor.attribute(answer, sources).claims
+        start = 0
+        for sentence, supported, note in sentences:
+            begin = answer.index(sentence, start)
+            start = begin + len(sentence)
+            mine = [c for c in claims if begin <= c.start < start]
+            if not mine:
+                raise SystemExit(f"the sentence {sentence!r} gave no claim to check")
+            # a sentence the segmenter cut in two is supported only when every part is
+            verdict = min(mine, key=lambda c: (c.verdict == "supported", c.score))
+            called = all(c.verdict == "supported" for c in mine)
+            total[part] += 1
+            right[part] += called == supported
+            false_contradicted[part] += supported and verdict.verdict == "contradicted"
+            false_supported[part] += called and not supported
+            if called != supported:
+                print(
+                    f"| {part} | {topic} | {sentence} | "
+                    f"{'supported' if supported else 'not supported'} | {verdict.verdict} | "
+                    f"{verdict.score:.2f} | {note} |"
+                )
+    print(
+        "\n| part | right | sentences | supported, contradicted | unsupported, supported |"
+        "\n| --- | ---: | ---: | ---: | ---: |"
+    )
+    for part in total:
+        print(
+            f"| {part} | {right[part]} | {total[part]} | {false_contradicted[part]} | "
+            f"{false_supported[part]} |"
+        )
+    print(f"\n{sum(right.values())} of {sum(total.values())} as a careful reader", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hard_cases", description=__doc__)
     parser.add_argument("--verifier", help="a cross-encoder alone (manifest name or path)")
     parser.add_argument(
         "--set",
-        choices=("first", "wide", "forms"),
+        choices=("first", "wide", "forms", "answers"),
         default="first",
         help="first: the nine cases the tests run; wide: 79 more of the same kinds, written "
         "apart from the engine (benchmarks/wide_cases.py), with a count right per kind; forms: "
-        "264 numbers, quantities and dates in other forms (benchmarks/form_cases.py)",
+        "264 numbers, quantities and dates in other forms (benchmarks/form_cases.py); answers: "
+        "whole answers with numbers and dates through the engine (benchmarks/answer_cases.py)",
     )
     parser.add_argument("--config", help="a preset name or a JSON AttributionConfig file")
     args = parser.parse_args(argv)
@@ -188,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             (f"{part}: {kind}", claim, [text], ok) for part, kind, claim, text, ok in FORM_CASES
         ]
         return _wide(attributor, cases)
+    if args.set == "answers":
+        from benchmarks.answer_cases import ANSWER_CASES
+
+        return _answers(attributor, ANSWER_CASES)
     right = 0
     print("| case | reader | engine | score | contradiction |")
     print("| --- | --- | --- | ---: | ---: |")

@@ -45,7 +45,11 @@ from attribution.text._terms import (
 
 __all__ = [
     "BOUND_REACH",
+    "FOLLOW_COVERAGE",
     "FRACTION_SLACK",
+    "LEAD_REACH",
+    "ROUGHLY_BOTH",
+    "ROUND_CLOSE",
     "ROUND_SHARE",
     "VALUE_COVERAGE",
     "VALUE_WORDS",
@@ -924,9 +928,12 @@ def _round_edits(
             continue  # "At least 20 were killed; 35 were hurt": the passage's own 20
         near = [t for t in theirs if _rounded_by(claim, q, bound, start, passage, t, theirs)]
         if len(near) != 1:
+            near = _sole_near(claim, q, bound, start, passage, theirs)
+        if len(near) != 1:
             continue
         t = near[0]
-        written = passage[t.start : t.end]
+        their_bound, their_start = _bound(passage, t)
+        written = passage[their_start if their_bound else t.start : t.end]
         sign = claim[q.start - 1 : q.start] if q.start else ""
         theirs_sign = passage[t.start - 1 : t.start] if t.start else ""
         if sign in _SIGNS or theirs_sign in _SIGNS:
@@ -952,9 +959,43 @@ def _rounded_by(
     rounding up to twice that; "nearly" from below; a bound as :func:`_within` says), before
     the same word (:func:`_same_context`, :func:`_same_next`), the only value of its kind in
     a clause that says the claim's fact."""
+    if _bound(passage, t)[0] is not None or not _may_round_to(claim, q, bound, start, passage, t):
+        return False
+    if not _same_context(claim, q._replace(start=start), passage, t):
+        return False
+    if not _same_next(claim, q, passage, t):
+        return False
+    a, b = _fact_clause(passage, t.start)
+    if sum(u.dimension == t.dimension and a <= u.start < b for u in theirs) > 1:
+        return False  # "1,000 homes in Leeds and 980 in York": which one is not plain
+    return _says_fact(passage, t.start, _fact_terms(claim, start, q.end))
+
+
+ROUND_CLOSE = 0.01
+"""How far a value may lie from a claim's round figure, as a share of the figure, for the
+figure to be read as it where the words around differ, if the figure's own rounding allows
+less ("about 225 g" is 226 g)."""
+
+
+def _may_round_to(
+    claim: str,
+    q: Quantity,
+    bound: str | None,
+    start: int,
+    passage: str,
+    t: Quantity,
+    *,
+    own: bool = False,
+) -> bool:
+    """Whether the passage's value ``t`` may be what the claim's round figure or bound ``q``
+    (its words from ``start``) says, by kind and value alone: of the claim's kind, not a year,
+    within the figure (:data:`ROUND_SHARE` of it, or its own rounding up to twice that; with
+    ``own``, its own rounding or :data:`ROUND_CLOSE` of it only, up to twice that share:
+    "approximately 17.9 million" is no 17.5 million, "about 100" no 145; "nearly" from
+    below; a bound as :func:`_within` says)."""
     if t.dimension != q.dimension or not (t.plain == q.plain or q.dimension == "count"):
         return False
-    if t.system not in ("", "metric", "imperial") or _bound(passage, t)[0] is not None:
+    if t.system not in ("", "metric", "imperial"):
         return False
     if t.plain and (_YEAR.fullmatch(passage, t.start, t.end) or _glued(passage, t)):
         return False
@@ -965,19 +1006,52 @@ def _rounded_by(
         slack = 5.0
     else:
         scale = x / float(q.written) if float(q.written) else 1.0
-        own = _half_place(q.written) * abs(scale)
-        slack = max(ROUND_SHARE * abs(x), min(own, 2 * ROUND_SHARE * abs(x)))
+        rounding = _half_place(q.written) * abs(scale)
+        most = min(rounding, 2 * ROUND_SHARE * abs(x))  # "about 100" is no 145
+        slack = max(ROUND_CLOSE * abs(x), most) if own else max(ROUND_SHARE * abs(x), most)
     strict = _STRICT.search(claim, start, q.start) is not None
-    if not _within(bound or "roughly", strict, x, y, slack):
-        return False
-    if not _same_context(claim, q._replace(start=start), passage, t):
-        return False
-    if not _same_next(claim, q, passage, t):
-        return False
+    return _within(bound or "roughly", strict, x, y, slack)
+
+
+def _sole_near(
+    claim: str,
+    q: Quantity,
+    bound: str | None,
+    start: int,
+    passage: str,
+    theirs: Sequence[Quantity],
+) -> list[Quantity]:
+    """The passage's one value the claim's round figure or bound may be, within the figure's
+    own rounding (:func:`_may_round_to`: "roughly 485,000" is 484,507, not 494,989), where the
+    words around differ ("Greater Manchester had nearly 2.9 million people" and "the population
+    of Greater Manchester was 2,867,800"): in a clause of the claim's frame that holds half the
+    claim's words (:data:`FOLLOW_COVERAGE`). A round figure of the passage ("about 495 km")
+    stands for a claim's ("roughly 500 km"); its bounds do not. A bound ("more than 53,000")
+    only for a value a place of its figure past it (twice :data:`ROUND_SHARE` at most), the
+    only one of its kind in its clause."""
+
+    def fits(t: Quantity) -> bool:
+        their_bound = _bound(passage, t)[0]
+        if their_bound is not None and (their_bound, bound) != ("roughly", "roughly"):
+            return False
+        return _may_round_to(claim, q, bound, start, passage, t, own=True)
+
+    near = [t for t in theirs if fits(t)]
+    if len(near) != 1:
+        return []
+    t = near[0]
     a, b = _fact_clause(passage, t.start)
-    if sum(u.dimension == t.dimension and a <= u.start < b for u in theirs) > 1:
-        return False  # "1,000 homes in Leeds and 980 in York": which one is not plain
-    return _says_fact(passage, t.start, _fact_terms(claim, start, q.end))
+    reach = min(_last_place(q), 2 * ROUND_SHARE * abs(float(q.value)))
+    if bound in ("at least", "up to") and (  # "more than 100 died": not 150 hurt and 80 died
+        abs(float(t.value) - float(q.value)) > reach
+        or any(u is not t and u.dimension == t.dimension and a <= u.start < b for u in theirs)
+    ):
+        return []
+    terms = _fact_terms(claim, start, q.end)
+    held = set(content_terms(passage[a:b]))
+    if not terms or sum(w in held for w in terms) < FOLLOW_COVERAGE * len(terms):
+        return []
+    return [] if _other_frame(claim, q.start, q.end, passage, t.start) else [t]
 
 
 _BOUND_AFTER = frozenset(
@@ -1221,7 +1295,7 @@ def range_conflict(claim: str, passage: str) -> bool:
             if not all(w in _words_after(passage, t.end)[:4] for w in after):
                 continue
             nested = (t.low <= r.low and r.high <= t.high) or (r.low <= t.low and t.high <= r.high)
-            if nested or _words_before(passage, t.start, len(before)) != before:
+            if nested or not _leads_alike(claim, r.start, before, passage, t.start):
                 continue
             if _says_fact(passage, t.start, rest) and not _other_frame(
                 claim, r.start, r.end, passage, t.start
@@ -1545,7 +1619,7 @@ def _measured(q: Quantity) -> bool:
 def _bound(text: str, q: Quantity) -> tuple[str | None, int]:
     """How a value is bounded or rounded, and where its words start: "roughly" ("about 2 km"),
     "nearly" ("almost 2 km"), "at least" ("more than 2 km", "2 km or more"), "up to" ("up to 2
-    km", "under 2 km"), or None (the value itself)."""
+    km", "under 2 km"), or None (the value itself, its sign before it: "$3.93")."""
     at = q.start - 1 if q.start and text[q.start - 1] in _SIGNS else q.start
     lead = max(0, at - 24)
     for kind, pattern in (
@@ -1561,7 +1635,7 @@ def _bound(text: str, q: Quantity) -> tuple[str | None, int]:
         return "at least", q.start
     if _OR_LESS.match(text, q.end):
         return "up to", q.start
-    return None, q.start
+    return None, at
 
 
 def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None) -> bool:
@@ -1575,9 +1649,14 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
     points off ("half" and 30%, not 48%)."""
     if same_quantity(q, t) or _rounds_to(q, t) or _rounds_to(t, q):
         return False
+    x, y = float(q.value), float(t.value)
+    if their_bound is not None and their_bound == bound:  # the same bound of another value
+        if bound != "roughly":
+            return True  # "more than 8" and "more than 6"; "up to 120p" and "up to 60p"
+        # "approximately 12 months" and "approximately 14 months": two round figures
+        return _last_place(q) == _last_place(t) or abs(x - y) > ROUGHLY_BOTH * max(abs(x), abs(y))
     if their_bound in ("at least", "up to", "nearly"):
         return False
-    x, y = float(q.value), float(t.value)
     if bound == "at least":
         return y < x
     if bound == "up to":
@@ -1587,6 +1666,25 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
     if "roughly" in (bound, their_bound) and abs(x - y) <= ROUGHLY_SHARE * max(abs(x), abs(y)):
         return False
     return _far(q, t)
+
+
+ROUGHLY_BOTH = 0.1
+"""How far apart two round figures ("about 500", "about 480") may lie, as a share of the
+larger, and be one where they are rounded to other places."""
+
+
+def _last_place(q: Quantity) -> float:
+    """The value of a number's last written place that is not a zero ("10.4 billion": 0.1
+    billion; "500": 100; "12": 1)."""
+    digits = q.written.lstrip("-")
+    try:
+        scale = float(q.value) / float(q.written) if float(q.written) else 1.0
+    except ValueError:
+        return math.nan  # no place: no two figures are of one
+    whole, _, decimals = digits.partition(".")
+    if decimals.strip("0"):
+        return 10.0 ** -len(decimals.rstrip("0")) * abs(scale)
+    return 10.0 ** (len(whole) - len(whole.rstrip("0"))) * abs(scale)
 
 
 FRACTION_SLACK = 10.0
@@ -1656,60 +1754,300 @@ def _other_frame(claim: str, start: int, end: int, passage: str, at: int) -> boo
 
 @lru_cache(maxsize=4096)
 def value_conflict(claim: str, passage: str) -> bool:
-    """Whether the claim states a measure (a length, mass, volume, time, temperature or share)
-    or a number with a scale ("€450m") the passage gives as another value, or as its number in
-    a unit of another kind ("12 percent" for "12 mmHg"), after the same words: "The battery
-    charges to 80% in 8 minutes." against "The battery charges to 80% in 18 minutes." (a small
-    judge reads the two as one, 0.87). The passage's clause must say the claim's fact (three
-    quarters of its content words) and give no other value of that kind ("15 minutes to
-    prepare and 30 to cook" may add up to the claim's); neither value a part of a measure in
-    two ("7 lb 11 oz"); a bound or round figure ("more than", "about", "up to", "nearly") or a
-    share in words ("a third") only against a value it cannot be (:func:`_apart`: "about a
-    third" against 13%, "half" against 30%, not against 48%); no value the claim's rounds or
-    cuts ("5%" for 5.2%, "8,848 m" for 8,848.86 m) or the passage gives elsewhere. A value
-    that opens its sentence ("Half of respondents said ...") is compared by the words after it
-    (:func:`_trail`)."""
-    mine = [q for q in _quantities_once(claim) if _measured(q)]
+    """Whether the claim states a measure (a length, mass, volume, time, temperature or share),
+    a number with a scale ("€450m") or a plain number of a kind (:func:`_kind`: "£22", "10,000
+    IU", "36 of 68 field goals", "18W") the passage gives as another value, or a measure as its
+    number in a unit of another kind ("12 percent" for "12 mmHg"), after the same words:
+    "The battery charges to 80% in 8 minutes." against "The battery charges to 80% in 18
+    minutes." (a small judge reads the two as one, 0.87). The passage's clause must say the
+    claim's fact (three quarters of its content words) and give no other value of that kind
+    ("15 minutes to prepare and 30 to cook" may add up to the claim's); neither value a part of
+    a measure in two ("7 lb 11 oz"); a bound or round figure ("more than", "about", "up to",
+    "nearly") or a share in words ("a third") only against a value it cannot be
+    (:func:`_apart`: "about a third" against 13%, "half" against 30%, not against 48%; "more
+    than 8" against "more than 6"); no value the claim's rounds or cuts ("5%" for 5.2%, "8,848
+    m" for 8,848.86 m) or the passage gives elsewhere. The same words are the words before the
+    value (:func:`_leads_alike`), or, where it opens its sentence, those after it
+    (:func:`_trail`); or the words that follow a value of its kind (:func:`_follow`: "150 g of
+    melted butter" against "75 g melted butter, 150 g sugar"), where no other value of the
+    passage is followed by them."""
+    found_mine = _values(claim)
+    mine = [q for q in found_mine if _measured(q) or _counted(claim, q)]
     if not mine or not _may_hold_quantity(passage):
         return False
-    found = _quantities_once(passage)
-    theirs = [t for t in found if _measured(t)]
+    found = _values(passage)
+    theirs = [t for t in found if _measured(t) or _counted(passage, t)]
     if len(mine) * len(theirs) > _MOST_PAIRS:
         return False  # a table of measures: the judge's to read
-    if _unit_changed(claim, mine, passage, found):
+    if _unit_changed(claim, [q for q in mine if _measured(q)], passage, found):
         return True
+    kinds = [_kind(passage, t) for t in theirs]
     for q in mine:
-        if _in_two(_quantities_once(claim), q, claim):
+        if _in_two(found_mine, q, claim):
+            continue
+        kind = _kind(claim, q)
+        alike = [
+            t
+            for t, k in zip(theirs, kinds, strict=True)
+            if k == kind and not _in_two(found, t, passage)
+        ]
+        if not alike:
             continue
         bound, start = _bound(claim, q)
-        if any(not _apart(q, bound, t, None) for t in theirs if t.dimension == q.dimension):
-            continue  # "3.14%" for 3.1%: the passage rounds; "more than 2 km": 2.5 km
-        before = _lead(claim, start)
-        trail = _trail(claim, q.end) if before is None else None  # "Half of respondents said"
-        if before is None and trail is None:
+        if _lead_conflict(claim, q, bound, start, passage, alike, theirs):
+            return True
+        if _follow_conflict(claim, q, bound, start, passage, alike):
+            return True
+    return _direction_conflict(claim, mine, passage, theirs)
+
+
+_UP_WORDS = frozenset(
+    """up grew grown grow grows rose risen rise rises increased increase increases climbed
+    climb climbs jumped jump jumps gained gain gains soared soar surged surge higher
+    growth""".split()
+)
+_DOWN_WORDS = frozenset(
+    """down fell fallen fall falls dropped drop drops decreased decrease decreases declined
+    decline declines slipped slip slips plunged plunge lost loss losses shrank shrunk shrink
+    lower cut cuts""".split()
+)
+_DIRECTION_BEFORE = re.compile(r"(?i:\b([a-z]+)(?:[ ]+(?:by|of))?[ ]+[$€£¥]?$)")
+_DIRECTION_AFTER = re.compile(
+    r"(?i:[ ]+(?:(?:year[- ]on[- ]year|year[- ]over[- ]year|yoy)[ ]+)?([a-z]+)\b)"
+)
+
+
+def _direction(text: str, q: Quantity) -> tuple[int, int]:
+    """Which way a value says a change went, and where its words start: +1 ("up 7%", "grew
+    1%", "an increase of 7%", "a 7% rise"), -1 ("down 1%", "a decrease of 1%", "1% lower"), 0
+    (none: "rose to 7%" gives a level, not a change)."""
+    before = _DIRECTION_BEFORE.search(text, max(0, q.start - 24), q.start)
+    if before is not None:
+        word = before.group(1).lower()
+        if word in _UP_WORDS or word in _DOWN_WORDS:
+            return (1 if word in _UP_WORDS else -1), before.start(1)
+    after = _DIRECTION_AFTER.match(text, q.end)
+    if after is not None:
+        word = after.group(1).lower()
+        if word in _UP_WORDS or word in _DOWN_WORDS:
+            return (1 if word in _UP_WORDS else -1), q.start
+    return 0, q.start
+
+
+def _direction_conflict(
+    claim: str, mine: Sequence[Quantity], passage: str, theirs: Sequence[Quantity]
+) -> bool:
+    """Whether the claim states a change ("grew 1%") the passage gives as the same amount the
+    other way ("a decrease of 1%"), in a clause that says the claim's fact and is of its frame,
+    and nowhere the claim's way: "Net income grew 1% to $72.4 billion." against "Net income was
+    $72.4 billion, a decrease of 1%." (a small judge reads it as support, 0.73)."""
+    for q in mine:
+        way, start = _direction(claim, q)
+        if not way:
             continue
-        rest = _fact_terms(claim, q.start, q.end)
-        after = _words_after(claim, q.end)
-        for t in theirs:
-            if t.dimension != q.dimension or _in_two(found, t, passage):
-                continue
-            their_bound, their_start = _bound(passage, t)
-            if not _apart(q, bound, t, their_bound):
-                continue  # "half" and 48%; "about 2 km" and 2.2 km; "up to 3 km" and 2 km
-            if before is not None and _words_before(passage, their_start, len(before)) != before:
-                continue
-            if trail is not None and _words_following(passage, t.end, len(trail)) != trail:
-                continue
-            if after and after[0] not in _words_after(passage, t.end)[:3]:
-                continue  # "in 15 minutes with the V4 charger", "in 30 minutes on a V2 charger"
-            a, b = _fact_clause(passage, t.start)
-            if sum(u.dimension == q.dimension and a <= u.start < b for u in theirs) > 1:
-                continue  # several values of the kind: the claim's may add them up
-            if _says_fact(passage, t.start, rest) and not _other_frame(
-                claim, q.start, q.end, passage, t.start
+        same = [t for t in theirs if same_quantity(q, t)]
+        ways = [_direction(passage, t) for t in same]
+        if not any(w == -way for w, _ in ways) or any(w == way for w, _ in ways):
+            continue
+        rest = _fact_terms(claim, start, q.end)
+        for t, (w, _) in zip(same, ways, strict=True):
+            if (
+                w == -way
+                and _says_fact(passage, t.start, rest)
+                and not _other_frame(claim, start, q.end, passage, t.start)
             ):
                 return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _values(text: str) -> tuple[Quantity, ...]:
+    """A text's quantities with each time written in parts as one ("3 hours and 17 minutes":
+    11,220 seconds, not the counts 3 and 17)."""
+    found = _quantities_once(text)
+    parts = _times_in_parts(text) if any(q.plain for q in found) else []
+    if not parts:
+        return found
+    kept = [q for q in found if not any(p.start <= q.start < p.end for p in parts)]
+    return tuple(sorted(kept + [_as_quantity(p) for p in parts]))
+
+
+def _lead_conflict(
+    claim: str,
+    q: Quantity,
+    bound: str | None,
+    start: int,
+    passage: str,
+    alike: Sequence[Quantity],
+    theirs: Sequence[Quantity],
+) -> bool:
+    """:func:`value_conflict` by the words before the claim's value (or after it, where it
+    opens its sentence)."""
+    end = _glued_end(claim, q)
+    rest = _fact_terms(claim, q.start, end)
+    if any(
+        not _apart(q, bound, t, _bound(passage, t)[0])
+        # a bound's value is any it allows: only one of a clause of the claim's fact counts
+        # ("diesel averaged under $3.50" against "gasoline was $3.12 ... diesel averaged $3.93")
+        and (bound in (None, "roughly") or _says_fact(passage, t.start, rest))
+        for t in alike
+    ):
+        return False  # "3.14%" for 3.1%: the passage rounds; "more than 2 km": 2.5 km
+    before = _lead(claim, start)
+    trail = _trail(claim, q.end) if before is None else None  # "Half of respondents said"
+    if before is None and trail is None:
+        return False
+    after = _words_after(claim, end)
+    kind = _kind(claim, q)
+    for t in alike:
+        their_bound, their_start = _bound(passage, t)
+        if not _apart(q, bound, t, their_bound):
+            continue  # "half" and 48%; "about 2 km" and 2.2 km; "up to 3 km" and 2 km
+        if before is not None and not _leads_alike(claim, start, before, passage, their_start):
+            continue
+        if trail is not None and _words_following(passage, t.end, len(trail)) != trail:
+            continue
+        if after and after[0] not in _words_after(passage, _glued_end(passage, t))[:3]:
+            continue  # "in 15 minutes with the V4 charger", "in 30 minutes on a V2 charger"
+        a, b = _fact_clause(passage, t.start)
+        if sum(a <= u.start < b and _kind(passage, u) == kind for u in theirs) > 1:
+            continue  # several values of the kind: the claim's may add them up
+        if _says_fact(passage, t.start, rest) and not _other_frame(
+            claim, q.start, end, passage, t.start
+        ):
+            return True
+    return False
+
+
+def _follow_conflict(
+    claim: str,
+    q: Quantity,
+    bound: str | None,
+    start: int,
+    passage: str,
+    alike: Sequence[Quantity],
+) -> bool:
+    """:func:`value_conflict` by the words that follow a value of its kind: "150 g of melted
+    butter" against "75 g melted butter, 150 g sugar", "up to 18 hours of wireless web" against
+    "up to 18 hours movie playback; up to 15 hours wireless web". The passage's one value
+    followed by the claim's words (:func:`_follow`) is another, in a clause of the claim's
+    frame that holds half its words."""
+    follow = _follow(claim, q)
+    if follow is None:
+        return False
+    same = [t for t in alike if _follow(passage, t) == follow]
+    if len(same) != 1:
+        return False  # none, or several: which one is not plain
+    t = same[0]
+    if not _apart(q, bound, t, _bound(passage, t)[0]):
+        return False
+    end = _glued_end(claim, q)
+    terms = _fact_terms(claim, start, end)
+    a, b = _fact_clause(passage, t.start)
+    held = set(content_terms(passage[a:b]))
+    if sum(w in held for w in terms) < FOLLOW_COVERAGE * len(terms):
+        return False
+    return not _other_frame(claim, q.start, end, passage, t.start)
+
+
+def _glued_end(text: str, q: Quantity) -> int:
+    """Where a value ends with the unit glued to a plain number ("18W", "120p")."""
+    m = _UNIT_GLUED.match(text, q.end) if q.plain else None
+    return m.end() if m is not None else q.end
+
+
+FOLLOW_COVERAGE = 0.5
+"""The least share of the claim sentence's content words the passage's clause must hold for a
+value followed by the claim's words to count against the claim's (a list of ingredients or of
+a product's figures names little else of the claim's sentence)."""
+
+
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+_UNIT_GLUED = re.compile(r"([^\W\d_]+)(?![\w.,-]\d)")
+_UNIT_WORD = re.compile(r"[ \u00a0]+([^\W\d_][\w'’]*)")
+
+
+def _counted(text: str, q: Quantity) -> bool:
+    """Whether :func:`value_conflict` compares a plain number: not a year, an ordinal ("2nd"), a
+    marker ("[3]", "#5"), a part of a date, time, ratio or range ("24/7", "5-10"), or a
+    number glued to another ("4x4")."""
+    if not q.plain or _YEAR.fullmatch(text, q.start, q.end) or _glued(text, q):
+        return False
+    if _ORDINAL.match(text, q.end) or text[q.start - 1 : q.start] in ("[", "#", "№"):
+        return False
+    if text[q.end : q.end + 1].isalpha() and _UNIT_GLUED.match(text, q.end) is None:
+        return False  # "4x4", "3D2"
+    return not (_ends_range(text, q.start) or _starts_range(text, q.end))
+
+
+def _kind(text: str, q: Quantity) -> str:
+    """What a value counts, for :func:`value_conflict` to compare it with a value of its kind
+    only: a measure's dimension; a plain number's sign before it and the letters glued after
+    it or the word after it, stemmed ("£ ", " w" of "18W", " shot" of "580 shots"; a
+    stopword is none: " " of "36 of 68")."""
+    if not q.plain:
+        return q.dimension
+    sign = text[q.start - 1 : q.start] if text[q.start - 1 : q.start] in _SIGNS else ""
+    m = _UNIT_GLUED.match(text, q.end) or _UNIT_WORD.match(text, q.end)
+    word = m.group(1).lower() if m else ""
+    word = _UNIT_ALIASES.get(word, word)
+    return f"{sign} {'' if word in STOPWORDS else stem(word)}"
+
+
+_UNIT_ALIASES = {"tbsp": "tablespoon", "tbs": "tablespoon", "tsp": "teaspoon"}
+"""A kitchen unit written short, as :func:`_kind` reads it ("1 tbsp", "2 tablespoons")."""
+
+
+_FOLLOW_STOP = re.compile(r"[,;:()\[\]]|[.!?](?:\s|$)|\n")
+
+
+def _follow(text: str, q: Quantity) -> tuple[str, ...] | None:
+    """The first content word after a value with a unit (a measure's, or a plain number's
+    word, :func:`_kind`), or the first two after a bare number, up to a comma, a bracket, a
+    number or the sentence's end, stemmed; None where there are fewer: "75 g melted butter, 150
+    g sugar" gives ("melt",) for 75 g; "50 g of parmesan at the end" ("parmesan",)."""
+    end = q.end
+    unit = not q.plain
+    if q.plain:
+        m = _UNIT_GLUED.match(text, end) or _UNIT_WORD.match(text, end)
+        if m is not None and m.group(1).lower() not in STOPWORDS:
+            end, unit = m.end(), True
+    line = text[end : end + 120]
+    stop = _FOLLOW_STOP.search(line)
+    words: list[str] = []
+    for raw in line[: stop.start() if stop else None].split():
+        word = raw.strip("\"'“”‘’*_").lower()
+        if any(ch.isdigit() for ch in word):
+            break
+        if word.isalpha() and word not in STOPWORDS:
+            words.append(stem(word))
+        if len(words) == 2:
+            break
+    if len(words) < (1 if unit else 2):
+        return None
+    return tuple(words[:1] if unit else words)
+
+
+def _leads_alike(claim: str, start: int, before: Sequence[str], passage: str, at: int) -> bool:
+    """Whether the words before the passage's value at ``at`` are the claim's ``before`` (its
+    words before ``start``, :func:`_lead`): the same words, stemmed ("walk an average of" and
+    "walking an average of"); or the same last word with each content word of the claim's
+    last :data:`LEAD_REACH` among the passage's last :data:`LEAD_REACH` + 2 ("Python 3.11 had
+    been released on" and "Python 3.11, was released on")."""
+    theirs = _words_before(passage, at, len(before))
+    if [stem(w) for w in theirs] == [stem(w) for w in before]:
+        return True
+    if not theirs or theirs[-1] != before[-1]:
+        return False
+    wanted = {stem(w) for w in _words_before(claim, start, LEAD_REACH) if w not in STOPWORDS}
+    if len(wanted) < 2:
+        return False
+    held = {stem(w) for w in _words_before(passage, at, LEAD_REACH + 2)}
+    return wanted <= held
+
+
+LEAD_REACH = 6
+"""How many words before a value :func:`_leads_alike` reads when the words next to it differ."""
 
 
 def _unit_changed(
@@ -1994,7 +2332,11 @@ def date_conflict(claim: str, passage: str) -> bool:
     """Whether the claim states a full date, a century or a decade the passage gives as another
     after the same words, in a clause that says the claim's fact (:func:`_day_conflict`,
     :func:`_period_conflict`)."""
-    return _day_conflict(claim, passage) or _period_conflict(claim, passage)
+    return (
+        _day_conflict(claim, passage)
+        or _month_conflict(claim, passage)
+        or _period_conflict(claim, passage)
+    )
 
 
 def _day_conflict(claim: str, passage: str) -> bool:
@@ -2027,10 +2369,61 @@ def _day_conflict(claim: str, passage: str) -> bool:
         end = time.end() if time else m.end()
         rest = _fact_terms(claim, m.start(), end)  # "June": the date's, not the fact's
         for t, their in theirs:
-            if not their or _words_before(passage, _date_start(passage, t), len(before)) != before:
+            if not their or not _leads_alike(
+                claim, _date_start(claim, m), before, passage, _date_start(passage, t)
+            ):
                 continue
             if _says_fact(passage, t.start(), rest) and not _other_frame(
                 claim, m.start(), end, passage, t.start()
+            ):
+                return True
+    return False
+
+
+_MONTH_YEAR = re.compile(
+    r"(?<!\d[ ])(?<!\d\.[ ])(?<!\d(?:st|nd|rd|th)[ ])(?<!of[ ])"
+    rf"\b(?P<m>{_MONTH_NAME})\.?,?[ \t]+(?:of[ \t]+)?"
+    r"(?P<y>1[0-9]\d\d|20\d\d)\b(?![\d/:]|[.,-]\d)"
+)
+"""A month of a year with no day ("April 2023", "Sept. 2021", "March of 2020"; not "5 April
+2023", "April 5, 2023")."""
+
+
+def _month_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a month of a year ("in April 2022") the passage gives as
+    another month or year after the same words (:func:`_leads_alike`), in a clause that says
+    the claim's fact and is of its frame: "India overtook China as the most populous country in
+    April 2022." against "... in April 2023." (a small judge reads it as support, 0.95). None
+    where the passage names the claim's month and year anywhere, with a day or without."""
+    if _DIGIT.search(claim) is None or len(passage) > _CLAUSE_REACH * 50:
+        return False
+    theirs = [
+        (t.start(), month_number(t.group("m")), int(t.group("y")))
+        for t in _MONTH_YEAR.finditer(passage)
+    ]
+    named = {(month, year) for _, month, year in theirs}
+    for t in _DATES.finditer(passage):
+        days = _days(t, loose=True)
+        named |= {(month, year) for year, month, _ in days}
+        if len(days) == 1:  # "on 15 November 2022": a day of November 2022
+            theirs += [(_date_start(passage, t), month, year) for year, month, _ in days]
+    if not theirs or len(theirs) > _MOST_PAIRS:
+        return False
+    for m in _MONTH_YEAR.finditer(claim):
+        month, year = month_number(m.group("m")), int(m.group("y"))
+        if (month, year) in named:
+            continue
+        before = _lead(claim, m.start())
+        if before is None:
+            continue
+        rest = _fact_terms(claim, m.start(), m.end())
+        for at, their_month, their_year in theirs:
+            if (their_month, their_year) == (month, year):
+                continue
+            if not _leads_alike(claim, m.start(), before, passage, at):
+                continue
+            if _says_fact(passage, at, rest) and not _other_frame(
+                claim, m.start(), m.end(), passage, at
             ):
                 return True
     return False
