@@ -916,6 +916,8 @@ def _round_edits(
     claim's own value anywhere, or the bound names a group ("children under 12", "companies
     with over 50 employees": :data:`_BOUND_AFTER`)."""
     edits: list[tuple[int, int, str]] = []
+    if len(mine) * len(theirs) > _MOST_PAIRS:
+        return edits  # a table of values: the judge's to read
     for q in mine:
         bound, start = _bound(claim, q)
         if bound is None or any(start < b and a < q.end for a, b, _ in taken):
@@ -932,8 +934,10 @@ def _round_edits(
         if len(near) != 1:
             continue
         t = near[0]
-        their_bound, their_start = _bound(passage, t)
-        written = passage[their_start if their_bound else t.start : t.end]
+        written = passage[t.start : t.end]
+        if _bound(passage, t)[0] is not None:  # "roughly 500 km" for "about 495 km": the
+            # claim's hedge stays ("roughly 495 km"), the passage's value in it
+            start = q.start - 1 if q.start and claim[q.start - 1] in _SIGNS else q.start
         sign = claim[q.start - 1 : q.start] if q.start else ""
         theirs_sign = passage[t.start - 1 : t.start] if t.start else ""
         if sign in _SIGNS or theirs_sign in _SIGNS:
@@ -1040,6 +1044,21 @@ def _sole_near(
     if len(near) != 1:
         return []
     t = near[0]
+    before = _lead(claim, start)
+    trail = _trail(claim, q.end)
+    for u in theirs:
+        if u is t or u.dimension != q.dimension:
+            continue
+        if before is not None and _leads_alike(
+            claim, start, before, passage, _bound(passage, u)[1]
+        ):
+            return []  # "The company employs about 5,000": "The company employs 12,000 ... 4,970"
+        if trail is not None and _words_following(passage, u.end, len(trail)) == trail:
+            return []  # "Nearly 200 were hurt": "killed 196 people, and 310 people were hurt"
+    mine_next, their_next = _next_terms(claim, q.end)[:1], _next_terms(passage, t.end)[:2]
+    counted = claim[start : q.start].rstrip()[-1:] not in _SIGNS  # money: what it buys, no kind
+    if counted and mine_next and their_next and mine_next[0] not in their_next:
+        return []  # "about 120,000 residents": not "118,400 registered voters"
     a, b = _fact_clause(passage, t.start)
     reach = min(_last_place(q), 2 * ROUND_SHARE * abs(float(q.value)))
     if bound in ("at least", "up to") and (  # "more than 100 died": not 150 hurt and 80 died
@@ -1651,8 +1670,10 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
         return False
     x, y = float(q.value), float(t.value)
     if their_bound is not None and their_bound == bound:  # the same bound of another value
-        if bound != "roughly":
-            return True  # "more than 8" and "more than 6"; "up to 120p" and "up to 60p"
+        if bound == "at least":  # "more than 8" and "more than 6"; "more than 60" says "40"
+            return y < x
+        if bound == "up to":  # "under $3.50" and "under $4"; "less than 1.3 kg" says "1.5"
+            return y > x
         # "approximately 12 months" and "approximately 14 months": two round figures
         return _last_place(q) == _last_place(t) or abs(x - y) > ROUGHLY_BOTH * max(abs(x), abs(y))
     if their_bound in ("at least", "up to", "nearly"):
@@ -1668,9 +1689,10 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
     return _far(q, t)
 
 
-ROUGHLY_BOTH = 0.1
-"""How far apart two round figures ("about 500", "about 480") may lie, as a share of the
-larger, and be one where they are rounded to other places."""
+ROUGHLY_BOTH = 0.2
+"""How far apart two round figures ("about 40 minutes", "about 45 minutes") may lie, as a
+share of the larger, and be one where they are rounded to other places (two of one place,
+"approximately 12 months" and "approximately 14 months", are two)."""
 
 
 def _last_place(q: Quantity) -> float:
@@ -1682,9 +1704,12 @@ def _last_place(q: Quantity) -> float:
     except ValueError:
         return math.nan  # no place: no two figures are of one
     whole, _, decimals = digits.partition(".")
-    if decimals.strip("0"):
-        return 10.0 ** -len(decimals.rstrip("0")) * abs(scale)
-    return 10.0 ** (len(whole) - len(whole.rstrip("0"))) * abs(scale)
+    try:
+        if decimals.strip("0"):
+            return 10.0 ** -len(decimals.rstrip("0")) * abs(scale)
+        return 10.0 ** (len(whole) - len(whole.rstrip("0"))) * abs(scale)
+    except OverflowError:  # "about 1" and 309 zeros
+        return math.inf
 
 
 FRACTION_SLACK = 10.0
@@ -1782,9 +1807,12 @@ def value_conflict(claim: str, passage: str) -> bool:
     if _unit_changed(claim, [q for q in mine if _measured(q)], passage, found):
         return True
     kinds = [_kind(passage, t) for t in theirs]
+    given = {t.value for t in found if t.plain and _counted(passage, t)}
     for q in mine:
         if _in_two(found_mine, q, claim):
             continue
+        if q.plain and q.value in given:
+            continue  # "30 beds in intensive care": "450 beds, 30 of them in intensive care"
         kind = _kind(claim, q)
         alike = [
             t
@@ -1811,7 +1839,9 @@ _DOWN_WORDS = frozenset(
     decline declines slipped slip slips plunged plunge lost loss losses shrank shrunk shrink
     lower cut cuts""".split()
 )
-_DIRECTION_BEFORE = re.compile(r"(?i:\b([a-z]+)(?:[ ]+(?:by|of))?[ ]+[$€£¥]?$)")
+_DIRECTION_BEFORE = re.compile(r"(?i:\b([a-z]+)(?:[ ]+(by|of))?[ ]+[$€£¥]?$)")
+_CHANGE_NOUNS = frozenset({"loss", "losses", "growth"})
+"""Words of a change only before "of" ("a loss of 5%"; "weight loss by 15%" is none)."""
 _DIRECTION_AFTER = re.compile(
     r"(?i:[ ]+(?:(?:year[- ]on[- ]year|year[- ]over[- ]year|yoy)[ ]+)?([a-z]+)\b)"
 )
@@ -1824,6 +1854,8 @@ def _direction(text: str, q: Quantity) -> tuple[int, int]:
     before = _DIRECTION_BEFORE.search(text, max(0, q.start - 24), q.start)
     if before is not None:
         word = before.group(1).lower()
+        if word in _CHANGE_NOUNS and (before.group(2) or "").lower() != "of":
+            return 0, q.start
         if word in _UP_WORDS or word in _DOWN_WORDS:
             return (1 if word in _UP_WORDS else -1), before.start(1)
     after = _DIRECTION_AFTER.match(text, q.end)
@@ -1850,14 +1882,32 @@ def _direction_conflict(
         if not any(w == -way for w, _ in ways) or any(w == way for w, _ in ways):
             continue
         rest = _fact_terms(claim, start, q.end)
+        subject = content_terms(_sentence_of(claim, start))[:1]  # "net" of "Net income grew"
+        years = set(_YEAR.findall(_sentence_of(claim, start)))
         for t, (w, _) in zip(same, ways, strict=True):
+            if w != -way or not _says_fact(passage, t.start, rest):
+                continue
+            a, _b = _fact_clause(passage, t.start)
+            if subject and subject[0] not in content_terms(passage[a : t.start]):
+                continue  # "The dollar rose 2% against the euro" says nothing of the euro's way
             if (
-                w == -way
-                and _says_fact(passage, t.start, rest)
-                and not _other_frame(claim, start, q.end, passage, t.start)
+                not _other_frame(claim, start, q.end, passage, t.start)
+                and _years_beside(passage, t) <= years
             ):
                 return True
     return False
+
+
+_PART_END = re.compile(r"[,;:()]")
+
+
+def _years_beside(passage: str, t: Quantity) -> set[str]:
+    """The years written next to a value, between the commas around it: "a decline of 4% in
+    2024" is of 2024 (not "grew 4% in 2023")."""
+    left = passage.rfind(",", max(0, t.start - 120), t.start)
+    stop = _PART_END.search(passage, t.end, t.end + 120)
+    first = left + 1 if left >= 0 else max(0, t.start - 120)
+    return set(_YEAR.findall(passage, first, stop.start() if stop else t.end + 120))
 
 
 @lru_cache(maxsize=4096)
@@ -1941,6 +1991,25 @@ def _follow_conflict(
     t = same[0]
     if not _apart(q, bound, t, _bound(passage, t)[0]):
         return False
+    equal = [  # the claim's value, or one it rounds (a bound of the passage's is none)
+        u
+        for u in alike
+        if _bound(passage, u)[0] in (None, "roughly")
+        and not _apart(q, bound, u, _bound(passage, u)[0])
+    ]
+    before = _lead(claim, start)
+    for u in equal:
+        words = _follow(passage, u, words=2)
+        if words is not None and follow[0] in words:
+            return False  # "200 g plain flour": the claim's value before its word
+        if before is not None and _leads_alike(
+            claim, start, before, passage, _bound(passage, u)[1]
+        ):
+            return False  # "the Pixel 8 has 8GB.": the claim's value after its words
+    first, last = _sentence_span(passage, t.start)
+    if equal and sum(first <= u.start < last for u in _values(passage)) < FOLLOW_LIST:
+        return False  # the claim's value too, in no list: "lasts 18 hours on a charge, while
+        # ... offers 15 hours of battery life" says "offers 18 hours of battery life"
     end = _glued_end(claim, q)
     terms = _fact_terms(claim, start, end)
     a, b = _fact_clause(passage, t.start)
@@ -1956,6 +2025,10 @@ def _glued_end(text: str, q: Quantity) -> int:
     return m.end() if m is not None else q.end
 
 
+FOLLOW_LIST = 3
+"""The fewest values a passage's sentence must hold for the words after one of them to say
+which fact it is where the passage gives the claim's value too, before other words (a list:
+"3 bananas, 75 g melted butter, 150 g sugar")."""
 FOLLOW_COVERAGE = 0.5
 """The least share of the claim sentence's content words the passage's clause must hold for a
 value followed by the claim's words to count against the claim's (a list of ingredients or of
@@ -2001,7 +2074,17 @@ _UNIT_ALIASES = {"tbsp": "tablespoon", "tbs": "tablespoon", "tsp": "teaspoon"}
 _FOLLOW_STOP = re.compile(r"[,;:()\[\]]|[.!?](?:\s|$)|\n")
 
 
-def _follow(text: str, q: Quantity) -> tuple[str, ...] | None:
+def _next_terms(text: str, end: int) -> list[str]:
+    """The content words after ``end`` up to a comma, a bracket, a number or the sentence's
+    end: what the value before them counts ("118,400 registered voters and ...")."""
+    line = text[end : end + 120]
+    stop = _FOLLOW_STOP.search(line)
+    line = line[: stop.start() if stop else None]
+    digit = _DIGIT.search(line)
+    return content_terms(line[: digit.start() if digit else None])
+
+
+def _follow(text: str, q: Quantity, *, words: int | None = None) -> tuple[str, ...] | None:
     """The first content word after a value with a unit (a measure's, or a plain number's
     word, :func:`_kind`), or the first two after a bare number, up to a comma, a bracket, a
     number or the sentence's end, stemmed; None where there are fewer: "75 g melted butter, 150
@@ -2014,18 +2097,18 @@ def _follow(text: str, q: Quantity) -> tuple[str, ...] | None:
             end, unit = m.end(), True
     line = text[end : end + 120]
     stop = _FOLLOW_STOP.search(line)
-    words: list[str] = []
+    found: list[str] = []
     for raw in line[: stop.start() if stop else None].split():
         word = raw.strip("\"'“”‘’*_").lower()
         if any(ch.isdigit() for ch in word):
             break
         if word.isalpha() and word not in STOPWORDS:
-            words.append(stem(word))
-        if len(words) == 2:
+            found.append(stem(word))
+        if len(found) == 2:
             break
-    if len(words) < (1 if unit else 2):
+    if len(found) < (1 if unit else 2):
         return None
-    return tuple(words[:1] if unit else words)
+    return tuple(found[: words or (1 if unit else 2)])
 
 
 def _leads_alike(claim: str, start: int, before: Sequence[str], passage: str, at: int) -> bool:
@@ -2104,6 +2187,18 @@ def _fact_clause(text: str, at: int) -> tuple[int, int]:
 
 
 _CLAUSE_REACH = 2000
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+
+def _sentence_span(text: str, at: int) -> tuple[int, int]:
+    """The sentence around ``text[at]`` (read in a window, as :func:`_fact_clause`)."""
+    start = max(0, at - _CLAUSE_REACH)
+    for m in _SENTENCE_END.finditer(text, start, at):
+        start = m.end()
+    end = _SENTENCE_END.search(text, at, at + _CLAUSE_REACH)
+    return start, end.start() if end else min(len(text), at + _CLAUSE_REACH)
+
+
 """The most characters a clause of facts reaches either side of a value (a line of text
 without a sentence's end is read no further, and each look costs the same on a long text)."""
 
@@ -2381,7 +2476,8 @@ def _day_conflict(claim: str, passage: str) -> bool:
 
 
 _MONTH_YEAR = re.compile(
-    r"(?<!\d[ ])(?<!\d\.[ ])(?<!\d(?:st|nd|rd|th)[ ])(?<!of[ ])"
+    r"(?<!\d[ ])(?<!\d\.[ ])(?<!\d(?:st|nd|rd|th)[ ])(?<!\d[ ]of[ ])"
+    r"(?<!\d(?:st|nd|rd|th)[ ]of[ ])"
     rf"\b(?P<m>{_MONTH_NAME})\.?,?[ \t]+(?:of[ \t]+)?"
     r"(?P<y>1[0-9]\d\d|20\d\d)\b(?![\d/:]|[.,-]\d)"
 )
@@ -2398,27 +2494,27 @@ def _month_conflict(claim: str, passage: str) -> bool:
     if _DIGIT.search(claim) is None or len(passage) > _CLAUSE_REACH * 50:
         return False
     theirs = [
-        (t.start(), month_number(t.group("m")), int(t.group("y")))
+        (t.start(), t.end(), month_number(t.group("m")), int(t.group("y")))
         for t in _MONTH_YEAR.finditer(passage)
     ]
-    named = {(month, year) for _, month, year in theirs}
+    named = {(month, year) for _, _, month, year in theirs}
     for t in _DATES.finditer(passage):
         days = _days(t, loose=True)
         named |= {(month, year) for year, month, _ in days}
         if len(days) == 1:  # "on 15 November 2022": a day of November 2022
-            theirs += [(_date_start(passage, t), month, year) for year, month, _ in days]
+            theirs += [(_date_start(passage, t), t.end(), month, year) for year, month, _ in days]
     if not theirs or len(theirs) > _MOST_PAIRS:
         return False
     for m in _MONTH_YEAR.finditer(claim):
         month, year = month_number(m.group("m")), int(m.group("y"))
-        if (month, year) in named:
+        if month is None or (month, year) in named:
             continue
         before = _lead(claim, m.start())
         if before is None:
             continue
         rest = _fact_terms(claim, m.start(), m.end())
-        for at, their_month, their_year in theirs:
-            if (their_month, their_year) == (month, year):
+        for at, end, their_month, their_year in theirs:
+            if (their_month, their_year) == (month, year) or _names_month(passage, at, end, month):
                 continue
             if not _leads_alike(claim, m.start(), before, passage, at):
                 continue
@@ -2427,6 +2523,19 @@ def _month_conflict(claim: str, passage: str) -> bool:
             ):
                 return True
     return False
+
+
+_MONTH_WORD = re.compile(rf"\b{_MONTH_NAME}\b")
+
+
+def _names_month(text: str, at: int, end: int, month: int) -> bool:
+    """Whether the sentence around ``text[at:end]``, outside it, names ``month`` ("The tour
+    began in June and ended in August 2023": June of 2023)."""
+    a, b = _sentence_span(text, at)
+    return any(
+        month_number(m.group()) == month and not at <= m.start() < end
+        for m in _MONTH_WORD.finditer(text, a, b)
+    )
 
 
 _CENTURY_WORDS = {
