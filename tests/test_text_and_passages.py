@@ -2314,6 +2314,18 @@ def test_a_date_at_the_calendars_edge_reads_without_a_crash(date: str) -> None:
             "should have no more than 30 g of free sugars a day.",
             True,
         ),
+        # a price against one a month; temperatures by degrees, not from absolute zero
+        ("The phone costs $799.", "The phone costs $33.29 a month for 24 months.", False),
+        ("The high will be 20°C.", "The high will be 27°C.", True),
+        ("The high will be 20°C.", "The high will be 20.4°C.", False),
+        ("The low will be about 0°C.", "The low will be -8°C.", True),
+        ("The high will be about 20°C.", "The high will be 22°C.", False),
+        # a change measured from a year is of the year it is in
+        (
+            "Net sales rose 4% in 2023.",
+            "Net sales were $96.8 billion in 2023, down 4% from 2022.",
+            True,
+        ),
         # a time's part is no count of the claim's kind
         (
             "Advance single tickets start from £5.",
@@ -2427,6 +2439,7 @@ def test_another_plain_value_after_the_claims_words_is_a_conflict(
             "The line carried its 500 millionth passenger in November 2023.",
             True,
         ),
+        ("The Berlin Wall fell in October 1989.", "The Berlin Wall fell on 9 November 1989.", True),
         # not where the passage's sentence names the claim's month, with its year or not
         ("The tour began in June 2023.", "The tour began in June and ended in August 2023.", False),
         (
@@ -2510,6 +2523,26 @@ def test_a_month_or_day_of_another_year_is_a_conflict(
             "Nearly 200 people were hurt.",
             "The storm killed 196 people, and 310 people were hurt.",
             "Nearly 200 people were hurt.",
+        ),
+        (
+            "The film grossed about $300 million worldwide.",
+            "The film grossed $296 million in North America and $410 million worldwide.",
+            "The film grossed about $300 million worldwide.",
+        ),
+        (
+            "Nearly 500 flights were cancelled on Monday.",
+            "Airlines cancelled 480 flights on Sunday and 1,100 on Monday.",
+            "Nearly 500 flights were cancelled on Monday.",
+        ),
+        (
+            "The town has about 20,000 residents.",
+            "The town had 19,700 residents in 1990; today it has 31,000.",
+            "The town has about 20,000 residents.",
+        ),
+        (
+            "The high in Madrid will be about 20°C on Saturday.",
+            "On Saturday, the high in Madrid will be 27°C.",
+            "The high in Madrid will be about 20°C on Saturday.",
         ),
     ],
 )

@@ -1009,10 +1009,10 @@ def _may_round_to(
     if q.system == "fraction":
         slack = 5.0
     else:
-        scale = x / float(q.written) if float(q.written) else 1.0
-        rounding = _half_place(q.written) * abs(scale)
-        most = min(rounding, 2 * ROUND_SHARE * abs(x))  # "about 100" is no 145
-        slack = max(ROUND_CLOSE * abs(x), most) if own else max(ROUND_SHARE * abs(x), most)
+        size = _size(q)  # "about 20 °C": a share of 20 degrees, not of 293 kelvins
+        rounding = _half_place(q.written) * _scale(q)
+        most = min(rounding, 2 * ROUND_SHARE * size)  # "about 100" is no 145
+        slack = max(ROUND_CLOSE * size, most) if own else max(ROUND_SHARE * size, most)
     strict = _STRICT.search(claim, start, q.start) is not None
     return _within(bound or "roughly", strict, x, y, slack)
 
@@ -1059,6 +1059,20 @@ def _sole_near(
     counted = claim[start : q.start].rstrip()[-1:] not in _SIGNS  # money: what it buys, no kind
     if counted and mine_next and their_next and mine_next[0] not in their_next:
         return []  # "about 120,000 residents": not "118,400 registered voters"
+    words = set(content_terms(_sentence_of(claim, start)))
+    own = set(content_terms(_after_value(passage, t)))
+    first, last = _sentence_span(passage, t.start)
+    if any(
+        u is not t
+        and u.dimension == q.dimension
+        and first <= u.start < last
+        and (set(content_terms(_after_value(passage, u))) & words) - own
+        for u in theirs
+    ):
+        return []  # "about $300 million worldwide": "$296 million in North America and $410
+        # million worldwide"; "nearly 500 flights on Monday": "480 on Sunday and 1,100 on Monday"
+    if not _years_after(passage, t) <= set(_YEAR.findall(_sentence_of(claim, start))):
+        return []  # "about 20,000 residents": "had 19,700 residents in 1990; today 31,000"
     a, b = _fact_clause(passage, t.start)
     reach = min(_last_place(q), 2 * ROUND_SHARE * abs(float(q.value)))
     if bound in ("at least", "up to") and (  # "more than 100 died": not 150 hurt and 80 died
@@ -1572,15 +1586,32 @@ def _words_after(text: str, end: int) -> list[str]:
     return [w for w in words if w and w not in STOPWORDS]
 
 
+def _scale(q: Quantity) -> float:
+    """What one of a value's written units is in its dimension's unit: 1,000 for "1.2 km" (in
+    metres), a million for "1.2 million"; one kelvin for a degree Celsius, 5/9 for a degree
+    Fahrenheit (a temperature's value counts from absolute zero: its ratio to the written
+    number is no unit)."""
+    if q.dimension == "temperature":
+        return 5.0 / 9.0 if q.system == "imperial" else 1.0
+    written = float(q.written)
+    return abs(float(q.value) / written) if written else 1.0
+
+
+def _size(q: Quantity) -> float:
+    """How large a value is, for a share of it: its value, or a temperature's reading on its
+    own scale times :func:`_scale` (20 °C is 20 kelvins' worth, not 293)."""
+    if q.dimension == "temperature":
+        return abs(float(q.written)) * _scale(q)
+    return abs(float(q.value))
+
+
 def _rounds_to(q: Quantity, t: Quantity) -> bool:
     """Whether the passage's value is within a unit of the claim's last place ("5%" for 5.2%,
     "8,848 m" for 8,848.86 m, "745 m" for 744.4 m: rounded either way, or cut; not "13 km" for
     12 km, a whole unit off)."""
     try:
-        written = float(q.written)
-        scale = float(q.value) / written if written else 1.0
         places = len(q.written.partition(".")[2])
-        unit: float = 10.0**-places * abs(scale)
+        unit: float = 10.0**-places * _scale(q)
         return abs(float(t.value) - float(q.value)) < unit * (1 - 1e-9)  # rounded, or cut
     except ValueError:
         return False
@@ -1675,7 +1706,9 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
         if bound == "up to":  # "under $3.50" and "under $4"; "less than 1.3 kg" says "1.5"
             return y > x
         # "approximately 12 months" and "approximately 14 months": two round figures
-        return _last_place(q) == _last_place(t) or abs(x - y) > ROUGHLY_BOTH * max(abs(x), abs(y))
+        return _last_place(q) == _last_place(t) or abs(x - y) > ROUGHLY_BOTH * max(
+            _size(q), _size(t)
+        )
     if their_bound in ("at least", "up to", "nearly"):
         return False
     if bound == "at least":
@@ -1683,8 +1716,8 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
     if bound == "up to":
         return y > x
     if bound == "nearly":
-        return y > x or x - y > ROUGHLY_SHARE * abs(x)
-    if "roughly" in (bound, their_bound) and abs(x - y) <= ROUGHLY_SHARE * max(abs(x), abs(y)):
+        return y > x or x - y > ROUGHLY_SHARE * _size(q)
+    if "roughly" in (bound, their_bound) and abs(x - y) <= ROUGHLY_SHARE * max(_size(q), _size(t)):
         return False
     return _far(q, t)
 
@@ -1700,7 +1733,7 @@ def _last_place(q: Quantity) -> float:
     billion; "500": 100; "12": 1)."""
     digits = q.written.lstrip("-")
     try:
-        scale = float(q.value) / float(q.written) if float(q.written) else 1.0
+        scale = _scale(q)
     except ValueError:
         return math.nan  # no place: no two figures are of one
     whole, _, decimals = digits.partition(".")
@@ -1750,6 +1783,10 @@ _RATE = re.compile(
     r"|game|match)\b)"
 )
 """A rate after a value ("1.5 million visitors a year")."""
+
+
+_RATE_AFTER = re.compile(r"[ ]+(?:a|an|per|each|every)[ ]+[a-z]+\b", re.IGNORECASE)
+"""A rate right after a value ("$33.29 a month", "15 per day")."""
 
 
 _CLAUSE_WORD = re.compile(r"[\w'’-]+")
@@ -1892,7 +1929,7 @@ def _direction_conflict(
                 continue  # "The dollar rose 2% against the euro" says nothing of the euro's way
             if (
                 not _other_frame(claim, start, q.end, passage, t.start)
-                and _years_beside(passage, t) <= years
+                and _years_after(passage, t) <= years
             ):
                 return True
     return False
@@ -1901,13 +1938,31 @@ def _direction_conflict(
 _PART_END = re.compile(r"[,;:()]")
 
 
-def _years_beside(passage: str, t: Quantity) -> set[str]:
-    """The years written next to a value, between the commas around it: "a decline of 4% in
-    2024" is of 2024 (not "grew 4% in 2023")."""
-    left = passage.rfind(",", max(0, t.start - 120), t.start)
+def _after_value(text: str, t: Quantity) -> str:
+    """The words after a value, up to a comma, a bracket, "and", a number or the sentence's
+    end: what the value is of ("480 flights on Sunday")."""
+    line = text[t.end : t.end + 120]
+    stop = _FOLLOW_STOP.search(line)
+    line = line[: stop.start() if stop else None]
+    cut = re.search(r"\band\b|\d", line)
+    return line[: cut.start() if cut else None]
+
+
+def _years_after(passage: str, t: Quantity) -> set[str]:
+    """The years written after a value, up to a comma, a bracket or a colon: "a decline of 4%
+    in 2024" is of 2024 (not "grew 4% in 2023"), "down 4% from 2022" of none (a base year)."""
     stop = _PART_END.search(passage, t.end, t.end + 120)
-    first = left + 1 if left >= 0 else max(0, t.start - 120)
-    return set(_YEAR.findall(passage, first, stop.start() if stop else t.end + 120))
+    part = passage[t.end : stop.start() if stop else t.end + 120]
+    return {m.group(1) for m in _YEAR.finditer(part)} - {
+        m.group(1) for m in _BASE_YEAR.finditer(part)
+    }
+
+
+_BASE_YEAR = re.compile(
+    r"(?i:\b(?:from|since|on|over|than|versus|vs\.?|compared[ ]+with|against)[ ]+"
+    r"(?:the[ ]+)?(?:year[ ]+)?(1[0-9]\d\d|20\d\d)\b)"
+)
+"""A year a change is measured from ("down 4% from 2022", "an increase of 5.6% on 2011")."""
 
 
 @lru_cache(maxsize=4096)
@@ -1959,6 +2014,8 @@ def _lead_conflict(
             continue
         if after and after[0] not in _words_after(passage, _glued_end(passage, t))[:3]:
             continue  # "in 15 minutes with the V4 charger", "in 30 minutes on a V2 charger"
+        if _RATE_AFTER.match(passage, _glued_end(passage, t)) and not _RATE_AFTER.match(claim, end):
+            continue  # "The phone costs $799": "costs $33.29 a month for 24 months"
         a, b = _fact_clause(passage, t.start)
         if sum(a <= u.start < b and _kind(passage, u) == kind for u in theirs) > 1:
             continue  # several values of the kind: the claim's may add them up
@@ -2513,10 +2570,13 @@ def _month_conflict(claim: str, passage: str) -> bool:
         if before is None:
             continue
         rest = _fact_terms(claim, m.start(), m.end())
+        on = [*before[:-1], "on"] if before[-1] == "in" else None  # "in October" / "on 9 November"
         for at, end, their_month, their_year in theirs:
             if (their_month, their_year) == (month, year) or _names_month(passage, at, end, month):
                 continue
-            if not _leads_alike(claim, m.start(), before, passage, at):
+            if not _leads_alike(claim, m.start(), before, passage, at) and not (
+                on is not None and _words_before(passage, at, len(on)) == on
+            ):
                 continue
             if _says_fact(passage, at, rest) and not _other_frame(
                 claim, m.start(), m.end(), passage, at
