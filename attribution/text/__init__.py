@@ -56,6 +56,7 @@ from attribution.text._polarity import (
 from attribution.text._quantities import (
     BOUND_REACH,
     FOLLOW_COVERAGE,
+    FOLLOW_LIST,
     FRACTION_SLACK,
     LEAD_REACH,
     ROUGHLY_BOTH,
@@ -123,6 +124,7 @@ __all__ = [
     "COMPLEMENTS",
     "CONTRARIES",
     "FOLLOW_COVERAGE",
+    "FOLLOW_LIST",
     "FRACTION_SLACK",
     "FUTURE_WORDS",
     "LABEL_WORD",

@@ -46,6 +46,7 @@ from attribution.text._terms import (
 __all__ = [
     "BOUND_REACH",
     "FOLLOW_COVERAGE",
+    "FOLLOW_LIST",
     "FRACTION_SLACK",
     "LEAD_REACH",
     "ROUGHLY_BOTH",
@@ -1074,7 +1075,7 @@ def _sole_near(
     if not _years_after(passage, t) <= set(_YEAR.findall(_sentence_of(claim, start))):
         return []  # "about 20,000 residents": "had 19,700 residents in 1990; today 31,000"
     a, b = _fact_clause(passage, t.start)
-    reach = min(_last_place(q), 2 * ROUND_SHARE * abs(float(q.value)))
+    reach = min(_last_place(q), 2 * ROUND_SHARE * _size(q))
     if bound in ("at least", "up to") and (  # "more than 100 died": not 150 hurt and 80 died
         abs(float(t.value) - float(q.value)) > reach
         or any(u is not t and u.dimension == t.dimension and a <= u.start < b for u in theirs)
@@ -1832,7 +1833,8 @@ def value_conflict(claim: str, passage: str) -> bool:
     value (:func:`_leads_alike`), or, where it opens its sentence, those after it
     (:func:`_trail`); or the words that follow a value of its kind (:func:`_follow`: "150 g of
     melted butter" against "75 g melted butter, 150 g sugar"), where no other value of the
-    passage is followed by them."""
+    passage is followed by them; or a change the other way ("grew 1%" against "a decrease of
+    1%", :func:`_direction_conflict`)."""
     found_mine = _values(claim)
     mine = [q for q in found_mine if _measured(q) or _counted(claim, q)]
     if not mine or not _may_hold_quantity(passage):
@@ -2244,6 +2246,10 @@ def _fact_clause(text: str, at: int) -> tuple[int, int]:
 
 
 _CLAUSE_REACH = 2000
+"""The most characters a clause of facts reaches either side of a value (a line of text
+without a sentence's end is read no further, and each look costs the same on a long text)."""
+
+
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
@@ -2254,10 +2260,6 @@ def _sentence_span(text: str, at: int) -> tuple[int, int]:
         start = m.end()
     end = _SENTENCE_END.search(text, at, at + _CLAUSE_REACH)
     return start, end.start() if end else min(len(text), at + _CLAUSE_REACH)
-
-
-"""The most characters a clause of facts reaches either side of a value (a line of text
-without a sentence's end is read no further, and each look costs the same on a long text)."""
 
 
 def _degrees(q: Quantity) -> float:
@@ -2547,7 +2549,8 @@ def _month_conflict(claim: str, passage: str) -> bool:
     another month or year after the same words (:func:`_leads_alike`), in a clause that says
     the claim's fact and is of its frame: "India overtook China as the most populous country in
     April 2022." against "... in April 2023." (a small judge reads it as support, 0.95). None
-    where the passage names the claim's month and year anywhere, with a day or without."""
+    where the passage names the claim's month and year anywhere, with a day or without; a
+    passage of more than 100,000 characters is left to the judge."""
     if _DIGIT.search(claim) is None or len(passage) > _CLAUSE_REACH * 50:
         return False
     theirs = [
