@@ -2242,9 +2242,11 @@ def test_a_date_at_the_calendars_edge_reads_without_a_crash(date: str) -> None:
         ("The hall seats about 500 people.", "The hall seats about 480 people.", False),
         ("The walk takes about 40 minutes.", "The walk takes about 45 minutes.", False),
         ("Nearly 50% of voters backed it.", "Almost 49% of voters backed it.", False),
-        # a bound the passage's bound says
+        # a bound the passage's bound says; two maxima are two values
         ("It is sold in more than 40 countries.", "It is sold in more than 60 countries.", False),
         ("The laptop weighs less than 1.5 kg.", "The laptop weighs less than 1.3 kg.", False),
+        ("The venue seats up to 230 guests.", "The venue seats up to 210 guests.", True),
+        ("The venue seats up to 230 guests.", "The venue seats fewer than 210 guests.", False),
         # the claim's number anywhere in the passage, of any kind
         (
             "The hospital has 30 beds in intensive care.",
@@ -2440,6 +2442,16 @@ def test_another_plain_value_after_the_claims_words_is_a_conflict(
             True,
         ),
         ("The Berlin Wall fell in October 1989.", "The Berlin Wall fell on 9 November 1989.", True),
+        # a time of day, in any form
+        (
+            "The pharmacy closes at 18:00 on weekdays.",
+            "The pharmacy closes at 19:00 on weekdays.",
+            True,
+        ),
+        ("The first train leaves at 6:45.", "The first train leaves at 6:15.", True),
+        ("The pharmacy closes at 6 pm.", "The pharmacy closes at 7 p.m.", True),
+        ("The pharmacy closes at 6 pm.", "The pharmacy closes at 18:00.", False),
+        ("On Saturdays the store opens at 10am.", "Hours: Mon-Fri 9am-5pm, Sat 10am-4pm.", False),
         # not where the passage's sentence names the claim's month, with its year or not
         ("The tour began in June 2023.", "The tour began in June and ended in August 2023.", False),
         (

@@ -1786,6 +1786,11 @@ _RATE = re.compile(
 """A rate after a value ("1.5 million visitors a year")."""
 
 
+_MAXIMUM = re.compile(r"(?i:up[ ]+to|as[ ]+(?:many|much)[ ]+as)\b")
+"""A bound's words that give the most a thing reaches ("seats up to 230", "as many as 40
+trains"), not a bound it stays under ("less than 1.5 kg")."""
+
+
 _RATE_AFTER = re.compile(r"[ ]+(?:a|an|per|each|every)[ ]+[a-z]+\b", re.IGNORECASE)
 """A rate right after a value ("$33.29 a month", "15 per day")."""
 
@@ -1992,8 +1997,17 @@ def _lead_conflict(
     opens its sentence)."""
     end = _glued_end(claim, q)
     rest = _fact_terms(claim, q.start, end)
+    most = bound == "up to" and _MAXIMUM.match(claim, start) is not None
+
+    def apart(t: Quantity) -> bool:
+        their_bound, their_start = _bound(passage, t)
+        if most and their_bound == "up to" and _MAXIMUM.match(passage, their_start):
+            # "seats up to 230" and "seats up to 210": two maxima, not two bounds
+            return not (same_quantity(q, t) or _rounds_to(q, t) or _rounds_to(t, q))
+        return _apart(q, bound, t, their_bound)
+
     if any(
-        not _apart(q, bound, t, _bound(passage, t)[0])
+        not apart(t)
         # a bound's value is any it allows: only one of a clause of the claim's fact counts
         # ("diesel averaged under $3.50" against "gasoline was $3.12 ... diesel averaged $3.93")
         and (bound in (None, "roughly") or _says_fact(passage, t.start, rest))
@@ -2007,8 +2021,8 @@ def _lead_conflict(
     after = _words_after(claim, end)
     kind = _kind(claim, q)
     for t in alike:
-        their_bound, their_start = _bound(passage, t)
-        if not _apart(q, bound, t, their_bound):
+        their_start = _bound(passage, t)[1]
+        if not apart(t):
             continue  # "half" and 48%; "about 2 km" and 2.2 km; "up to 3 km" and 2 km
         if before is not None and not _leads_alike(claim, start, before, passage, their_start):
             continue
@@ -2414,6 +2428,34 @@ def _clocks(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
+def _clock_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states a time of day (:func:`_clocks`) the passage gives as another
+    after the same words (:func:`_leads_alike`), in a clause that says the claim's fact and is
+    of its frame: "The pharmacy closes at 18:00 on weekdays." against "The pharmacy closes at
+    19:00 on weekdays."; "leaves at 6:45" against "leaves at 6:15". None where the passage
+    gives the claim's time anywhere, in any form ("Sat 10am-4pm" holds "opens at 10:00")."""
+    mine = _clocks(claim)
+    if not mine:
+        return False
+    theirs = _clocks(passage)
+    if not theirs or len(mine) * len(theirs) > _MOST_PAIRS:
+        return False
+    given = {minutes for _, _, minutes in theirs}
+    for start, end, minutes in mine:
+        if minutes in given:
+            continue
+        before = _lead(claim, start)
+        if before is None:
+            continue
+        rest = _fact_terms(claim, start, end)
+        for a, _b, _minutes in theirs:
+            if not _leads_alike(claim, start, before, passage, a):
+                continue
+            if _says_fact(passage, a, rest) and not _other_frame(claim, start, end, passage, a):
+                return True
+    return False
+
+
 def _clock_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
     """(start, end, the passage's form) for each time of day of the claim the passage writes
     another way: "kicks off at 3pm" against "Kick-off is at 15:00" reads "kicks off at 15:00";
@@ -2483,12 +2525,14 @@ def _passage_dates(passage: str) -> tuple[tuple[str, frozenset[tuple[int, int, i
 
 @lru_cache(maxsize=4096)
 def date_conflict(claim: str, passage: str) -> bool:
-    """Whether the claim states a full date, a century or a decade the passage gives as another
-    after the same words, in a clause that says the claim's fact (:func:`_day_conflict`,
+    """Whether the claim states a full date, a month of a year, a time of day, a century or a
+    decade the passage gives as another after the same words, in a clause that says the
+    claim's fact (:func:`_day_conflict`, :func:`_month_conflict`, :func:`_clock_conflict`,
     :func:`_period_conflict`)."""
     return (
         _day_conflict(claim, passage)
         or _month_conflict(claim, passage)
+        or _clock_conflict(claim, passage)
         or _period_conflict(claim, passage)
     )
 
