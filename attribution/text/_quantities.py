@@ -2441,19 +2441,11 @@ def _clock_conflict(claim: str, passage: str) -> bool:
     if not theirs or len(mine) * len(theirs) > _MOST_PAIRS:
         return False
     given = {minutes for _, _, minutes in theirs}
-    for start, end, minutes in mine:
-        if minutes in given:
-            continue
-        before = _lead(claim, start)
-        if before is None:
-            continue
-        rest = _fact_terms(claim, start, end)
-        for a, _b, _minutes in theirs:
-            if not _leads_alike(claim, start, before, passage, a):
-                continue
-            if _says_fact(passage, a, rest) and not _other_frame(claim, start, end, passage, a):
-                return True
-    return False
+    starts = [a for a, _, _ in theirs]
+    return any(
+        minutes not in given and _said_otherwise(claim, start, end, passage, starts)
+        for start, end, minutes in mine
+    )
 
 
 def _clock_edits(claim: str, passage: str) -> list[tuple[int, int, str]]:
@@ -2732,19 +2724,29 @@ def _period_conflict(claim: str, passage: str) -> bool:
     theirs = _periods(passage, years=True)
     if len(mine) * len(theirs) > _MOST_PAIRS:
         return False  # a table of years: the judge's to read
-    for start, end, (low, high) in mine:
-        if any(a <= high and low <= b for _, _, (a, b) in theirs):
-            continue
-        before = _lead(claim, start)
-        if before is None:
-            continue
-        rest = _fact_terms(claim, start, end)
-        for at, _, _ in theirs:
-            if _words_before(passage, at, len(before)) != before:
-                continue
-            if _says_fact(passage, at, rest) and not _other_frame(claim, start, end, passage, at):
-                return True
-    return False
+    starts = [at for at, _, _ in theirs]
+    return any(
+        not any(a <= high and low <= b for _, _, (a, b) in theirs)
+        and _said_otherwise(claim, start, end, passage, starts)
+        for start, end, (low, high) in mine
+    )
+
+
+def _said_otherwise(claim: str, start: int, end: int, passage: str, starts: Sequence[int]) -> bool:
+    """Whether one of the passage's values at ``starts`` stands after the words before
+    ``claim[start:end]`` (:func:`_lead`, :func:`_leads_alike`) in a clause that says the
+    claim's fact and is of its frame: the claim's value, which the passage does not give,
+    said otherwise."""
+    before = _lead(claim, start)
+    if before is None:
+        return False
+    rest = _fact_terms(claim, start, end)
+    return any(
+        _leads_alike(claim, start, before, passage, at)
+        and _says_fact(passage, at, rest)
+        and not _other_frame(claim, start, end, passage, at)
+        for at in starts
+    )
 
 
 _OLD_STYLE = re.compile(r"\b(?:O\.S\.|N\.S\.|Old Style|New Style|Julian|Gregorian)\b")
