@@ -2442,6 +2442,10 @@ def test_another_plain_value_after_the_claims_words_is_a_conflict(
             True,
         ),
         ("The Berlin Wall fell in October 1989.", "The Berlin Wall fell on 9 November 1989.", True),
+        # a date either way round: another day where neither reading is the other's
+        ("The store opened on 5/3/2024.", "The store first opened on 3 June 2024.", True),
+        ("The store opened on 5/3/2024.", "The store first opened on 3 May 2024.", False),
+        ("The store opened on 4 March 2024.", "The store opened on 03/04/2024.", False),
         # a time of day, in any form
         (
             "The pharmacy closes at 18:00 on weekdays.",

@@ -2309,9 +2309,9 @@ _DATES = re.compile(
 def _days(m: re.Match[str], *, loose: bool = False) -> frozenset[tuple[int, int, int]]:
     """The days (year, month, day) a date match is: one, or none for a date either way round
     (``03/04/2020``) or no date at all (``31/31/2020``). ``loose``: every day it may be, to
-    tell it from another: a dotted one either way round ("04.01.2024" is written day first,
-    but not always), an ISO one with a time of day the day before and after too (another time
-    zone's day)."""
+    tell it from another: a dotted or slashed one either way round ("04.01.2024" is written
+    day first, but not always; "5/3/2024" is 5 March or 3 May, and no 3 June), an ISO one
+    with a time of day the day before and after too (another time zone's day)."""
     read: list[tuple[str, int | str, str]]
     if m.group("y1"):
         read = [(m.group("y1"), month_number(m.group("m1")) or 0, m.group("d1"))]
@@ -2327,7 +2327,7 @@ def _days(m: re.Match[str], *, loose: bool = False) -> frozenset[tuple[int, int,
             read = [(year, b, a)]  # "05.03.2024": dots write the day first
         elif m.group("sep") == ".":
             read = [(year, b, a), (year, a, b)]
-        elif a != b and int(a) <= 12 and int(b) <= 12:
+        elif a != b and int(a) <= 12 and int(b) <= 12 and not loose:
             return frozenset()  # "9/11/2001", "03/04/2020": either day, so neither
         else:
             read = [(year, b, a), (year, a, b)]
@@ -2535,10 +2535,10 @@ def _day_conflict(claim: str, passage: str) -> bool:
     quarters of the claim's words: "Release 2.4.0 was published on 18 June 2023." against
     "Release 2.4.0 was published on 2023-07-18 ..." (a small judge reads it as support, 0.52).
     A date the passage also gives in any form is none, nor a day and month it names anywhere
-    ("(02:56 UTC on 21 July)"), nor one either way round ("03/04/2020"), nor any against a
-    passage of two calendars ("Old Style"); the words must be of the date's clause ("The
-    House passed it on 5 March, and the Senate ... two days later" says nothing of the
-    Senate's day)."""
+    ("(02:56 UTC on 21 July)"), nor one either way round ("03/04/2020") that either reading
+    of the other meets (:func:`_days`, ``loose``), nor any against a passage of two calendars
+    ("Old Style"); the words must be of the date's clause ("The House passed it on 5 March,
+    and the Senate ... two days later" says nothing of the Senate's day)."""
     if _DIGIT.search(claim) is None:
         return False
     theirs = [(m, _days(m, loose=True)) for m in _DATES.finditer(passage)]
