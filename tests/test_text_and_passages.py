@@ -2577,4 +2577,5 @@ def test_two_round_figures_of_huge_places_read_without_a_crash() -> None:
     from attribution.text import value_conflict
 
     claim = "About 1" + "0" * 309 + " stars exist."
-    assert value_conflict(claim, "About 2" + "0" * 309 + " stars exist.") in (True, False)
+    assert value_conflict(claim, "About 2" + "0" * 309 + " stars exist.")  # two round figures
+    assert not value_conflict(claim, claim)

@@ -1061,13 +1061,13 @@ def _sole_near(
     if counted and mine_next and their_next and mine_next[0] not in their_next:
         return []  # "about 120,000 residents": not "118,400 registered voters"
     words = set(content_terms(_sentence_of(claim, start)))
-    own = set(content_terms(_after_value(passage, t)))
+    own = set(_next_terms(passage, t.end))
     first, last = _sentence_span(passage, t.start)
     if any(
         u is not t
         and u.dimension == q.dimension
         and first <= u.start < last
-        and (set(content_terms(_after_value(passage, u))) & words) - own
+        and (set(_next_terms(passage, u.end)) & words) - own
         for u in theirs
     ):
         return []  # "about $300 million worldwide": "$296 million in North America and $410
@@ -1945,16 +1945,6 @@ def _direction_conflict(
 _PART_END = re.compile(r"[,;:()]")
 
 
-def _after_value(text: str, t: Quantity) -> str:
-    """The words after a value, up to a comma, a bracket, "and", a number or the sentence's
-    end: what the value is of ("480 flights on Sunday")."""
-    line = text[t.end : t.end + 120]
-    stop = _FOLLOW_STOP.search(line)
-    line = line[: stop.start() if stop else None]
-    cut = re.search(r"\band\b|\d", line)
-    return line[: cut.start() if cut else None]
-
-
 def _years_after(passage: str, t: Quantity) -> set[str]:
     """The years written after a value, up to a comma, a bracket or a colon: "a decline of 4%
     in 2024" is of 2024 (not "grew 4% in 2023"), "down 4% from 2022" of none (a base year)."""
@@ -2149,7 +2139,8 @@ _FOLLOW_STOP = re.compile(r"[,;:()\[\]]|[.!?](?:\s|$)|\n")
 
 def _next_terms(text: str, end: int) -> list[str]:
     """The content words after ``end`` up to a comma, a bracket, a number or the sentence's
-    end: what the value before them counts ("118,400 registered voters and ...")."""
+    end: what the value before them counts or is of ("118,400 registered voters and ...",
+    "480 flights on Sunday and 1,100 on Monday")."""
     line = text[end : end + 120]
     stop = _FOLLOW_STOP.search(line)
     line = line[: stop.start() if stop else None]
@@ -2252,10 +2243,16 @@ passed it on 5 March, and the Senate passed it two days later")."""
 
 def _fact_clause(text: str, at: int) -> tuple[int, int]:
     """The clause of facts around ``text[at]``."""
+    return _span_around(text, at, _CLAUSE_JOIN)
+
+
+def _span_around(text: str, at: int, ends: re.Pattern[str]) -> tuple[int, int]:
+    """The span around ``text[at]`` between two matches of ``ends``, read in a window of
+    :data:`_CLAUSE_REACH` either side."""
     start = max(0, at - _CLAUSE_REACH)
-    for m in _CLAUSE_JOIN.finditer(text, start, at):
+    for m in ends.finditer(text, start, at):
         start = m.end()
-    end = _CLAUSE_JOIN.search(text, at, at + _CLAUSE_REACH)
+    end = ends.search(text, at, at + _CLAUSE_REACH)
     return start, end.start() if end else min(len(text), at + _CLAUSE_REACH)
 
 
@@ -2269,11 +2266,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 def _sentence_span(text: str, at: int) -> tuple[int, int]:
     """The sentence around ``text[at]`` (read in a window, as :func:`_fact_clause`)."""
-    start = max(0, at - _CLAUSE_REACH)
-    for m in _SENTENCE_END.finditer(text, start, at):
-        start = m.end()
-    end = _SENTENCE_END.search(text, at, at + _CLAUSE_REACH)
-    return start, end.start() if end else min(len(text), at + _CLAUSE_REACH)
+    return _span_around(text, at, _SENTENCE_END)
 
 
 def _degrees(q: Quantity) -> float:
