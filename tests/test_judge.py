@@ -328,6 +328,35 @@ def test_the_claims_words_with_another_name_or_a_plan_are_no_support(
 
 
 @pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("Orion runs in Tokyo.", True),
+        ("Orion runs in Frankfurt and Virginia.", True),
+        ("Orion runs in Sydney.", False),
+        ("Orion already runs in Sydney.", False),
+        ("Orion runs in Frankfurt, Tokyo and Sydney.", False),
+    ],
+)
+def test_a_region_the_source_gives_as_planned_is_no_support(
+    attributor: Attributor, claim: str, supported: bool
+) -> None:
+    # the issue's own case: the judge read "Orion runs in Sydney" as supported (0.77; 0.94
+    # through the combination) by a page that lists Orion's regions and says Sydney is planned
+    from attribution import CitationSource
+
+    source = CitationSource(
+        id="s",
+        type="web",
+        full_content=(
+            "Orion is a managed database service. It runs in three regions: Frankfurt, Virginia "
+            "and Tokyo. A fourth region, Sydney, is planned but has no date yet."
+        ),
+    )
+    (checked,) = attributor.check_claims([claim], [source])
+    assert (checked.verdict == "supported") is supported, (checked.verdict, checked.score)
+
+
+@pytest.mark.parametrize(
     ("claim", "passage", "verdict"),
     [
         # a number in words, a date in another form: the same value (each was read otherwise)

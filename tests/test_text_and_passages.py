@@ -1711,6 +1711,178 @@ def test_a_plan_in_the_claims_words_is_a_conflict(claim: str, passage: str, conf
     assert plan_conflict(claim, passage) is conflict
 
 
+ORION = (
+    "Orion is a managed database service. It runs in three regions: Frankfurt, Virginia and "
+    "Tokyo. A fourth region, Sydney, is planned but has no date yet."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        # the passage says the fact of other names and gives the claim's as a plan only
+        ("Orion runs in Sydney.", ORION, True),
+        ("Orion already runs in Sydney.", ORION, True),
+        ("Orion runs in Frankfurt, Virginia, Tokyo and Sydney.", ORION, True),
+        ("Orion runs in Tokyo and Sydney.", ORION, True),
+        (
+            "The app supports Android.",
+            "The app supports Windows, macOS and Linux. Android support is expected next year.",
+            True,
+        ),
+        (
+            "The drug is approved in Japan.",
+            "The drug is approved in the US and the EU. Approval in Japan is not yet granted.",
+            True,
+        ),
+        (
+            "The drug is approved in the UK.",
+            "The drug is approved in Canada and Australia. Approval in the UK is expected next "
+            "year.",
+            True,
+        ),
+        (
+            "The airline flies to Lisbon.",
+            "The airline flies to Madrid and Rome. Flights to Lisbon are scheduled to begin in "
+            "June.",
+            True,
+        ),
+        (
+            "The company has offices in Singapore.",
+            "The company has offices in London and Hong Kong. It plans to open an office in "
+            "Singapore.",
+            True,
+        ),
+        (
+            "Orion runs in Sydney.",
+            "Orion runs in Frankfurt and Tokyo. It plans to open a region in Sydney.",
+            True,
+        ),
+        (
+            "The fund invests in Vietnam.",
+            "The fund invests in Thailand and Indonesia. It may add Vietnam later.",
+            True,
+        ),
+        (
+            "The airline flies to Nairobi.",
+            "The airline flies to Accra and Lagos. Nairobi is expected to be added in October.",
+            True,
+        ),
+        (
+            "The hotel group has properties in Bali.",
+            "The hotel group has properties in Phuket. A property in Bali is under construction.",
+            True,
+        ),
+        # the claim's own plan; the claim's fact of a name the passage states as a fact
+        ("Orion will run in Sydney.", ORION, False),
+        ("Orion plans to run in Sydney.", ORION, False),
+        ("Orion runs in Tokyo.", ORION, False),
+        ("Orion runs in Frankfurt and Tokyo.", ORION, False),
+        (
+            "Orion runs in Sydney.",
+            ORION + " Since March it also runs in Sydney for early customers.",
+            False,
+        ),
+        # the plan is of another thing in the sentence, or of another act; or it happened
+        (
+            "Orion runs in Sydney.",
+            "Orion runs in Frankfurt and Tokyo. It also runs in Sydney, which will host the 2026 "
+            "user conference.",
+            False,
+        ),
+        (
+            "The drug is approved in Japan.",
+            "The drug is approved in the US and Canada. In Japan, where it was approved in 2021, "
+            "it may soon be sold over the counter.",
+            False,
+        ),
+        (
+            "The chain has stores in Denver.",
+            "The chain has stores in Austin and Dallas. The Denver store was planned for 2020 but "
+            "opened in May 2021.",
+            False,
+        ),
+        (
+            "The team's roster includes Luka Petrov.",
+            "The team's roster includes Sam Cole and Ian Wu. Luka Petrov, signed in March, is "
+            "likely to start on Sunday.",
+            False,
+        ),
+        (
+            "This year's festival features Arcade Fire.",
+            "This year's festival features Beck and Haim. Arcade Fire will headline on Saturday.",
+            False,
+        ),
+        (
+            "Lyra runs in Sydney.",
+            "Orion runs in Frankfurt and Tokyo. Lyra, its sister service, runs in Sydney and may "
+            "expand to Perth.",
+            False,
+        ),
+        (
+            "Orion runs in Sydney.",
+            ORION.replace("A fourth region, Sydney, is planned but has no date yet.", "")
+            + "Sydney is live and more regions will be added next year.",
+            False,
+        ),
+        (
+            "Orion runs in Sydney.",
+            ORION.replace("A fourth region, Sydney, is planned but has no date yet.", "")
+            + "Its Sydney region is also live and a second Sydney zone is planned for 2026.",
+            False,
+        ),
+        (
+            "Orion runs in Sydney.",
+            ORION.replace("A fourth region, Sydney, is planned but has no date yet.", "")
+            + "The Sydney region is scheduled for maintenance on Sunday.",
+            False,
+        ),
+        (
+            "The carrier flies to Lisbon.",
+            "The carrier flies to Madrid and Rome. The Lisbon flight is scheduled daily at 07:10.",
+            False,
+        ),
+        (
+            "The film stars Octavia Spencer.",
+            "The film stars Emma Stone and Ryan Gosling. Octavia Spencer will also star as the "
+            "couple's landlady.",
+            False,
+        ),
+        (
+            "The final is played at Wembley.",
+            "Semi-finals are played at Villa Park and Old Trafford. The final will be played at "
+            "Wembley on 17 May.",
+            False,
+        ),
+        (
+            "The remake stars Will Smith.",
+            "The remake stars Mena Massoud and Naomi Scott. Will Smith also stars, as the Genie.",
+            False,
+        ),
+        # the name is not where the claim's words end, nor a list of names of its own
+        (
+            "Emma Watson has been cast as Belle, Dan Stevens as the Beast.",
+            "Harry Potter star Emma Watson had been cast as Belle. Dan Stevens will play the "
+            "Beast.",
+            False,
+        ),
+        (
+            "The film features Emma Watson, Downton Abbey's Dan Stevens and Luke Evans.",
+            "The film features Emma Watson. Downton Abbey's Dan Stevens will play the Beast.",
+            False,
+        ),
+    ],
+)
+def test_a_name_the_passage_gives_as_a_plan_only_is_a_conflict(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # the judge read "Orion runs in Sydney" as supported (0.77) by a passage that lists the
+    # regions Orion runs in and says Sydney is planned
+    from attribution.text import planned_name_conflict
+
+    assert planned_name_conflict(claim, passage) is conflict
+
+
 def test_a_minus_in_words_makes_a_temperature_negative() -> None:
     from attribution.text import quantities
 

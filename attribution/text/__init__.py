@@ -41,8 +41,11 @@ from attribution.text._plans import (
     PLAN_GAP,
     PLAN_VERBS,
     PLAN_WORDS,
+    PLANNED_GAP,
+    PLANNED_LEAD,
     clear_plan_cache,
     plan_conflict,
+    planned_name_conflict,
 )
 from attribution.text._polarity import (
     COMPLEMENTS,
@@ -133,6 +136,8 @@ __all__ = [
     "MARKER_STYLES",
     "NAME_COVERAGE",
     "NEGATION_MIN_WORDS",
+    "PLANNED_GAP",
+    "PLANNED_LEAD",
     "PLAN_GAP",
     "PLAN_VERBS",
     "PLAN_WORDS",
@@ -194,6 +199,7 @@ __all__ = [
     "period_edits",
     "periods",
     "plan_conflict",
+    "planned_name_conflict",
     "polarity_edits",
     "protected_spans",
     "quantities",

@@ -29,6 +29,11 @@ make it plain:
   "forecast revenue" what "expects revenue" says), and the claim sentence none of the
   passage's kind ("The council has proposed banning ..." is no conflict).
 
+And :func:`planned_name_conflict`: a name of the claim ("Orion runs in Sydney.") that the
+passage names only in sentences of a plan, a hedge or "not yet" ("A fourth region, Sydney, is
+planned but has no date yet."), where it states the claim's fact, in the claim's words right
+before the name, of other names ("It runs in three regions: Frankfurt, Virginia and Tokyo.").
+
 Only a claim that opens as the passage's clause does is read ("In 2021, the council passed
 ..." against "The council has proposed ..." is the judge's); a first version that read a plan
 word anywhere near the claim's words fired on 18 supported pairs of the development data, and
@@ -41,15 +46,19 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from attribution.text._terms import STOPWORDS, source_sentence_spans
+from attribution.text._names import NAME_COVERAGE
+from attribution.text._terms import STOPWORDS, content_terms, source_sentence_spans
 
 __all__ = [
     "FUTURE_WORDS",
+    "PLANNED_GAP",
+    "PLANNED_LEAD",
     "PLAN_GAP",
     "PLAN_VERBS",
     "PLAN_WORDS",
     "clear_plan_cache",
     "plan_conflict",
+    "planned_name_conflict",
 ]
 
 PLAN_GAP = 7
@@ -263,4 +272,419 @@ def _without_asides(words: tuple[_Word, ...], opened: bool = False) -> tuple[_Wo
 def clear_plan_cache() -> None:
     """Forget every text's cached words and every pair's answer."""
     plan_conflict.cache_clear()
+    planned_name_conflict.cache_clear()
     _sentences.cache_clear()
+
+
+PLANNED_LEAD = 2
+"""The claim's words right before its name that the passage must write before its other
+names ("runs in Sydney": "runs in"); one of them a content word."""
+
+PLANNED_GAP = 3
+"""The most words between those words and the passage's first other name ("runs in three
+regions: Frankfurt")."""
+
+_NAMED = re.compile(r"[\w.'’-]*\w")
+_CLOSES = frozenset({".", "!", "?", ";"})
+_LISTING = frozenset({",", "and", "or", "&"})
+_CLAUSE_ENDS = _LISTING | _CLOSES | {"but", "(", "-", "–", "—"}
+_NOW = frozenset({"already", "still", "now", "currently", "today", "presently"})
+"""Words that say when the claim's fact holds, not what it is: no part of its content."""
+_ARTICLES = frozenset({"the", "a", "an"})
+_STEM = 5
+"""The first letters that make two words one ("approved", "approval")."""
+_PRESENT_BE = frozenset({"is", "are", "'s", "'re", "am"})
+_HEDGES = PLAN_WORDS | {"could"}
+_SUBJECT_WORDS = 4
+"""The most words of the name's phrase before it ("Approval in", "A Denver", "Its")."""
+_HEAD_WORDS = 2
+"""The most words of the name's phrase after it ("Sydney region", "Linux support")."""
+_APPOSITION = 8
+"""The most words between two commas after the name ("Sydney, the fourth region, is")."""
+_OPENS = frozenset({",", ";", ":", "(", "-", "–", "—"})
+"""Marks after which a clause, and the name's phrase, may begin."""
+_NOT_PHRASE = (
+    _BE
+    | _HAVE
+    | FUTURE_WORDS
+    | PLAN_WORDS
+    | _NEGATION
+    | {"and", "or", "but", "could", "should", "can", "there", "it", "they", "we"}
+)
+"""Words no part of a name's noun phrase ("Sydney is", "Sydney and", "it")."""
+_PLANNED = (PLAN_VERBS | _AFTER_BE | {"anticipated", "targeted", "likely"}) - {"about", "set"}
+"""Words of a plan after *be* ("is planned", "is slated"); "set" and "about" say too much
+else ("is set up", "is about to")."""
+_WHEN_LEADS = frozenset(
+    """for in by from around until later next this early late soon sometime""".split()
+)
+_WHEN = frozenset(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec spring summer autumn fall winter year
+    years month months week weeks quarter half date release version update launch h1 h2 q1
+    q2 q3 q4 later next soon early late""".split()
+)
+"""Words of a time (or a release) that a plan is for ("is planned for 2026", "for version
+3", "is expected later this year")."""
+_PENDING = (
+    ("pending",),
+    ("reviewing",),
+    ("upcoming",),
+    ("coming", "soon"),
+    ("coming", "later"),
+    ("coming", "next"),
+    ("coming", "in"),
+    ("on", "the", "roadmap"),
+    ("in", "the", "works"),
+    ("in", "development"),
+    ("in", "talks"),
+    ("under", "consideration"),
+    ("under", "review"),
+    ("under", "construction"),
+    ("under", "development"),
+    ("being", "negotiated"),
+    ("being", "considered"),
+    ("being", "worked", "on"),
+    ("being", "developed"),
+    ("awaiting",),
+    ("rumoured",),
+    ("rumored",),
+    ("pencilled", "in"),
+    ("penciled", "in"),
+)
+"""Words after *be* that say a thing is not there yet ("Sydney is coming soon", "approval is
+pending", "a property in Bali is under construction")."""
+_READY_WORDS = """begin open launch arrive come debut added available supported approved
+    released offered enabled""".split()
+"""Words of a beginning or of being ready that a plan, "will" or "not yet" may be of ("are
+scheduled to begin", "will be added", "is not yet supported"); not "start" ("is expected to
+start on Saturday" is a player's), "join", "follow" or "return" (a tour's or a cast's
+schedule: "Dublin will follow on 12 May")."""
+_PLANNED_TO = [*_READY_WORDS, "follow"]
+"""What a plan after *be* may be of ("Japan is expected to follow later this year")."""
+_HEDGED_WORDS = _READY_WORDS + "follow return add enter expand join".split()
+"""What a hedge may be of ("a Switch port could follow", "it may return to Bogotá")."""
+_INTRANSITIVE = frozenset({"open", "launch", "begin", "debut"})
+"""Verbs that say a beginning only without an object ("will open next spring", not "will open
+the festival")."""
+_OBJECT_REACH = 6
+"""The most words from a plan's verb to the name ("to open an office in Singapore")."""
+_ADVERBS = frozenset({"also", "still", "now", "currently", "only", "tentatively", "provisionally"})
+_PLAN_TO = frozenset(
+    """plan plans planning intend intends intending hope hopes hoping aim aims aiming expect
+    expects seek seeks seeking propose proposes want wants""".split()
+)
+"""Verbs of a plan before "to" and an act of the name ("it plans to open an office in
+Singapore", "organisers hope to add")."""
+_DONE = (_PAST - {"has", "have", "had", "was", "were", "did", "already"}) | {
+    "shot",
+    "flew",
+    "flown",
+    "begun",
+    "done",
+}
+"""Past forms that say something happened (auxiliaries aside)."""
+_NOT_DONE = frozenset({"not", "yet", "n't", "never", "been", "being", "if", "once", "unless"})
+"""Words before a participle that leave it no past ("not yet supported", "has been delayed")."""
+
+
+@lru_cache(maxsize=4096)
+def planned_name_conflict(claim: str, passage: str) -> bool:
+    """Whether the claim states of a name what the passage states of other names, in the
+    claim's words, and gives that name only as a plan or a hedge: "Orion runs in Sydney."
+    against "It runs in three regions: Frankfurt, Virginia and Tokyo. A fourth region, Sydney,
+    is planned but has no date yet." (a small judge reads it as support, 0.77).
+
+    - The claim sentence says no plan, hedge or negation of its own; its name (a run of
+      capitalised words inside it, no possessive in it) ends the claim's clause (or stands in
+      a list of names that does: "Tokyo and Sydney") and follows :data:`PLANNED_LEAD` words
+      ("runs in"; "approved in" before "the UK"), one a content word.
+    - A sentence of the passage without the name writes those words followed, within
+      :data:`PLANNED_GAP` words, by another name (after the claim's list, by one of its other
+      names).
+    - Every mention of the claim's name in the passage is the subject of a plan, a hedge or
+      "not yet" (its phrase alone before the verb: "A fourth region, Sydney, is planned",
+      "Approval in the UK is expected next year", "Flights to Lisbon are scheduled to begin
+      in June", "Linux support is planned for version 3", "Japanese will be added", "Kenya is
+      not yet supported", "a property in Bali is under construction"), or the object of a
+      plan or a hedge to begin there ("It plans to open an office in Singapore", "It may add
+      Vietnam later"). A plan is one of a time to come, of a beginning or of being ready, or
+      of the claim's fact (a word of its lead, by its first letters: "approval" for
+      "approved"); "will" only of a beginning or of being ready: "Arcade Fire will headline on
+      Saturday", "Octavia Spencer will also star", "The final will be played at Wembley" are
+      schedules, not plans; "Sydney is live and more regions will be added", "a second Sydney
+      zone is planned", "The Sydney region is scheduled for maintenance", "was planned for 2020
+      but opened in 2021" say nothing of a plan for Sydney.
+    - The passage holds three quarters of the claim sentence's other content words.
+
+    Unsupported, not contradicted: "is planned" does not say that it is not running yet."""
+    given = _sentences(passage)
+    if not given:
+        return False
+    found = set(content_terms(passage))
+    for words in _sentences(claim):
+        low = tuple(w.low for w in words)
+        if _says_plan(words, future=True) or _NEGATION & set(low):
+            continue
+        k = PLANNED_LEAD
+        while k < len(words):
+            if not words[k].name:
+                k += 1
+                continue
+            end = k
+            while end < len(words) and words[end].name:
+                end += 1
+            if _planned_only(low, tuple(w.name for w in words), k, end, given, passage, found):
+                return True
+            k = end
+    return False
+
+
+def _planned_only(
+    low: tuple[str, ...],
+    names: tuple[bool, ...],
+    start: int,
+    end: int,
+    given: tuple[tuple[_Word, ...], ...],
+    passage: str,
+    found: set[str],
+) -> bool:
+    """Whether the claim's name ``low[start:end]``, after its lead words, is one the passage
+    names only as a plan, and gives other names after the same words (``names``: which of the
+    claim's words are capitalised inside it; after a list of names, the passage's first is
+    one of them)."""
+    if end < len(low) and low[end] not in _CLAUSE_ENDS:
+        return False  # the name is not what the claim's words end on ("as Belle, Dan Stevens as")
+    name = low[start:end]
+    first = start  # a list of names in the claim ("Tokyo and Sydney"): the words before it
+    while first > 1 and (low[first - 1] in _LISTING or names[first - 1]):
+        first -= 1
+    while first < start and low[first] in _LISTING:
+        first += 1
+    if first > 0 and low[first - 1] in _ARTICLES:
+        first -= 1  # "approved in the UK": the words before "the"
+    if any(w.endswith(("'s", "s'")) for w in low[first:end]):
+        return False  # "Downton Abbey's Dan Stevens": a name with its own words, no list
+    listed = set(low[first:start]) - _LISTING - _ARTICLES  # the other names of the claim's list
+    lead = low[first - PLANNED_LEAD : first]
+    if first < PLANNED_LEAD or not _content(lead) or any(w in _ENDS or w == "," for w in lead):
+        return False
+    rest = content_terms(" ".join(w for w in low[:start] + low[end:] if w not in _NOW))
+    if not rest or sum(t in found for t in rest) < NAME_COVERAGE * len(rest):
+        return False
+    holding = [s for s in given if _holds(tuple(w.low for w in s), name)]
+    everywhere = sum(
+        1 for m in _NAMED.finditer(passage.lower().replace("’", "'")) if m.group() == name[0]
+    )
+    if not holding or everywhere > sum(sum(1 for w in s if w.low == name[0]) for s in holding):
+        return False  # a sentence too long to read names it too: which is meant is not plain
+    stems = {_stem(w) for w in lead if _content((w,))}
+    if not all(_planned_in(s, name, stems) for s in holding):
+        return False
+    for theirs in given:
+        if theirs in holding:
+            continue
+        words = tuple(w.low for w in theirs)
+        for at in range(len(words) - PLANNED_LEAD + 1):
+            if words[at : at + PLANNED_LEAD] != lead:
+                continue
+            after = at + PLANNED_LEAD
+            for k in range(after, min(after + PLANNED_GAP + 1, len(theirs))):
+                if theirs[k].name:
+                    # after a list, one of the claim's other names in the passage's
+                    if not listed or listed.intersection(words[k:]):
+                        return True
+                    break
+                if words[k] in _CLOSES:
+                    break
+    return False
+
+
+def _holds(words: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether ``words`` hold ``name``, word by word."""
+    n = len(name)
+    return any(words[i : i + n] == name for i in range(len(words) - n + 1))
+
+
+def _planned_in(sentence: tuple[_Word, ...], name: tuple[str, ...], stems: set[str]) -> bool:
+    """Whether every mention of ``name`` in ``sentence`` is the subject of a plan, a hedge or
+    "not yet" of a beginning, of being ready or of the claim's fact (``stems``: its lead
+    words' first letters), or the object of a plan to begin there (see
+    :func:`planned_name_conflict`)."""
+    low = tuple(w.low for w in sentence)
+    n = len(name)
+    mentions = [i for i in range(len(low) - n + 1) if low[i : i + n] == name]
+    if not mentions:
+        return False
+    for i in mentions:
+        e = i + n
+        if e < len(low) and low[e] == "'s":
+            return False  # "Sydney's latency": a thing of the name's, not the name
+        before = _before(low, i)
+        subject = before is not None and _subject_planned(sentence, low, e, stems)
+        if not (subject or _object_planned(low, i, stems)):
+            return False
+    return True
+
+
+def _before(low: tuple[str, ...], i: int) -> tuple[str, ...] | None:
+    """The words of the name's phrase before it (back to the clause's start), or None where
+    it is no phrase's ("Sydney and", a verb before it) or too long."""
+    k = i
+    while k > 0 and low[k - 1] not in _OPENS and i - k <= _SUBJECT_WORDS:
+        k -= 1
+    words = low[k:i]
+    if len(words) > _SUBJECT_WORDS or _NOT_PHRASE & set(words) or _done(words):
+        return None  # "Scenes shot in Morocco have yet to be released": a verb before it
+    if any(w in {"more", "another", "second", "additional", "extra", "new"} for w in words):
+        return None  # "a second Sydney zone is planned": there is a first
+    return words
+
+
+def _subject_planned(
+    sentence: tuple[_Word, ...], low: tuple[str, ...], e: int, stems: set[str]
+) -> bool:
+    """Whether the words from ``e`` (right after the name) say, as the predicate of the
+    name's phrase, that it is planned, hedged, pending or not yet so."""
+    k = e
+    if k + 1 < len(low) and low[k] == "," and low[k + 1] in _PRESENT_BE | _HAVE | _HEDGES:
+        k += 1  # the name is the apposition: "A fourth region, Sydney, is planned"
+    elif k < len(low) and low[k] == ",":  # an apposition: "Sydney, the fourth region, is"
+        close = next(
+            (j for j in range(k + 1, min(len(low), k + _APPOSITION + 2)) if low[j] == ","), None
+        )
+        if close is None or _done(low[k + 1 : close]):
+            return False
+        k = close + 1
+    head = 0
+    while k < len(low) and head < _HEAD_WORDS and _phrase_word(sentence[k], low[k]):
+        k += 1
+        head += 1
+    while k < len(low) and (low[k] in _ADVERBS or (low[k].endswith("ly") and len(low[k]) > 4)):
+        k += 1
+    if k >= len(low):
+        return False
+    verb = low[k]
+    rest = low[k + 1 :]
+    while rest and (rest[0] in _ADVERBS or (rest[0].endswith("ly") and len(rest[0]) > 4)):
+        rest = rest[1:]
+    if verb in _PRESENT_BE:
+        return _be_planned(rest, stems)
+    if verb in {"remains", "remain"}:  # "remains on the roadmap", "remains under review"
+        return any(rest[: len(phrase)] == phrase for phrase in _PENDING)
+    if verb in _HAVE:
+        return rest[:2] == ("yet", "to") or (
+            rest[:2] == ("not", "yet") and _of(rest[2:4], _READY_WORDS, stems)
+        )
+    if verb in FUTURE_WORDS or verb in _HEDGES:
+        words = _HEDGED_WORDS if verb in _HEDGES else _READY_WORDS
+        if rest[:1] == ("be",):
+            return _of(rest[1:2], words, stems)
+        return _of(rest[:1], words, set()) and not _has_object(rest)
+    return False
+
+
+def _be_planned(rest: tuple[str, ...], stems: set[str]) -> bool:
+    """Whether the words after a present *be* say a plan of a time or a beginning ("planned
+    for 2026", "scheduled to begin"), "not yet" or a pending state."""
+    if any(rest[: len(phrase)] == phrase for phrase in _PENDING):
+        return True
+    if rest[:2] in {("yet", "to"), ("not", "yet")}:
+        return True  # "is yet to open", "is not yet granted"
+    if not rest or rest[0] not in _PLANNED:
+        return False
+    after = rest[1:]
+    if not after or after[0] in _CLOSES or after[0] in {",", "but", "and"}:
+        return True  # "Sydney is planned but has no date yet"
+    if after[0] == "to":
+        if after[1:2] == ("be",):  # "is expected to be added"
+            return _of(after[2:3], _READY_WORDS, stems)
+        return _of(after[1:2], _PLANNED_TO, stems) and not _has_object(after[1:])
+    # a time to come: "is planned for 2026", "is expected later this year"; not "is
+    # scheduled daily at 07:10"
+    return after[0] in _WHEN_LEADS and any(w in _WHEN or w[:1].isdigit() for w in after[:4])
+
+
+def _object_planned(low: tuple[str, ...], i: int, stems: set[str]) -> bool:
+    """Whether the name is where a plan or a hedge of a beginning is to happen: "it plans to
+    open an office in Singapore", "it intends to enter Poland", "it is expected to air on
+    HBO", "it may add Vietnam", "the band may also play in Chicago" (a hedge of the claim's
+    fact, ``stems``; not "will": "the final will be played at Wembley" is a schedule)."""
+    k = i
+    while k > 0 and i - k < _OBJECT_REACH and low[k - 1] not in _CLOSES and low[k - 1] != ",":
+        k -= 1
+        word = low[k]
+        planned = (
+            word == "to"
+            and k > 1
+            and (low[k - 1] in _PLAN_TO or (low[k - 1] in _PLANNED and low[k - 2] in _PRESENT_BE))
+        )
+        if not (planned or word in _HEDGES or word in FUTURE_WORDS):
+            continue
+        j = k + 1
+        while j < i and low[j] in _ADVERBS | {"be"}:
+            j += 1
+        if j >= i or _NOT_PHRASE & set(low[j + 1 : i]):
+            return False
+        verb = low[j]
+        if word in FUTURE_WORDS:
+            return verb in _READY_WORDS
+        return verb in _HEDGED_WORDS or _stem(verb) in stems
+    return False
+
+
+def _phrase_word(word: _Word, low: str) -> bool:
+    """Whether a word after a name may belong to its noun phrase ("region", "support")."""
+    return (
+        low.isalpha()
+        and not word.name
+        and low not in _NOT_PHRASE
+        and low not in _PLANNED
+        and low not in _ADVERBS
+        and not low.endswith("ly")
+        and low not in STOPWORDS
+    )
+
+
+def _has_object(words: tuple[str, ...]) -> bool:
+    """Whether a verb of a beginning (``words[0]``) has an object ("open the festival")."""
+    return (
+        bool(words)
+        and words[0] in _INTRANSITIVE
+        and words[1:2]
+        in {
+            ("the",),
+            ("a",),
+            ("an",),
+            ("its",),
+            ("their",),
+            ("his",),
+            ("her",),
+        }
+    )
+
+
+def _of(words: tuple[str, ...], ready: list[str], stems: set[str]) -> bool:
+    """Whether ``words`` hold one of ``ready`` or of the claim's lead (``stems``)."""
+    return any(w in ready or _stem(w) in stems for w in words)
+
+
+def _done(words: tuple[str, ...]) -> bool:
+    """Whether the words say something happened ("opened", "began", "signed", "since"); not a
+    participle after *be*, "not yet" or "if" ("may be shot", "if approved")."""
+    for k, w in enumerate(words):
+        if w == "since":
+            return True
+        before = words[k - 1] if k else ""
+        if before in _BE | _NOT_DONE or w in PLAN_VERBS | _AFTER_BE:
+            continue
+        if w in _DONE or (len(w) > 4 and w.endswith("ed")):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    """A word's first letters after stemming ("plays": "play")."""
+    terms = content_terms(word)
+    return (terms[0] if terms else word)[:_STEM]

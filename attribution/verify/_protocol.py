@@ -15,6 +15,7 @@ from attribution.text import (
     name_conflict,
     negation_conflict,
     plan_conflict,
+    planned_name_conflict,
     range_conflict,
     sign_conflict,
     state_conflict,
@@ -109,15 +110,18 @@ states (:func:`attribution.text.state_conflict`), another name where the claim h
 the same words (:func:`attribution.text.name_conflict`), or another value of a measure or
 another day after the same words (:func:`attribution.text.value_conflict`,
 :func:`attribution.text.date_conflict`), or the claim's words with a plan, a forecast or a
-hedge in their middle (:func:`attribution.text.plan_conflict`): below every threshold."""
+hedge in their middle (:func:`attribution.text.plan_conflict`), or a name given as a plan only
+where the passage states the claim's fact of other names
+(:func:`attribution.text.planned_name_conflict`): below every threshold."""
 
 
 CONFLICT_CONTRADICTION = 0.99
 """P(contradiction) of a pair whose passage states the claim's fact otherwise (another
 currency, range end, sign, time, value, day or name, a negation, the opposite state): that
 passage contradicts the claim, whatever a small judge says. A plan or a hedge in the claim's
-words (:func:`attribution.text.plan_conflict`) leaves it unsupported only: "has proposed a
-ban" does not say that no ban was passed."""
+words (:func:`attribution.text.plan_conflict`), or a name given as a plan only
+(:func:`attribution.text.planned_name_conflict`), leaves it unsupported only: "has proposed a
+ban" does not say that no ban was passed, nor "Sydney is planned" that it is not running yet."""
 
 
 def with_conflicts(
@@ -132,13 +136,16 @@ def with_conflicts(
     another name in the claim's name's words ("Microsoft acquired GitHub" for "Google acquired
     GitHub"), another value or day after the claim's words ("80% in 18 minutes" for "80% in 8
     minutes"), or the claim's words with a plan, a forecast or a hedge in their middle ("has
-    proposed a ban" for "passed a ban"): a small judge reads "€5 billion" and "$5 billion",
-    "$5.1 to $5.5 billion" and "between $5.1 and $5.3 billion", "5 °C" and "-5 °C", or "runs 2
-    hours" and "runs 2 hours 10 minutes" as one (0.97-0.996), "paid a dividend" as "did not pay
-    a dividend" (0.58), "enabled by default" as "disabled by default" (0.89), "Google acquired
-    GitHub" as "Microsoft acquired GitHub" (0.77), "80% in 8 minutes" as "80% in 18 minutes"
-    (0.87) and "passed a ban" as "has proposed a ban" (0.92). On the development data no
-    supported pair has such a conflict (docs/benchmarks.md).
+    proposed a ban" for "passed a ban"), or its name given only as a plan where the passage
+    states its fact of other names ("runs in three regions: Frankfurt, Virginia and Tokyo. A
+    fourth region, Sydney, is planned" for "runs in Sydney"): a small judge reads "€5 billion"
+    and "$5 billion", "$5.1 to $5.5 billion" and "between $5.1 and $5.3 billion", "5 °C" and
+    "-5 °C", or "runs 2 hours" and "runs 2 hours 10 minutes" as one (0.97-0.996), "paid a
+    dividend" as "did not pay a dividend" (0.58), "enabled by default" as "disabled by default"
+    (0.89), "Google acquired GitHub" as "Microsoft acquired GitHub" (0.77), "80% in 8 minutes"
+    as "80% in 18 minutes" (0.87), "passed a ban" as "has proposed a ban" (0.92) and "runs in
+    Sydney" against the planned region (0.77). On the development data no supported pair has
+    such a conflict (docs/benchmarks.md).
 
     And ``contradiction`` (None where the verifier gives none) raised to
     :data:`CONFLICT_CONTRADICTION` for each such pair but a plan's or a hedge's: "Google
@@ -179,7 +186,7 @@ def _conflicts(pairs: Sequence[Pair]) -> list[str | None]:
             )
         ):
             kinds.append("contradicts")
-        elif plan_conflict(p.claim, p.passage):
+        elif plan_conflict(p.claim, p.passage) or planned_name_conflict(p.claim, p.passage):
             kinds.append("unsupported")
         else:
             kinds.append(None)
