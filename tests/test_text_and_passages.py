@@ -1859,6 +1859,41 @@ ORION = (
             "The remake stars Mena Massoud and Naomi Scott. Will Smith also stars, as the Genie.",
             False,
         ),
+        # a thing of the name's the page has already; a schedule; an aside of another fact
+        (
+            "The tour stops in Chicago.",
+            "The tour stops in Denver and Austin. The Chicago show is scheduled for 9 June.",
+            False,
+        ),
+        (
+            "The agency has service centres in Leeds.",
+            "The agency has service centres in York and Hull. The Leeds centre will be open on "
+            "Saturday from 9am to noon.",
+            False,
+        ),
+        (
+            "The company has an office in Berlin.",
+            "The company has an office in London and another in Paris. It may expand its Berlin "
+            "office next year.",
+            False,
+        ),
+        (
+            "The drug is approved in Japan.",
+            "The drug is approved in the US and the EU. In Japan, where it was approved in 2022, "
+            "regulators are expected to approve a pediatric version soon.",
+            False,
+        ),
+        (
+            "The tour's support acts include Phoebe Bridgers.",
+            "The tour's support acts include Paramore and Haim. Phoebe Bridgers will open for "
+            "Swift on the European dates.",
+            False,
+        ),
+        (
+            "The company exports to Kenya.",
+            "The company exports to Uganda and Tanzania. Kenya is awaiting its second shipment.",
+            False,
+        ),
         # the name is not where the claim's words end, nor a list of names of its own
         (
             "Emma Watson has been cast as Belle, Dan Stevens as the Beast.",

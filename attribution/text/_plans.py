@@ -367,6 +367,13 @@ _HEDGED_WORDS = _READY_WORDS + "follow return add enter expand join".split()
 _INTRANSITIVE = frozenset({"open", "launch", "begin", "debut"})
 """Verbs that say a beginning only without an object ("will open next spring", not "will open
 the festival")."""
+_DEFINITE = frozenset(
+    {"the", "its", "their", "our", "his", "her", "this", "that", "these", "those", "my", "your"}
+)
+"""Words before a thing that say the page has it already ("Its Sydney region", "The Leeds
+centre")."""
+_SIDE_CLAUSE = frozenset({"where", "which", "who", "whose", "when", "was", "were", "had"})
+"""Words of an aside that say something else of the name ("Japan, where it was approved")."""
 _OBJECT_REACH = 6
 """The most words from a plan's verb to the name ("to open an office in Singapore")."""
 _ADVERBS = frozenset({"also", "still", "now", "currently", "only", "tentatively", "provisionally"})
@@ -521,7 +528,7 @@ def _planned_in(sentence: tuple[_Word, ...], name: tuple[str, ...], stems: set[s
         if e < len(low) and low[e] == "'s":
             return False  # "Sydney's latency": a thing of the name's, not the name
         before = _before(low, i)
-        subject = before is not None and _subject_planned(sentence, low, e, stems)
+        subject = before is not None and _subject_planned(sentence, low, e, stems, before)
         if not (subject or _object_planned(low, i, stems)):
             return False
     return True
@@ -542,10 +549,17 @@ def _before(low: tuple[str, ...], i: int) -> tuple[str, ...] | None:
 
 
 def _subject_planned(
-    sentence: tuple[_Word, ...], low: tuple[str, ...], e: int, stems: set[str]
+    sentence: tuple[_Word, ...],
+    low: tuple[str, ...],
+    e: int,
+    stems: set[str],
+    before: tuple[str, ...],
 ) -> bool:
     """Whether the words from ``e`` (right after the name) say, as the predicate of the
-    name's phrase, that it is planned, hedged, pending or not yet so."""
+    name's phrase (``before``: its words before the name), that it is planned, hedged, pending
+    or not yet so. Where the name qualifies a noun ("Sydney region"), that noun is not one
+    the page has already ("Its Sydney region", "The Leeds centre") and its plan no schedule
+    of an event ("is scheduled for 9 June")."""
     k = e
     if k + 1 < len(low) and low[k] == "," and low[k + 1] in _PRESENT_BE | _HAVE | _HEDGES:
         k += 1  # the name is the apposition: "A fourth region, Sydney, is planned"
@@ -553,13 +567,16 @@ def _subject_planned(
         close = next(
             (j for j in range(k + 1, min(len(low), k + _APPOSITION + 2)) if low[j] == ","), None
         )
-        if close is None or _done(low[k + 1 : close]):
-            return False
+        aside = low[k + 1 : close] if close is not None else ()
+        if close is None or _done(aside) or _SIDE_CLAUSE & set(aside):
+            return False  # "In Japan, where it was approved in 2022, ..."
         k = close + 1
     head = 0
     while k < len(low) and head < _HEAD_WORDS and _phrase_word(sentence[k], low[k]):
         k += 1
         head += 1
+    if head and _DEFINITE & set(before):
+        return False  # "Its Sydney region is scheduled for maintenance": it is there
     while k < len(low) and (low[k] in _ADVERBS or (low[k].endswith("ly") and len(low[k]) > 4)):
         k += 1
     if k >= len(low):
@@ -569,25 +586,26 @@ def _subject_planned(
     while rest and (rest[0] in _ADVERBS or (rest[0].endswith("ly") and len(rest[0]) > 4)):
         rest = rest[1:]
     if verb in _PRESENT_BE:
-        return _be_planned(rest, stems)
+        return _be_planned(rest, stems, event=head > 0)
     if verb in {"remains", "remain"}:  # "remains on the roadmap", "remains under review"
-        return any(rest[: len(phrase)] == phrase for phrase in _PENDING)
+        return _pending(rest)
     if verb in _HAVE:
         return rest[:2] == ("yet", "to") or (
             rest[:2] == ("not", "yet") and _of(rest[2:4], _READY_WORDS, stems)
         )
     if verb in FUTURE_WORDS or verb in _HEDGES:
         words = _HEDGED_WORDS if verb in _HEDGES else _READY_WORDS
-        if rest[:1] == ("be",):
-            return _of(rest[1:2], words, stems)
-        return _of(rest[:1], words, set()) and not _has_object(rest)
+        if rest[:1] == ("be",):  # "will be added"; not "will be open" (its hours)
+            return rest[1:2] != ("open",) and _of(rest[1:2], words, stems)
+        return _of(rest[:1], words, set()) and _begins(rest)
     return False
 
 
-def _be_planned(rest: tuple[str, ...], stems: set[str]) -> bool:
+def _be_planned(rest: tuple[str, ...], stems: set[str], *, event: bool = False) -> bool:
     """Whether the words after a present *be* say a plan of a time or a beginning ("planned
-    for 2026", "scheduled to begin"), "not yet" or a pending state."""
-    if any(rest[: len(phrase)] == phrase for phrase in _PENDING):
+    for 2026", "scheduled to begin"), "not yet" or a pending state; for an ``event`` (the
+    name qualifies a noun: "The Chicago show"), a time is no plan's but a schedule's."""
+    if _pending(rest):
         return True
     if rest[:2] in {("yet", "to"), ("not", "yet")}:
         return True  # "is yet to open", "is not yet granted"
@@ -602,7 +620,9 @@ def _be_planned(rest: tuple[str, ...], stems: set[str]) -> bool:
         return _of(after[1:2], _PLANNED_TO, stems) and not _has_object(after[1:])
     # a time to come: "is planned for 2026", "is expected later this year"; not "is
     # scheduled daily at 07:10"
-    return after[0] in _WHEN_LEADS and any(w in _WHEN or w[:1].isdigit() for w in after[:4])
+    if event and rest[0] not in {"planned", "proposed", "expected"}:
+        return False  # "The Las Vegas race is scheduled for 22 November"
+    return after[0] in _WHEN_LEADS and _a_time(after[:4])
 
 
 def _object_planned(low: tuple[str, ...], i: int, stems: set[str]) -> bool:
@@ -624,8 +644,9 @@ def _object_planned(low: tuple[str, ...], i: int, stems: set[str]) -> bool:
         j = k + 1
         while j < i and low[j] in _ADVERBS | {"be"}:
             j += 1
-        if j >= i or _NOT_PHRASE & set(low[j + 1 : i]):
-            return False
+        between = set(low[j + 1 : i])
+        if j >= i or _NOT_PHRASE & between or (_DEFINITE - {"the"}) & between:
+            return False  # not "expand its Berlin office", "its fleet in Bulgaria"
         verb = low[j]
         if word in FUTURE_WORDS:
             return verb in _READY_WORDS
@@ -662,6 +683,39 @@ def _has_object(words: tuple[str, ...]) -> bool:
             ("her",),
         }
     )
+
+
+def _begins(words: tuple[str, ...]) -> bool:
+    """Whether a verb (``words[0]``) after "will" says a beginning: one of being ready, or of
+    beginning alone or before a time ("will open next spring", "will launch in 2026"; not
+    "will debut songs", "will open for Swift", "will open at 9am")."""
+    if words[0] not in _INTRANSITIVE:
+        return True
+    after = words[1:2]
+    if not after or after[0] in _CLOSES or after[0] == ",":
+        return True
+    if after[0] in {"on", "in", "by"}:
+        return _a_time(words[2:4])
+    return after[0] in _WHEN_LEADS - {"for", "from", "in", "by", "until", "around"}
+
+
+def _pending(words: tuple[str, ...]) -> bool:
+    """Whether the words open with a pending state ("under review", "coming soon", "awaiting
+    approval"; not "awaiting its second shipment", "coming in at number five")."""
+    for phrase in _PENDING:
+        n = len(phrase)
+        if words[:n] != phrase:
+            continue
+        after = words[n : n + 1]
+        if after and (after[0] in _DEFINITE | _ARTICLES or after[0] == "further"):
+            return False
+        return phrase != ("coming", "in") or _a_time(words[2:4])
+    return False
+
+
+def _a_time(words: tuple[str, ...]) -> bool:
+    """Whether the words hold a time or a release ("2026", "spring", "next year")."""
+    return any(w in _WHEN or w[:1].isdigit() for w in words)
 
 
 def _of(words: tuple[str, ...], ready: list[str], stems: set[str]) -> bool:
