@@ -1769,6 +1769,11 @@ ORION = (
             True,
         ),
         (
+            "The chain has a store in Leeds.",
+            "The chain has stores in York and Hull. A Leeds store is slated to open next spring.",
+            True,
+        ),
+        (
             "The hotel group has properties in Bali.",
             "The hotel group has properties in Phuket. A property in Bali is under construction.",
             True,
@@ -1863,6 +1868,12 @@ ORION = (
         (
             "The tour stops in Chicago.",
             "The tour stops in Denver and Austin. The Chicago show is scheduled for 9 June.",
+            False,
+        ),
+        (
+            "The tour includes a show in Oslo.",
+            "The tour includes shows in Bergen and Stockholm. A show in Oslo is scheduled for 12 "
+            "October.",
             False,
         ),
         (

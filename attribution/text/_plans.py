@@ -424,7 +424,8 @@ def planned_name_conflict(claim: str, passage: str) -> bool:
       but opened in 2021" say nothing of a plan for Sydney.
     - The passage holds three quarters of the claim sentence's other content words.
 
-    Unsupported, not contradicted: "is planned" does not say that it is not running yet."""
+    The pair is capped as unsupported, not raised to contradicted: "is planned" does not say
+    that it is not running yet (the judge's own reading of a contradiction stands)."""
     given = _sentences(passage)
     if not given:
         return False
@@ -488,12 +489,13 @@ def _planned_only(
     stems = {_stem(w) for w in lead if _content((w,))}
     if not all(_planned_in(s, name, stems) for s in holding):
         return False
+    led = tuple(_stem(w) for w in lead)  # "a store in" is what "stores in" says
     for theirs in given:
         if theirs in holding:
             continue
         words = tuple(w.low for w in theirs)
         for at in range(len(words) - PLANNED_LEAD + 1):
-            if words[at : at + PLANNED_LEAD] != lead:
+            if tuple(_stem(w) for w in words[at : at + PLANNED_LEAD]) != led:
                 continue
             after = at + PLANNED_LEAD
             for k in range(after, min(after + PLANNED_GAP + 1, len(theirs))):
@@ -557,9 +559,9 @@ def _subject_planned(
 ) -> bool:
     """Whether the words from ``e`` (right after the name) say, as the predicate of the
     name's phrase (``before``: its words before the name), that it is planned, hedged, pending
-    or not yet so. Where the name qualifies a noun ("Sydney region"), that noun is not one
-    the page has already ("Its Sydney region", "The Leeds centre") and its plan no schedule
-    of an event ("is scheduled for 9 June")."""
+    or not yet so. Where the name qualifies a noun ("Sydney region", "a show in Oslo"), that
+    noun is not one the page has already ("Its Sydney region", "The Leeds centre") and its
+    plan no schedule of an event ("is scheduled for 9 June")."""
     k = e
     if k + 1 < len(low) and low[k] == "," and low[k + 1] in _PRESENT_BE | _HAVE | _HEDGES:
         k += 1  # the name is the apposition: "A fourth region, Sydney, is planned"
@@ -586,7 +588,7 @@ def _subject_planned(
     while rest and (rest[0] in _ADVERBS or (rest[0].endswith("ly") and len(rest[0]) > 4)):
         rest = rest[1:]
     if verb in _PRESENT_BE:
-        return _be_planned(rest, stems, event=head > 0)
+        return _be_planned(rest, stems, event=head > 0 or _content(before))
     if verb in {"remains", "remain"}:  # "remains on the roadmap", "remains under review"
         return _pending(rest)
     if verb in _HAVE:
