@@ -1769,6 +1769,12 @@ ORION = (
             True,
         ),
         (
+            "The editor supports Korean.",
+            "The editor supports English and French. Japanese was added in 2.0, and Korean will "
+            "be added soon.",
+            True,
+        ),
+        (
             "The chain has a store in Leeds.",
             "The chain has stores in York and Hull. A Leeds store is slated to open next spring.",
             True,

@@ -294,7 +294,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _STEM = 5
 """The first letters that make two words one ("approved", "approval")."""
 _PRESENT_BE = frozenset({"is", "are", "'s", "'re", "am"})
-_HEDGES = PLAN_WORDS | {"could"}
+_HEDGES = PLAN_WORDS | {"could", "should"}
 _SUBJECT_WORDS = 4
 """The most words of the name's phrase before it ("Approval in", "A Denver", "Its")."""
 _HEAD_WORDS = 2
@@ -341,6 +341,8 @@ _PENDING = (
     ("under", "consideration"),
     ("under", "review"),
     ("under", "construction"),
+    ("under", "negotiation"),
+    ("under", "discussion"),
     ("under", "development"),
     ("being", "negotiated"),
     ("being", "considered"),
@@ -543,6 +545,8 @@ def _before(low: tuple[str, ...], i: int) -> tuple[str, ...] | None:
     while k > 0 and low[k - 1] not in _OPENS and i - k <= _SUBJECT_WORDS:
         k -= 1
     words = low[k:i]
+    if k > 0 and low[k - 1] == "," and words[:1] in {("and",), ("but",), ("while",)}:
+        words = words[1:]  # "Japanese was added in 2.0, and Korean will be added soon"
     if len(words) > _SUBJECT_WORDS or _NOT_PHRASE & set(words) or _done(words):
         return None  # "Scenes shot in Morocco have yet to be released": a verb before it
     if any(w in {"more", "another", "second", "additional", "extra", "new"} for w in words):
