@@ -2796,6 +2796,48 @@ def test_a_round_figure_is_read_as_the_one_value_it_may_be(
     assert as_written_in(claim, passage) == read
 
 
+@pytest.mark.parametrize(
+    ("claim", "passage", "conflict"),
+    [
+        # a value no rounding or cut of the passage's gives: another value
+        (
+            "The bridge is 2 km long.",
+            "The bridge is 1.2 km long and took five years to build.",
+            True,
+        ),
+        ("The bridge is roughly 2 km long.", "The bridge is 1.2 km long.", True),
+        ("The company has 3 million users.", "The company has 2.1 million users.", True),
+        ("Revenue was $5 billion.", "Revenue was $4.2 billion.", True),
+        # rounded, cut, or within a hundredth
+        ("The company has 3 million users.", "The company has 2.6 million users.", False),
+        ("The company has 3 million users.", "The company has 3.4 million users.", False),
+        ("Inflation was 5%.", "Inflation was 4.6%.", False),
+        ("Inflation was 5%.", "Inflation was 5.2%.", False),
+        ("The tower is 745 m tall.", "The tower is 744.4 m tall.", False),
+        # a rate in one word is the rate in two
+        (
+            "The patient was prescribed 2 tablets a day.",
+            "The patient was prescribed 3 tablets daily for 10 days.",
+            True,
+        ),
+        (
+            "The patient was prescribed 2 tablets a week.",
+            "The patient was prescribed 3 tablets daily for 10 days.",
+            False,
+        ),
+    ],
+)
+def test_a_value_is_another_unless_it_rounds_or_cuts_to_it(
+    claim: str, passage: str, conflict: bool
+) -> None:
+    # "The bridge is roughly 2 km long" against "1.2 km" was read as a rounding (any value
+    # within a unit of the claim's last place, either side), and "a day" against "daily" as
+    # another rate
+    from attribution.text import value_conflict
+
+    assert value_conflict(claim, passage) is conflict
+
+
 def test_two_round_figures_of_huge_places_read_without_a_crash() -> None:
     # a review: "About 1" and 309 zeros against "About 2" and 309 zeros raised OverflowError
     from attribution.text import value_conflict

@@ -1607,15 +1607,20 @@ def _size(q: Quantity) -> float:
 
 
 def _rounds_to(q: Quantity, t: Quantity) -> bool:
-    """Whether the passage's value is within a unit of the claim's last place ("5%" for 5.2%,
-    "8,848 m" for 8,848.86 m, "745 m" for 744.4 m: rounded either way, or cut; not "13 km" for
-    12 km, a whole unit off)."""
+    """Whether the passage's value is one the claim's may stand for by its last place: rounded
+    (up to half a unit below it: "5%" for 4.6%) or cut (up to a unit above: "5%" for 5.2%,
+    "8,848 m" for 8,848.86 m), or within :data:`ROUND_CLOSE` of it ("745 m" for 744.4 m); not
+    "13 km" for 12 km, a whole unit off, nor "2 km" for 1.2 km or "$5 billion" for $4.2
+    billion (neither rounds nor cuts to it)."""
     try:
         places = len(q.written.partition(".")[2])
         unit: float = 10.0**-places * _scale(q)
-        return abs(float(t.value) - float(q.value)) < unit * (1 - 1e-9)  # rounded, or cut
+        x, y = float(q.value), float(t.value)
     except ValueError:
         return False
+    if abs(y - x) >= unit * (1 - 1e-9):
+        return False
+    return y - x >= -unit / 2 * (1 + 1e-9) or abs(y - x) <= ROUND_CLOSE * abs(x)
 
 
 def _sentence_of(text: str, at: int) -> str:
@@ -1785,6 +1790,31 @@ _RATE = re.compile(
 )
 """A rate after a value ("1.5 million visitors a year")."""
 
+_RATE_WORD = re.compile(
+    r"(?i:\b(hourly|daily|nightly|weekly|monthly|yearly|annually|annual|per[ ]+annum)\b)"
+)
+"""A rate in one word ("three tablets daily", "$1,200 monthly")."""
+
+_RATE_UNIT = {
+    "hourly": "hour",
+    "daily": "day",
+    "nightly": "night",
+    "weekly": "week",
+    "monthly": "month",
+    "yearly": "year",
+    "annually": "year",
+    "annual": "year",
+}
+
+
+def _rates(text: str) -> set[str]:
+    """The rates a text gives, by their unit ("a day", "per day", "daily": "day")."""
+    found = {r.lower() for r in _RATE.findall(text)}
+    for word in _RATE_WORD.findall(text):
+        word = word.lower()
+        found.add("year" if word.startswith("per") else _RATE_UNIT[word])
+    return found
+
 
 _MAXIMUM = re.compile(r"(?i:up[ ]+to|as[ ]+(?:many|much)[ ]+as)\b")
 """A bound's words that give the most a thing reaches ("seats up to 230", "as many as 40
@@ -1816,8 +1846,8 @@ def _other_frame(claim: str, start: int, end: int, passage: str, at: int) -> boo
     words = set(_CLAUSE_WORD.findall(clause.lower()))
     if any(name not in words for name in entity_terms(sentence)):
         return True
-    rates = {r.lower() for r in _RATE.findall(sentence)}
-    return bool(rates) and rates != {r.lower() for r in _RATE.findall(clause)}
+    rates = _rates(sentence)  # "a day" is what "daily" says
+    return bool(rates) and rates != _rates(clause)
 
 
 @lru_cache(maxsize=4096)
