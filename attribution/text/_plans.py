@@ -273,6 +273,8 @@ def clear_plan_cache() -> None:
     """Forget every text's cached words and every pair's answer."""
     plan_conflict.cache_clear()
     planned_name_conflict.cache_clear()
+    _terms.cache_clear()
+    _stem.cache_clear()
     _sentences.cache_clear()
 
 
@@ -431,7 +433,6 @@ def planned_name_conflict(claim: str, passage: str) -> bool:
     given = _sentences(passage)
     if not given:
         return False
-    found = set(content_terms(passage))
     for words in _sentences(claim):
         low = tuple(w.low for w in words)
         if _says_plan(words, future=True) or _NEGATION & set(low):
@@ -444,7 +445,7 @@ def planned_name_conflict(claim: str, passage: str) -> bool:
             end = k
             while end < len(words) and words[end].name:
                 end += 1
-            if _planned_only(low, tuple(w.name for w in words), k, end, given, passage, found):
+            if _planned_only(low, tuple(w.name for w in words), k, end, given, passage):
                 return True
             k = end
     return False
@@ -457,7 +458,6 @@ def _planned_only(
     end: int,
     given: tuple[tuple[_Word, ...], ...],
     passage: str,
-    found: set[str],
 ) -> bool:
     """Whether the claim's name ``low[start:end]``, after its lead words, is one the passage
     names only as a plan, and gives other names after the same words (``names``: which of the
@@ -480,6 +480,7 @@ def _planned_only(
     if first < PLANNED_LEAD or not _content(lead) or any(w in _ENDS or w == "," for w in lead):
         return False
     rest = content_terms(" ".join(w for w in low[:start] + low[end:] if w not in _NOW))
+    found = _terms(passage)
     if not rest or sum(t in found for t in rest) < NAME_COVERAGE * len(rest):
         return False
     holding = [s for s in given if _holds(tuple(w.low for w in s), name)]
@@ -741,6 +742,12 @@ def _done(words: tuple[str, ...]) -> bool:
         if w in _DONE or (len(w) > 4 and w.endswith("ed")):
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _terms(text: str) -> frozenset[str]:
+    """A passage's content terms, read once for all the claims checked against it."""
+    return frozenset(content_terms(text))
 
 
 @lru_cache(maxsize=4096)
