@@ -2814,6 +2814,36 @@ def test_a_round_figure_is_read_as_the_one_value_it_may_be(
         ("Inflation was 5%.", "Inflation was 4.6%.", False),
         ("Inflation was 5%.", "Inflation was 5.2%.", False),
         ("The tower is 745 m tall.", "The tower is 744.4 m tall.", False),
+        ("Turnout was 60%.", "Turnout was 59.4%.", False),  # a hundredth, float error aside
+        # a figure that ends in zeros, within a twentieth; not a temperature
+        ("The tower is 300 m tall.", "The tower is 296 m tall.", False),
+        ("The company employs 2,000 people.", "The company employs 1,960 people.", False),
+        ("The tower is 300 m tall.", "The tower is 330 m tall.", True),
+        ("Net profit rose to ¥820 billion.", "Net profit rose to ¥802bn in the year.", True),
+        ("Winds reached 155 mph.", "Winds reached 150 mph.", True),  # half its last figure
+        ("The bridge spans 1,300 m.", "The bridge spans 1,280 m.", False),
+        ("The temperature reached 40 °C.", "The temperature reached 38 °C.", True),
+        # a cut only of two figures or more, and only down to the claim's
+        ("The bridge is 2 km long.", "The bridge is 2.7 km long.", True),
+        ("The trail is 12 km long.", "The trail is 13 km long.", True),
+        ("The summit is 8,848 m high.", "The summit is 8,848.86 m high.", False),
+        # a bound rounds no way but its own
+        (
+            "The firm has more than 5 million customers.",
+            "The firm has 4.8 million customers.",
+            True,
+        ),
+        ("Almost 50% of voters backed the plan.", "52% of voters backed the plan.", True),
+        (
+            "More than 10,000 runners took part in the race.",
+            "Some 9,600 runners took part in the race.",
+            True,
+        ),
+        (
+            "The firm has more than 5 million customers.",
+            "The firm has 5.3 million customers.",
+            False,
+        ),
         # a rate in one word is the rate in two
         (
             "The patient was prescribed 2 tablets a day.",

@@ -1608,19 +1608,37 @@ def _size(q: Quantity) -> float:
 
 def _rounds_to(q: Quantity, t: Quantity) -> bool:
     """Whether the passage's value is one the claim's may stand for by its last place: rounded
-    (up to half a unit below it: "5%" for 4.6%) or cut (up to a unit above: "5%" for 5.2%,
-    "8,848 m" for 8,848.86 m), or within :data:`ROUND_CLOSE` of it ("745 m" for 744.4 m); not
-    "13 km" for 12 km, a whole unit off, nor "2 km" for 1.2 km or "$5 billion" for $4.2
-    billion (neither rounds nor cuts to it)."""
+    (up to half a unit either side: "5%" for 4.6% or 5.2%), cut where the claim gives two
+    figures or more (up to a unit above: "8,848 m" for 8,848.86 m, "2.4 million" for
+    2,467,000), within :data:`ROUND_CLOSE` of it ("745 m" for 744.4 m), or, for a figure that
+    ends in zeros, within :data:`ROUND_FIGURE_SHARE` of it and half its last figure ("2,000"
+    for 1,960, "60%" for 59.4%; not "300 m" for 330 m, "820" for 802); not "13 km" for 12
+    km, "2 km" for 1.2 km or 2.7 km, nor "$5 billion" for $4.2 billion."""
     try:
-        places = len(q.written.partition(".")[2])
-        unit: float = 10.0**-places * _scale(q)
+        decimals = q.written.partition(".")[2]
+        unit: float = 10.0 ** -len(decimals) * _scale(q)
         x, y = float(q.value), float(t.value)
-    except ValueError:
+        size = _size(q)
+    except (ValueError, OverflowError):
         return False
-    if abs(y - x) >= unit * (1 - 1e-9):
-        return False
-    return y - x >= -unit / 2 * (1 + 1e-9) or abs(y - x) <= ROUND_CLOSE * abs(x)
+    off = abs(y - x) / (1 + 1e-9)  # a value's float error is no place off
+    if off <= ROUND_CLOSE * size:
+        return True
+    whole = q.written.lstrip("-").partition(".")[0].replace(",", "")
+    if not decimals and len(whole) > 1 and whole.endswith("0") and q.dimension != "temperature":
+        # a round figure, rounded at its last figure and near: "2,000" for 1,960, "1,300 m"
+        # for 1,280 m; not "820" for 802, "150 mph" for 155 mph
+        return off <= ROUND_FIGURE_SHARE * size and off < _last_place(q) / 2 * (1 - 1e-9)
+    if off <= unit / 2:
+        return True  # rounded
+    figures = len((whole + decimals).lstrip("0"))
+    return figures > 1 and 0 < y - x < unit * (1 - 1e-9)  # cut: "8,848 m" for 8,848.86 m
+
+
+ROUND_FIGURE_SHARE = 0.05
+"""How far a value may lie from a claim's figure that ends in zeros ("2,000", "60%", "10
+million"), as a share of it, and be that figure rounded: "2,000" for 1,960, "60,000" for
+58,500; not "300 m" for 330 m (a reader takes it for another height)."""
 
 
 def _sentence_of(text: str, at: int) -> str:
@@ -1703,9 +1721,15 @@ def _apart(q: Quantity, bound: str | None, t: Quantity, their_bound: str | None)
     or more below; a round figure ("about", either side) from one a quarter or more off
     (:data:`ROUGHLY_SHARE`); a share in words from a share more than :data:`FRACTION_SLACK`
     points off ("half" and 30%, not 48%)."""
-    if same_quantity(q, t) or _rounds_to(q, t) or _rounds_to(t, q):
+    if same_quantity(q, t):
         return False
     x, y = float(q.value), float(t.value)
+    if their_bound in (None, "roughly") and (
+        (bound == "at least" and y < x) or (bound in ("up to", "nearly") and y > x)
+    ):
+        return True  # "more than 5 million" and 4.8 million: a bound rounds no way but its own
+    if _rounds_to(q, t) or _rounds_to(t, q):
+        return False
     if their_bound is not None and their_bound == bound:  # the same bound of another value
         if bound == "at least":  # "more than 8" and "more than 6"; "more than 60" says "40"
             return y < x
