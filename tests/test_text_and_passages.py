@@ -1702,6 +1702,54 @@ def test_another_day_after_the_claims_words_is_a_conflict(
             "The council has proposed a ban on bags.",
             False,
         ),
+        # the claim's own verb with a hedge or a plan put before it; a number as the closing
+        # words; "could", "in talks to", "seeking to", "laid off"
+        (
+            "Vitamin D supplements reduce the risk of cancer death.",
+            "Vitamin D supplements might reduce the risk of cancer death, a meta-analysis found.",
+            True,
+        ),
+        (
+            "Russia supplied the missiles to the rebels.",
+            "Russia allegedly supplied the missiles to the rebels, officials said.",
+            True,
+        ),
+        (
+            "The hospital cut its waiting times in half.",
+            "The hospital hopes to cut its waiting times in half over two years.",
+            True,
+        ),
+        (
+            "Global smartphone shipments rose 4% in 2025.",
+            "Global smartphone shipments are expected to rise 4% in 2025, IDC said.",
+            True,
+        ),
+        (
+            "The merger raised prices for consumers.",
+            "Regulators warned that the merger could raise prices for consumers.",
+            True,
+        ),
+        (
+            "Amazon acquired the startup for $1.2 billion.",
+            "Amazon is in talks to acquire the startup for $1.2 billion.",
+            True,
+        ),
+        (
+            "Meta laid off 5% of its workforce.",
+            "Meta said it will lay off 5% of its workforce next month.",
+            True,
+        ),
+        # "will" alone before the claim's verb: a procedure, not a plan; the same words
+        (
+            "You receive an email with a link.",
+            "You will receive an email with a link.",
+            False,
+        ),
+        (
+            "Supplements reduce the risk of cancer death.",
+            "Supplements reduce the risk of cancer death, a meta-analysis found.",
+            False,
+        ),
     ],
 )
 def test_a_plan_in_the_claims_words_is_a_conflict(claim: str, passage: str, conflict: bool) -> None:

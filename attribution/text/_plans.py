@@ -11,8 +11,8 @@ make it plain:
   :data:`PLAN_GAP` each side, the words the two middles share at either end, and asides
   between commas, set apart: "The blaze, possibly arson, destroyed"), with the claim's
   opening words (one content word at least: "Apple launched" against "Apple plans to
-  launch") and its closing ones (two words at least, one a content word) as the passage
-  writes them;
+  launch") and its closing ones (two words at least, one a content word or a number: "rose
+  4% in 2025" against "are expected to rise 4% in 2025") as the passage writes them;
 - the passage's middle holds a hedge (:data:`PLAN_WORDS`: "may", "possibly", "likely" but not
   "less likely"), or, against a claim whose middle says something happened ("passed", "has
   dropped", "already"; not "are deleted", "is required"), a plan or forecast verb
@@ -24,6 +24,10 @@ make it plain:
 - no negation there, no relative clause ("policies that aim to reduce deficits" says their
   purpose), and a capitalised such word inside a sentence is a name's ("Theresa May", "Will
   Smith");
+- or the claim's own words with only a hedge or a plan put before its verb ("Vitamin D
+  supplements reduce" against "might reduce", "Russia supplied" against "allegedly supplied",
+  "The hospital cut" against "hopes to cut"; "would", "could", "in talks to", "seeking to";
+  never "will" alone: "You receive an email" is what "You will receive an email" says);
 - the claim's middle holds a content word and no word of its own of permission, duty, plan or
   hedge ("can cancel" is what "may cancel" says, "is required to pay" what "shall pay" says,
   "forecast revenue" what "expects revenue" says), and the claim sentence none of the
@@ -64,13 +68,16 @@ __all__ = [
 PLAN_GAP = 7
 """The most words either middle may hold."""
 
-PLAN_WORDS = frozenset("""may might possibly potentially likely reportedly allegedly""".split())
+PLAN_WORDS = frozenset(
+    """may might could possibly potentially likely reportedly allegedly""".split()
+)
 """Words of a hedge: what follows may not hold ("may reduce", "possibly")."""
 
 PLAN_VERBS = frozenset(
     """plan plans planned planning propose proposes proposed proposing intend intends intended
     intending aim aims aiming hope hopes hoping expect expects expected consider considers
-    considering seek seeks""".split()
+    considering seek seeks seeking promise promises promised pledge pledges pledged vow vows
+    vowed commit commits committed prepare prepares preparing""".split()
 )
 """Words of a plan or a forecast, read only as verbs: before "to" or after a form of *be* or
 *have* ("plans to launch", "has proposed", "is expected"; not "the Pro plan", "the expected
@@ -150,12 +157,14 @@ def _says_plan(words: tuple[_Word, ...], *, future: bool) -> bool:
             return True
         if w in PLAN_VERBS and (after == "to" or before in _BE | _HAVE):
             return True
+        if w == "talks" and before == "in" and after == "to":
+            return True  # "is in talks to acquire"
     return False
 
 
 _PAST = frozenset(
     """already was were had has have did made took went came began became won lost sold bought
-    built paid left led met ran rose fell grew drew gave got held kept put shut cut hit let
+    built paid left led met ran rose fell grew drew gave got held kept put shut cut hit let laid
     told said spent sent brought caught fought thought taught found saw wrote broke chose
     spoke stole""".split()
 )
@@ -175,6 +184,27 @@ def _happened(words: tuple[str, ...]) -> bool:
 
 def _content(words: tuple[str, ...]) -> bool:
     return any(w.isalpha() and w not in STOPWORDS for w in words)
+
+
+def _closing(words: tuple[str, ...]) -> bool:
+    """Whether closing words say which fact: a content word or a number ("4% in 2025")."""
+    return _content(words) or any(w[:1].isdigit() for w in words)
+
+
+_HEDGE_ONLY = PLAN_WORDS | {"would", "have", "be", "to", "is", "are"}
+"""Words a passage may put before the claim's own verb to make it a hedge or a plan ("might
+reduce", "allegedly supplied", "may have supplied", "is likely effective", "hopes to cut",
+"would cost"): with one of them a hedge, a plan verb or "would", never "will"."""
+
+
+def _hedged(middle: tuple[_Word, ...]) -> bool:
+    """Whether the passage's words before the claim's own verb are only a hedge or a plan."""
+    words = [w.low for w in middle if w.low != ","]
+    if not words or any(w.name for w in middle):
+        return False  # "Theresa May"
+    if not all(w in _HEDGE_ONLY or w in PLAN_VERBS for w in words):
+        return False
+    return any(w in PLAN_WORDS or w == "would" or w in PLAN_VERBS for w in words)
 
 
 @lru_cache(maxsize=4096)
@@ -209,9 +239,17 @@ def _against(mine: tuple[str, ...], passage: tuple[_Word, ...]) -> bool:
             i += 1
         if i < _MIN_OPENING or i == n or not _content(mine[:i]):
             continue
+        tail = mine[i:]
+        if len(tail) >= _MIN_SIDE and _closing(tail):
+            # the claim's own words with a hedge before them: "supplements might reduce",
+            # "Russia allegedly supplied", "The hospital hopes to cut"
+            for gap in range(1, PLAN_GAP + 1):
+                at = s0 + i + gap
+                if theirs[at : at + len(tail)] == tail and _hedged(passage[s0 + i : at]):
+                    return True
         for j in range(i + 1, min(n - _MIN_SIDE, i + PLAN_GAP) + 1):
             tail = mine[j:]
-            if not _content(tail):
+            if not _closing(tail):
                 continue
             for gap in range(PLAN_GAP + 1):
                 at = s0 + i + gap
