@@ -1739,6 +1739,28 @@ def test_another_day_after_the_claims_words_is_a_conflict(
             "Meta said it will lay off 5% of its workforce next month.",
             True,
         ),
+        # the claim's clause word for word after a frame of doubt; not after a finding
+        (
+            "The singer is engaged to the actor.",
+            "Fans have speculated that the singer is engaged to the actor after a photo.",
+            True,
+        ),
+        (
+            "Microplastics cause heart attacks.",
+            "The authors noted the study could not establish that microplastics cause heart "
+            "attacks.",
+            True,
+        ),
+        (
+            "Microplastics cause heart attacks.",
+            "The authors noted the study established that microplastics cause heart attacks.",
+            False,
+        ),
+        (
+            "There is debate as to whether a basic income should be introduced.",
+            "Arguments about whether a basic income should be introduced are listed below.",
+            False,
+        ),
         # "will" alone before the claim's verb: a procedure, not a plan; the same words
         (
             "You receive an email with a link.",

@@ -37,6 +37,7 @@ from attribution.text._markers import (
 from attribution.text._names import NAME_COVERAGE, clear_name_cache, name_conflict
 from attribution.text._periods import Period, period_edits, periods
 from attribution.text._plans import (
+    FRAME_WORDS,
     FUTURE_WORDS,
     PLAN_GAP,
     PLAN_VERBS,
@@ -129,6 +130,7 @@ __all__ = [
     "FOLLOW_COVERAGE",
     "FOLLOW_LIST",
     "FRACTION_SLACK",
+    "FRAME_WORDS",
     "FUTURE_WORDS",
     "LABEL_WORD",
     "LEAD_REACH",

@@ -54,6 +54,7 @@ from attribution.text._names import NAME_COVERAGE
 from attribution.text._terms import STOPWORDS, content_terms, source_sentence_spans
 
 __all__ = [
+    "FRAME_WORDS",
     "FUTURE_WORDS",
     "PLANNED_GAP",
     "PLANNED_LEAD",
@@ -216,12 +217,55 @@ def plan_conflict(claim: str, passage: str) -> bool:
         return False
     for words in _sentences(claim):
         low = tuple(w.low for w in words)
-        if len(words) < 2 * _MIN_SIDE + 1 or _says_plan(words, future=True):
+        if _says_plan(words, future=True) or _NEGATION & set(low):
             continue
-        if _NEGATION & set(low):
-            continue
+        short = len(words) < 2 * _MIN_SIDE + 1
         for theirs in given:
-            if _against(low, theirs):
+            if _framed(low, tuple(w.low for w in theirs)):
+                return True
+            if not short and _against(low, theirs):
+                return True
+    return False
+
+
+FRAME_WORDS = 4
+"""The fewest words of the claim's clause the passage must write after a frame of doubt."""
+
+_DOUBT = frozenset(
+    """whether speculated speculate speculation speculating rumoured rumored rumours rumors
+    rumour rumor alleged allegedly alleges allege unclear unknown unproven""".split()
+)
+"""Words before a clause that leave it in doubt ("Fans have speculated that the singer is
+engaged", "it is unclear whether", "it is alleged that")."""
+
+_SHOWN = frozenset(
+    """establish establishes established determine determined prove proved proven show
+    showed shown confirm confirmed demonstrate demonstrated""".split()
+)
+"""Words of a finding that leave a clause in doubt after a negation ("could not establish
+that microplastics cause heart attacks")."""
+
+
+def _framed(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Whether the passage's sentence writes the claim's clause (the claim, or its words after
+    "that" or "whether": "The study showed that social media causes depression") word for word
+    after a frame of doubt: "speculated that", "it is unclear whether", "could not establish
+    that", "did not show that"."""
+    if _DOUBT & set(mine):
+        return False  # the claim's own doubt ("There is debate as to whether ...")
+    starts = [0] + [k + 1 for k, w in enumerate(mine) if w in {"that", "whether"}]
+    for first in starts:
+        clause = mine[first:]
+        if len(clause) < FRAME_WORDS or not _closing(clause):
+            continue
+        n = len(clause)
+        for at in range(1, len(theirs) - n + 1):
+            if theirs[at : at + n] != clause:
+                continue
+            before = theirs[max(0, at - 4) : at]
+            if _DOUBT & set(before):
+                return True
+            if _SHOWN & set(before) and _NEGATION & set(theirs[max(0, at - 6) : at]):
                 return True
     return False
 
