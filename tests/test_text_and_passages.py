@@ -1761,6 +1761,27 @@ def test_another_day_after_the_claims_words_is_a_conflict(
             "Arguments about whether a basic income should be introduced are listed below.",
             False,
         ),
+        # "would" of the past (a habit, a later event, a year), "could" of an ability
+        (
+            "Every summer the family visited the lake.",
+            "Every summer the family would visit the lake, staying for two weeks.",
+            False,
+        ),
+        (
+            "The band released its debut album in 1994.",
+            "The band would release its debut album in 1994, two years after forming.",
+            False,
+        ),
+        (
+            "The ship carried 2,000 passengers.",
+            "The ship could carry 2,000 passengers and regularly did so.",
+            False,
+        ),
+        (
+            "The tariffs cost American households $1,200 a year.",
+            "Economists estimated that the tariffs would cost American households $1,200 a year.",
+            True,
+        ),
         # "will" alone before the claim's verb: a procedure, not a plan; the same words
         (
             "You receive an email with a link.",

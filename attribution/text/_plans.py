@@ -69,9 +69,7 @@ __all__ = [
 PLAN_GAP = 7
 """The most words either middle may hold."""
 
-PLAN_WORDS = frozenset(
-    """may might could possibly potentially likely reportedly allegedly""".split()
-)
+PLAN_WORDS = frozenset("""may might possibly potentially likely reportedly allegedly""".split())
 """Words of a hedge: what follows may not hold ("may reduce", "possibly")."""
 
 PLAN_VERBS = frozenset(
@@ -193,6 +191,47 @@ def _closing(words: tuple[str, ...]) -> bool:
 
 
 _HEDGE_ONLY = PLAN_WORDS | {"would", "have", "be", "to", "is", "are"}
+_PAST_WOULD = frozenset(
+    """later eventually every often usually sometimes always each once""".split()
+)
+"""Words beside "would" that make it a past one ("would later become president", "every
+summer the family would visit"), no plan."""
+_YEAR = re.compile(r"(?:1[0-9]|20)[0-9]{2}$")
+
+
+_WARNED = frozenset(
+    """warned warn warns warning fear fears feared said say says suggest suggests suggested
+    cautioned predicted predict predicts argued argue argues believe believes believed""".split()
+)
+"""Words before a clause that make its "could" a possibility someone sees, not an ability
+("Regulators warned that the merger could raise prices"; not "The ship could carry 2,000
+passengers")."""
+
+
+def _warned_could(
+    mine: tuple[str, ...], theirs: tuple[_Word, ...], before: tuple[str, ...]
+) -> bool:
+    """Whether the passage's middle is "could" and a verb where the claim's says it happened,
+    in a clause someone warns or says (``before``: the passage's words before the clause)."""
+    low = [w.low for w in theirs]
+    if "could" not in low or not _content(mine) or _MODAL_CLAIM & set(mine):
+        return False
+    return _happened(mine) and bool(_WARNED & set(before))
+
+
+def _past_would(words: tuple[str, ...]) -> bool:
+    """Whether a sentence's "would" may tell the past: a habit, a later event or a year ("The
+    band would release its debut album in 1994")."""
+    return bool(_PAST_WOULD & set(words)) or any(_YEAR.match(w) for w in words)
+
+
+def _only_would(middle: tuple[_Word, ...]) -> bool:
+    """Whether "would" is the only word of a plan or a hedge in the passage's middle."""
+    if not any(w.low == "would" for w in middle):
+        return False
+    return not _says_plan(tuple(w for w in middle if w.low != "would"), future=True)
+
+
 """Words a passage may put before the claim's own verb to make it a hedge or a plan ("might
 reduce", "allegedly supplied", "may have supplied", "is likely effective", "hopes to cut",
 "would cost"): with one of them a hedge, a plan verb or "would", never "will"."""
@@ -289,7 +328,12 @@ def _against(mine: tuple[str, ...], passage: tuple[_Word, ...]) -> bool:
             # "Russia allegedly supplied", "The hospital hopes to cut"
             for gap in range(1, PLAN_GAP + 1):
                 at = s0 + i + gap
-                if theirs[at : at + len(tail)] == tail and _hedged(passage[s0 + i : at]):
+                middle = passage[s0 + i : at]
+                if (
+                    theirs[at : at + len(tail)] == tail
+                    and _hedged(middle)
+                    and not (_only_would(middle) and _past_would(theirs))
+                ):
                     return True
         for j in range(i + 1, min(n - _MIN_SIDE, i + PLAN_GAP) + 1):
             tail = mine[j:]
@@ -306,7 +350,9 @@ def _against(mine: tuple[str, ...], passage: tuple[_Word, ...]) -> bool:
                 x, y = _middles(
                     _without_asides(claimed, opened), _without_asides(passage[s0 + i : at], opened)
                 )
-                if _plan_for_fact(x, y):
+                if _plan_for_fact(x, y) and not (_only_would(y) and _past_would(theirs)):
+                    return True
+                if _warned_could(x, y, theirs[:s0]):
                     return True
     return False
 
