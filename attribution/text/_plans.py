@@ -26,8 +26,11 @@ make it plain:
   Smith");
 - or the claim's own words with only a hedge or a plan put before its verb ("Vitamin D
   supplements reduce" against "might reduce", "Russia supplied" against "allegedly supplied",
-  "The hospital cut" against "hopes to cut"; "would", "could", "in talks to", "seeking to";
-  never "will" alone: "You receive an email" is what "You will receive an email" says);
+  "The hospital cut" against "hopes to cut"; "would", but not of the past ("would release
+  its debut album in 1994"), "in talks to", "seeking to"; "could" only where someone warns or
+  says it, not an ability; never "will" alone: "You receive an email" is what "You will
+  receive an email" says); or the claim's clause word for word after a frame of doubt
+  ("speculated that", "could not establish that");
 - the claim's middle holds a content word and no word of its own of permission, duty, plan or
   hedge ("can cancel" is what "may cancel" says, "is required to pay" what "shall pay" says,
   "forecast revenue" what "expects revenue" says), and the claim sentence none of the
@@ -191,6 +194,9 @@ def _closing(words: tuple[str, ...]) -> bool:
 
 
 _HEDGE_ONLY = PLAN_WORDS | {"would", "have", "be", "to", "is", "are"}
+"""Words a passage may put before the claim's own verb to make it a hedge or a plan ("might
+reduce", "allegedly supplied", "may have supplied", "is likely effective", "hopes to cut",
+"would cost"): with one of them a hedge, a plan verb or "would", never "will"."""
 _PAST_WOULD = frozenset(
     """later eventually every often usually sometimes always each once""".split()
 )
@@ -230,11 +236,6 @@ def _only_would(middle: tuple[_Word, ...]) -> bool:
     if not any(w.low == "would" for w in middle):
         return False
     return not _says_plan(tuple(w for w in middle if w.low != "would"), future=True)
-
-
-"""Words a passage may put before the claim's own verb to make it a hedge or a plan ("might
-reduce", "allegedly supplied", "may have supplied", "is likely effective", "hopes to cut",
-"would cost"): with one of them a hedge, a plan verb or "would", never "will"."""
 
 
 def _hedged(middle: tuple[_Word, ...]) -> bool:
