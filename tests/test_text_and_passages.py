@@ -1761,6 +1761,18 @@ def test_another_day_after_the_claims_words_is_a_conflict(
             "Arguments about whether a basic income should be introduced are listed below.",
             False,
         ),
+        # a claim's middle of *be* or *have* only against a plan or a hedge; not "will be"
+        (
+            "The bridge was completed in 2020.",
+            "The bridge is scheduled to be completed in 2020.",
+            True,
+        ),
+        (
+            "The painting is by Rembrandt.",
+            "The painting might be by Rembrandt, experts say.",
+            True,
+        ),
+        ("The bridge is closed on Sundays.", "The bridge will be closed on Sundays.", False),
         # "would" of the past (a habit, a later event, a year), "could" of an ability
         (
             "Every summer the family visited the lake.",

@@ -373,14 +373,29 @@ def _middles(
 
 def _plan_for_fact(mine: tuple[str, ...], theirs: tuple[_Word, ...]) -> bool:
     """Whether the passage's middle says a plan, a forecast or a hedge and the claim's a fact
-    (a content word, none of permission, duty or hedge)."""
-    if not mine or not theirs or not _content(mine) or _MODAL_CLAIM & set(mine):
+    (a content word, none of permission, duty or hedge; or only *be* or *have*: "was
+    completed" against "is scheduled to be completed", "is by Rembrandt" against "might be by
+    Rembrandt", never against "will be" alone)."""
+    if not mine or not theirs or _MODAL_CLAIM & set(mine):
+        return False
+    auxiliary = not _content(mine) and set(mine) <= _BE | _HAVE
+    if not (_content(mine) or auxiliary):
         return False
     if theirs[0].low in _RELATIVE:
         return False  # "policies that aim to reduce ...": a purpose, not a plan
-    if _NEGATION & {w.low for w in theirs}:
+    low = {w.low for w in theirs}
+    if _NEGATION & low:
         return False
+    if auxiliary:
+        if not low - FUTURE_WORDS - _BE - _HAVE - {"to"}:
+            return False  # "is closed" against "will be closed": a procedure's time
+        return _says_plan(theirs, future=bool(set(mine) & _DONE_AUXILIARIES))
     return _says_plan(theirs, future=_happened(mine))
+
+
+_DONE_AUXILIARIES = frozenset({"was", "were", "had", "has", "have"})
+"""A claim's *be* or *have* that says something happened or holds ("was completed", "has a
+range of 600 km"): a plan or a forecast of it is no support."""
 
 
 def _without_asides(words: tuple[_Word, ...], opened: bool = False) -> tuple[_Word, ...]:
