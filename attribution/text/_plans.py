@@ -50,6 +50,7 @@ this one's first form on about 30 of 58 supported pairs a review wrote (docs/ben
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -248,6 +249,15 @@ def _hedged(middle: tuple[_Word, ...]) -> bool:
     return any(w in PLAN_WORDS or w == "would" or w in PLAN_VERBS for w in words)
 
 
+def _facts(claim: str) -> Iterator[tuple[tuple[_Word, ...], tuple[str, ...]]]:
+    """The claim's sentences that state a fact (no plan, hedge or negation of their own), with
+    their words lower-cased."""
+    for words in _sentences(claim):
+        low = tuple(w.low for w in words)
+        if not (_says_plan(words, future=True) or _NEGATION & set(low)):
+            yield words, low
+
+
 @lru_cache(maxsize=4096)
 def plan_conflict(claim: str, passage: str) -> bool:
     """Whether the passage states as a plan, a forecast or a hedge what the claim states as a
@@ -255,10 +265,7 @@ def plan_conflict(claim: str, passage: str) -> bool:
     given = _sentences(passage)
     if not given:
         return False
-    for words in _sentences(claim):
-        low = tuple(w.low for w in words)
-        if _says_plan(words, future=True) or _NEGATION & set(low):
-            continue
+    for words, low in _facts(claim):
         short = len(words) < 2 * _MIN_SIDE + 1
         for theirs in given:
             if _framed(low, tuple(w.low for w in theirs)):
@@ -577,10 +584,7 @@ def planned_name_conflict(claim: str, passage: str) -> bool:
     given = _sentences(passage)
     if not given:
         return False
-    for words in _sentences(claim):
-        low = tuple(w.low for w in words)
-        if _says_plan(words, future=True) or _NEGATION & set(low):
-            continue
+    for words, low in _facts(claim):
         k = PLANNED_LEAD
         while k < len(words):
             if not words[k].name:
